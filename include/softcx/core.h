@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Entry points of the C++ core that the C shim calls: the device model
+ * ("hardware": adapter creation only, the rest goes through the bus) and the
+ * driver core (ports, channels, NAPI work, TX posting, counters).
+ * Valid C and C++; returns 0 or a negative errno.
+ */
+#ifndef SOFTCX_CORE_H
+#define SOFTCX_CORE_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "types.h"
+
+/* ================= device model (src/hw) ================= */
+
+struct scx_hw_adapter;
+struct scx_hw_function;
+
+/* "cx4", "cx5", "cx6dx", "cx7" -> model number; -1 when unknown. */
+int scx_hw_model_parse(const char *name);
+const char *scx_hw_model_name(int model);
+
+/*
+ * Create the emulated adapter: nr_functions ports, cabled in pairs
+ * (function 2k <-> 2k+1). os_dev is what scx_os_dma_to_cpu() gets.
+ */
+int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_dev,
+			  struct scx_hw_adapter **out);
+void scx_hw_adapter_destroy(struct scx_hw_adapter *a);
+struct scx_hw_function *scx_hw_function(struct scx_hw_adapter *a, uint32_t ix);
+/* "request_irq": interrupts of this function reach scx_os_raise_irq(irq_ctx, vector). */
+void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx);
+
+/* ================= driver core (src/en) ================= */
+
+struct scx_port;
+struct scx_channel;
+
+#define SCX_MAX_CHANNELS 64
+#define SCX_MIN_MTU 68
+#define SCX_MAX_MTU 9000
+#define SCX_STAT_NAME_LEN 32	/* ETH_GSTRING_LEN */
+
+struct scx_port_caps {
+	uint32_t model;
+	uint32_t max_mtu;	/* software MTU */
+	uint32_t max_channels;
+	uint32_t min_inline;	/* bytes of headers every SEND must inline */
+};
+
+struct scx_port_params {
+	uint32_t nch;
+	uint32_t mtu;
+	uint32_t log_sq_size;	/* WQEBBs */
+	uint32_t log_rq_size;	/* packets */
+};
+
+/* nch_max fixes the ethtool -S layout for the port's lifetime. */
+int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_t nch_max,
+		    struct scx_port **out);
+void scx_port_destroy(struct scx_port *p);
+void scx_port_get_caps(const struct scx_port *p, struct scx_port_caps *caps);
+
+/*
+ * Build and start a channel set: CQs, SQs, RQs (filled), RSS over the RQs,
+ * CQs armed. os_channels[i] is what the OS hooks get for channel i (NAPI
+ * is the shim's). On failure nothing is left behind.
+ */
+int scx_port_open(struct scx_port *p, const struct scx_port_params *params,
+		  void *const *os_channels);
+/* Tear the set down; the caller has stopped TX and disabled NAPI. Counters are kept. */
+void scx_port_close(struct scx_port *p);
+struct scx_channel *scx_port_channel(struct scx_port *p, uint32_t ix);
+
+/* ---- NAPI ---- */
+struct scx_tx_done {
+	uint32_t packets;	/* for BQL */
+	uint32_t bytes;
+};
+/* TX completions first (not counted in budget), then RX up to budget, then refill. */
+int scx_channel_poll(struct scx_channel *c, int budget, struct scx_tx_done *done);
+/* Re-arm the channel's CQs after napi_complete_done(). */
+void scx_channel_arm(struct scx_channel *c);
+
+/* ---- TX ---- */
+#define SCX_TX_MAX_FRAGS 18	/* head + MAX_SKB_FRAGS (17) */
+#define SCX_TX_CSUM_L3 0x1
+#define SCX_TX_CSUM_L4 0x2
+
+struct scx_tx_frag {
+	uint64_t dma;
+	uint32_t len;
+	uint32_t kind;		/* SCX_DMA_SINGLE / SCX_DMA_PAGE */
+};
+
+struct scx_tx_pkt {
+	void *skb;
+	const uint8_t *head;	/* CPU address of the linear part (for inlining) */
+	uint32_t headlen;
+	uint32_t len;		/* whole frame */
+	uint32_t csum;		/* SCX_TX_CSUM_* */
+	uint32_t nr_frags;	/* entries in frags[]; frags[0] maps the linear part */
+	struct scx_tx_frag frags[SCX_TX_MAX_FRAGS];
+	uint32_t num_bytes;	/* out: BQL bytes */
+};
+
+#define SCX_TX_STOP 1		/* posted; the SQ is below its stop room: stop the queue */
+/*
+ * Post one packet (no doorbell). Returns 0, SCX_TX_STOP, or a negative errno
+ * (-ENOSPC: ring full, which the stop room should make impossible; the
+ * caller drops and counts).
+ */
+int scx_channel_xmit(struct scx_channel *c, struct scx_tx_pkt *pkt);
+void scx_channel_doorbell(struct scx_channel *c);
+/* True when the SQ has its stop room free again (wake check). */
+int scx_channel_tx_room(struct scx_channel *c);
+/* Counts a wake / a stop / a packet dropped before posting. */
+void scx_channel_count_tx(struct scx_channel *c, int stopped, int woken, int dropped);
+
+/* ---- counters ---- */
+struct scx_link_stats {
+	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
+	uint64_t rx_dropped, tx_dropped;
+};
+uint32_t scx_stats_count(const struct scx_port *p);
+/* names: scx_stats_count() entries of SCX_STAT_NAME_LEN bytes */
+void scx_stats_names(const struct scx_port *p, char *names);
+void scx_stats_values(struct scx_port *p, uint64_t *values);
+void scx_stats_link(struct scx_port *p, struct scx_link_stats *s);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTCX_CORE_H */

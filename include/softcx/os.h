@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * OS services the C++ core calls. Implemented in C by the kernel shim
+ * (shim/os.c, shim/txrx.c) and by the host test layer (tests/host/os_host.cpp).
+ * Valid C and C++; fixed-width types and opaque handles only.
+ */
+#ifndef SOFTCX_OS_H
+#define SOFTCX_OS_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "types.h"
+
+/* ---- memory (process context only) ---- */
+void *scx_os_zalloc(uint64_t size);
+void scx_os_free(void *p);
+
+/*
+ * Coherent DMA memory for rings and doorbell records, on the adapter's
+ * device. Returns the CPU address, stores the bus address in *dma.
+ */
+void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma);
+void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma);
+
+/*
+ * Device side: the CPU address behind [dma, dma + len), or NULL when that
+ * range is not memory the device may reach. Any context.
+ */
+void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len);
+
+/* Unmap a TX mapping the shim made (kind: SCX_DMA_SINGLE or SCX_DMA_PAGE). */
+enum { SCX_DMA_SINGLE = 0, SCX_DMA_PAGE = 1 };
+void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind);
+
+/* ---- locks (spinlocks that disable BH; lockdep sees each class) ---- */
+enum scx_lock_class {
+	SCX_LOCK_HW_CMD,	/* device command interface */
+	SCX_LOCK_HW_SQ,		/* device TX engine, per SQ */
+	SCX_LOCK_HW_RQ,		/* device RX engine, per RQ */
+	SCX_LOCK_PORT_STATS,	/* driver: channel set vs. stats readers */
+	SCX_LOCK_NR_CLASSES
+};
+struct scx_os_lock;
+struct scx_os_lock *scx_os_lock_create(enum scx_lock_class cls);
+void scx_os_lock_destroy(struct scx_os_lock *l);
+void scx_os_lock(struct scx_os_lock *l);
+void scx_os_unlock(struct scx_os_lock *l);
+
+/* ---- misc ---- */
+enum { SCX_LOG_ERR = 3, SCX_LOG_WARN = 4, SCX_LOG_INFO = 6, SCX_LOG_DEBUG = 7 };
+void scx_os_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Fatal core bug: BUG() in the kernel, abort() on the host. Callers follow with __builtin_trap(). */
+void scx_os_fatal(const char *what);
+
+/* ---- device model -> "interrupt controller" ---- */
+/* A CQ whose c_eqn is `vector` raised its interrupt; irq_ctx from scx_hw_set_irq_ctx(). */
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector);
+
+/* ---- driver core -> RX buffers (page_pool per RQ) ---- */
+struct scx_os_rxq;
+/* One pool for `size` buffers of PAGE_SIZE << order, bound to the channel's NAPI. */
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order);
+void scx_os_rxq_destroy(struct scx_os_rxq *q);
+/* Allocate one buffer; returns the page handle (NULL on failure) and its DMA address. */
+void *scx_os_rx_alloc(struct scx_os_rxq *q, uint64_t *dma);
+/* Give back a buffer the driver still owns (teardown, drop). */
+void scx_os_rx_recycle(struct scx_os_rxq *q, void *page);
+
+/* A received packet handed to the stack; the page moves to the skb. */
+struct scx_rx_pkt {
+	void *page;
+	uint32_t headroom;	/* packet starts at page address + headroom */
+	uint32_t len;
+	uint32_t hash;
+	uint8_t hash_type;	/* SCX_HASH_* */
+	uint8_t csum;		/* SCX_CSUM_* */
+	uint16_t rsvd;
+};
+enum { SCX_HASH_NONE = 0, SCX_HASH_L3 = 1, SCX_HASH_L4 = 2 };
+enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1 };
+/* Returns 0 when the stack took it, -1 when the skb could not be built (page recycled by the shim). */
+int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt);
+
+/* ---- driver core -> TX completion ---- */
+/* Release one transmitted skb (its DMA mappings were unmapped already). */
+void scx_os_tx_free(void *os_channel, void *skb, int napi_budget);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOFTCX_OS_H */

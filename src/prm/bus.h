@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The bus between the driver core and the device model: everything a driver
+ * can do to a PCI function. The device model defines these; the driver core
+ * calls nothing else of it. Memory is reached only through DMA addresses
+ * (translated by the OS layer), and interrupts come back through
+ * scx_os_raise_irq().
+ */
+#pragma once
+
+#include "types.h"
+
+struct scx_hw_function;	/* defined by the device model (src/hw) */
+
+namespace softcx::bus {
+
+/* One PCI function = one port. */
+using Function = ::scx_hw_function;
+
+/*
+ * Execute one command. Returns false when the command could not be
+ * delivered (in_len/out_len too small for the header); otherwise the status
+ * is in the outbox header (prm::CmdOut).
+ */
+bool cmd_exec(Function *fn, const void *in, u32 in_len, void *out, u32 out_len);
+
+/*
+ * A 64-bit MMIO write into the function's BAR (prm::kUar* offsets). `value`
+ * holds the 8 bytes in memory order (as memcpy'd from big-endian fields).
+ */
+void mmio_write64(Function *fn, u32 offset, u64 value);
+
+} /* namespace softcx::bus */

@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Firmware-style command interface: the driver writes an inbox, the device
+ * answers in an outbox. Every inbox starts with CmdIn, every outbox with
+ * CmdOut. All fields are big-endian. The layouts are softcx's own, shaped
+ * like the PRM commands they stand for.
+ */
+#pragma once
+
+#include "types.h"
+
+namespace softcx::prm {
+
+enum CmdOpcode : u16 {
+	kCmdQueryHcaCap = 0x100,
+	kCmdCreateCq = 0x400,
+	kCmdDestroyCq = 0x401,
+	kCmdQueryQCounter = 0x773,
+	kCmdCreateRss = 0x900,	/* TIR + RQT in one object */
+	kCmdModifyRss = 0x901,
+	kCmdDestroyRss = 0x902,
+	kCmdCreateSq = 0x904,
+	kCmdModifySq = 0x905,
+	kCmdDestroySq = 0x906,
+	kCmdCreateRq = 0x908,
+	kCmdModifyRq = 0x909,
+	kCmdDestroyRq = 0x90a,
+	kCmdQueryBusCounters = 0xa00,
+};
+
+enum CmdStatus : u8 {
+	kStatOk = 0x0,
+	kStatBadOp = 0x2,
+	kStatBadParam = 0x3,
+	kStatBadSysState = 0x4,
+	kStatBadResource = 0x5,
+	kStatResourceBusy = 0x6,
+	kStatExceedLim = 0x8,
+	kStatBadResState = 0x9,
+	kStatBadInputLen = 0x50,
+	kStatBadOutputLen = 0x51,
+};
+
+struct CmdIn {
+	be16 opcode;
+	be16 op_mod;
+	be32 rsvd;
+};
+
+struct CmdOut {
+	u8 status;
+	u8 rsvd[3];
+	be32 syndrome;
+};
+
+/* Device generations (module parameter "model"). */
+enum Model : u8 {
+	kModelCx4 = 4,
+	kModelCx5 = 5,
+	kModelCx6Dx = 6,
+	kModelCx7 = 7,
+};
+
+/* wqe_inline_mode cap */
+enum InlineMode : u8 {
+	kInlineNone = 0,
+	kInlineL2 = 1,
+	kInlineIp = 2,
+	kInlineTcpUdp = 3,
+};
+
+struct HcaCaps {
+	u8 model;
+	u8 wqe_inline_mode;
+	u8 enhanced_mpw;	/* ENHANCED_MPSW opcode */
+	u8 lso;
+	u8 log_max_sq_sz;	/* in WQEBBs */
+	u8 log_max_rq_sz;
+	u8 log_max_cq_sz;
+	u8 log_max_rss_tbl;
+	be16 max_sqs;
+	be16 max_rqs;
+	be16 max_cqs;
+	be16 max_hw_mtu;	/* largest frame incl. L2 header the port carries */
+	u8 csum;		/* L3/L4 checksum offload both ways */
+	u8 striding_rq;
+	u8 shampo;
+	u8 cqe_compression;
+	be32 max_lso_sz;
+	u8 rsvd[8];
+};
+
+struct QueryHcaCapOut {
+	CmdOut hdr;
+	HcaCaps caps;
+};
+
+struct CreateCqIn {
+	CmdIn hdr;
+	u8 log_cq_size;
+	u8 rsvd[3];
+	be32 c_eqn;		/* interrupt vector the CQ signals */
+	be64 dbr_addr;		/* 2 x be32: set_ci, arm */
+	be64 pas;		/* DMA address of the CQE ring (contiguous) */
+};
+
+struct CreateObjOut {
+	CmdOut hdr;
+	be32 obj_num;		/* cqn, sqn, rqn or rss number */
+	u8 rsvd[4];
+};
+
+struct DestroyObjIn {
+	CmdIn hdr;
+	be32 obj_num;
+	u8 rsvd[4];
+};
+
+enum QueueState : u8 {
+	kQueueRst = 0,
+	kQueueRdy = 1,
+	kQueueErr = 3,
+};
+
+struct CreateSqIn {
+	CmdIn hdr;
+	be32 cqn;
+	u8 log_wq_sz;		/* in WQEBBs */
+	u8 min_wqe_inline_mode;
+	u8 allow_multi_pkt_send_wqe;
+	u8 rsvd;
+	be64 dbr_addr;		/* be32[2]: [kSndDbr] = producer counter */
+	be64 pas;
+};
+
+enum WqType : u8 {
+	kWqCyclic = 1,
+	kWqLinkedListStriding = 2,
+};
+
+struct CreateRqIn {
+	CmdIn hdr;
+	be32 cqn;
+	u8 log_wq_sz;		/* in WQEs */
+	u8 log_wq_stride;	/* 4: one 16-byte data segment per WQE */
+	u8 wq_type;
+	u8 rsvd;
+	be64 dbr_addr;		/* be32[2]: [kRcvDbr] = WQE counter */
+	be64 pas;
+};
+
+struct ModifyQueueIn {
+	CmdIn hdr;
+	be32 obj_num;
+	u8 cur_state;
+	u8 next_state;
+	u8 rsvd[2];
+};
+
+constexpr u32 kRssKeySize = 40;
+constexpr u32 kRssMaxTableLog = 8;
+
+/* rx_hash_fields bits */
+constexpr u32 kRssFieldSrcIp = 1u << 0;
+constexpr u32 kRssFieldDstIp = 1u << 1;
+constexpr u32 kRssFieldL4SPort = 1u << 2;
+constexpr u32 kRssFieldL4DPort = 1u << 3;
+
+struct RssIn {
+	CmdIn hdr;
+	be32 obj_num;		/* modify only */
+	be32 rx_hash_fields;
+	u8 log_table_size;
+	u8 rsvd[7];
+	u8 toeplitz_key[kRssKeySize];
+	be32 rqn[1u << kRssMaxTableLog];
+};
+
+struct QueryQCounterOut {
+	CmdOut hdr;
+	be64 rx_out_of_buffer;		/* no posted WQE in the chosen RQ */
+	be64 rx_if_down_packets;	/* no ready RQ / no RSS object */
+	be64 rx_oversize_pkts_buffer;	/* frame longer than the posted buffer */
+	be64 rx_malformed;		/* runt frames */
+};
+
+/* Bus accounting: what crossed the emulated PCIe link of one function. */
+struct QueryBusCountersOut {
+	CmdOut hdr;
+	be64 rd_desc_bytes;	/* device reads of WQEs */
+	be64 rd_data_bytes;	/* device reads of packet data */
+	be64 wr_data_bytes;	/* device writes of packet data */
+	be64 wr_cqe_bytes;	/* device writes of CQEs */
+	be64 rd_dbr_bytes;	/* device reads of doorbell records */
+	be64 doorbells;		/* MMIO doorbell writes */
+};
+
+/* MMIO offsets in a function's BAR (one UAR page). */
+constexpr u32 kUarCqDoorbell = 0x20;	/* u64: be32 arm word, be32 cqn */
+constexpr u32 kUarSqDoorbell = 0x800;	/* u64: first 8 bytes of the ctrl seg */
+
+} /* namespace softcx::prm */
