@@ -56,6 +56,14 @@ struct scx_port_params {
 	uint32_t mtu;
 	uint32_t log_sq_size;	/* WQEBBs */
 	uint32_t log_rq_size;	/* packets */
+	/*
+	 * RX buffer layout the OS needs around the frame (build_skb): the frame
+	 * is placed at rx_headroom; rx_tailroom bytes stay free at the end of
+	 * the buffer (skb_shared_info). Buffers are 4096 << order bytes, with
+	 * the smallest order that fits headroom + MTU + L2 + tailroom.
+	 */
+	uint32_t rx_headroom;
+	uint32_t rx_tailroom;
 };
 
 /* nch_max fixes the ethtool -S layout for the port's lifetime. */
@@ -65,9 +73,11 @@ void scx_port_destroy(struct scx_port *p);
 void scx_port_get_caps(const struct scx_port *p, struct scx_port_caps *caps);
 
 /*
- * Build and start a channel set: CQs, SQs, RQs (filled), RSS over the RQs,
- * CQs armed. os_channels[i] is what the OS hooks get for channel i (NAPI
- * is the shim's). On failure nothing is left behind.
+ * Build and start a channel set: CQs, SQs, RQs (filled), RSS over the RQs.
+ * The CQs are NOT armed: the shim enables each NAPI and schedules it once;
+ * that first poll ends with scx_channel_arm(). os_channels[i] is what the
+ * OS hooks get for channel i (NAPI is the shim's). On failure nothing is
+ * left behind.
  */
 int scx_port_open(struct scx_port *p, const struct scx_port_params *params,
 		  void *const *os_channels);
@@ -80,7 +90,11 @@ struct scx_tx_done {
 	uint32_t packets;	/* for BQL */
 	uint32_t bytes;
 };
-/* TX completions first (not counted in budget), then RX up to budget, then refill. */
+/*
+ * TX completions first (not counted in budget), then RX up to budget, then
+ * refill. Returns the RX work done, or budget when work remains (TX
+ * completions beyond one poll's bound, or a refill that could not complete).
+ */
 int scx_channel_poll(struct scx_channel *c, int budget, struct scx_tx_done *done);
 /* Re-arm the channel's CQs after napi_complete_done(). */
 void scx_channel_arm(struct scx_channel *c);
