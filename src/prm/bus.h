@@ -15,7 +15,7 @@ struct scx_hw_function;	/* defined by the device model (src/hw) */
 namespace softcx::bus {
 
 /* One PCI function = one port. */
-using Function = ::scx_hw_function;
+using Function = struct ::scx_hw_function;	/* "struct": a function of that name exists */
 
 /*
  * Execute one command. Returns false when the command could not be

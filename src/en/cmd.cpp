@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "en/cmd.h"
+
+namespace softcx::en {
+
+namespace {
+
+int status_to_errno(u8 status)
+{
+	switch (status) {
+	case prm::kStatOk:
+		return 0;
+	case prm::kStatExceedLim:
+		return -SCX_ENOSPC;
+	case prm::kStatResourceBusy:
+		return -SCX_EBUSY;
+	case prm::kStatBadParam:
+	case prm::kStatBadResource:
+	case prm::kStatBadResState:
+	case prm::kStatBadInputLen:
+	case prm::kStatBadOutputLen:
+		return -SCX_EINVAL;
+	default:
+		return -SCX_EIO;
+	}
+}
+
+} /* namespace */
+
+int cmd_exec(bus::Function *fn, void *in, u32 in_len, void *out, u32 out_len)
+{
+	auto *hdr = static_cast<prm::CmdIn *>(in);
+	auto *o = static_cast<prm::CmdOut *>(out);
+
+	if (!bus::cmd_exec(fn, in, in_len, out, out_len)) {
+		scx_os_log(SCX_LOG_ERR, "command 0x%x not delivered\n", hdr->opcode.get());
+		return -SCX_EIO;
+	}
+	if (o->status != prm::kStatOk)
+		scx_os_log(SCX_LOG_ERR, "command 0x%x failed: status 0x%x syndrome 0x%x\n",
+			   hdr->opcode.get(), o->status, o->syndrome.get());
+	return status_to_errno(o->status);
+}
+
+int cmd_query_caps(bus::Function *fn, prm::HcaCaps *caps)
+{
+	prm::CmdIn in = {};
+	prm::QueryHcaCapOut out = {};
+
+	in.opcode.set(prm::kCmdQueryHcaCap);
+	int err = cmd_exec(fn, &in, sizeof(in), &out, sizeof(out));
+	if (!err)
+		*caps = out.caps;
+	return err;
+}
+
+int cmd_modify_state(bus::Function *fn, u16 opcode, u32 obj, u8 cur, u8 next)
+{
+	prm::ModifyQueueIn in = {};
+	prm::CreateObjOut out = {};
+
+	in.obj_num.set(obj);
+	in.cur_state = cur;
+	in.next_state = next;
+	return cmd_run(fn, opcode, &in, &out);
+}
+
+int cmd_destroy(bus::Function *fn, u16 opcode, u32 obj)
+{
+	prm::DestroyObjIn in = {};
+	prm::CreateObjOut out = {};
+
+	in.obj_num.set(obj);
+	return cmd_run(fn, opcode, &in, &out);
+}
+
+} /* namespace softcx::en */

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Completion queue, driver side: a ring of 64-byte CQEs the device writes,
+ * a free-running consumer counter, and the doorbell record (set_ci, arm).
+ */
+#pragma once
+
+#include "en/dma.h"
+#include "en/os.h"
+#include "prm/bus.h"
+#include "prm/cmd.h"
+#include "prm/cqe.h"
+
+namespace softcx::en {
+
+struct Cq {
+	/* hot */
+	prm::Cqe64 *cqes;
+	u32 cc;			/* consumer counter, free-running */
+	u32 mask;
+	u8 log_size;
+	u32 cqn;
+	prm::be32 *dbrec;	/* [kCqSetCiDbr], [kCqArmDbr] */
+	bus::Function *fn;
+	/* cold */
+	DmaBuf ring;
+	DmaBuf db;
+
+	/* Lap parity the device writes as the owner bit for counter value c. */
+	u8 owner_for(u32 c) const { return (c >> log_size) & 1; }
+
+	/* The next completed CQE, or nullptr. */
+	const prm::Cqe64 *peek() const
+	{
+		const prm::Cqe64 *cqe = &cqes[cc & mask];
+		u8 op_own = __atomic_load_n(&cqe->op_own, __ATOMIC_RELAXED);
+
+		if ((op_own & 1) != owner_for(cc))
+			return nullptr;
+		dma_rmb();
+		return cqe;
+	}
+
+	void pop() { cc++; }
+
+	/* Tell the device how far we consumed (it may reuse those slots). */
+	void update_ci()
+	{
+		dbrec[prm::kCqSetCiDbr].set(cc & 0xffffff);
+	}
+
+	/* Request one interrupt for the next CQE (or now, if one is pending). */
+	void arm()
+	{
+		u32 word = prm::kCqDbReqNot | (cc & 0xffffff);
+		prm::be32 mmio[2];
+
+		dbrec[prm::kCqArmDbr].set(word);
+		wmb();
+		mmio[0].set(word);
+		mmio[1].set(cqn);
+		u64 v;
+		__builtin_memcpy(&v, mmio, sizeof(v));
+		bus::mmio_write64(fn, prm::kUarCqDoorbell, v);
+	}
+};
+
+/* CQ lifecycle (cmd.cpp): ring and doorbell memory, CREATE_CQ, DESTROY_CQ. */
+int cq_create(Cq *cq, bus::Function *fn, void *os_dev, u8 log_size, u32 vector);
+void cq_destroy(Cq *cq, void *os_dev);
+
+} /* namespace softcx::en */

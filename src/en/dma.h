@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Coherent DMA memory the driver shares with the device (rings, doorbell records). */
+#pragma once
+
+#include "en/os.h"
+
+namespace softcx::en {
+
+struct DmaBuf {
+	void *cpu;
+	u64 dma;
+	u32 size;
+
+	int alloc(void *os_dev, u32 bytes)
+	{
+		cpu = scx_os_dma_alloc(os_dev, bytes, &dma);
+		if (!cpu)
+			return -SCX_ENOMEM;
+		size = bytes;
+		__builtin_memset(cpu, 0, bytes);
+		return 0;
+	}
+
+	void free(void *os_dev)
+	{
+		if (cpu)
+			scx_os_dma_free(os_dev, size, cpu, dma);
+		cpu = nullptr;
+	}
+};
+
+} /* namespace softcx::en */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cyclic RX queue: buffers from the RQ's page_pool, one per WQE; CQEs
+ * turned into packet descriptors for the shim, which builds the skb.
+ */
+#include "en/rq.h"
+
+#include "en/cmd.h"
+
+namespace softcx::en {
+
+namespace {
+
+constexpr u32 kRqBulk = 8;	/* refill only when this many WQEs are missing */
+
+u8 rx_csum(const prm::Cqe64 *cqe)
+{
+	u8 ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
+	u8 l4 = cqe->l4_type();
+
+	if ((cqe->hds_ip_ext & ok) == ok && l4 != prm::kCqeL4None)
+		return SCX_CSUM_UNNECESSARY;
+	return SCX_CSUM_NONE;
+}
+
+u8 rx_hash_type(const prm::Cqe64 *cqe)
+{
+	if (cqe->rss_hash_type & prm::kRssHashL4Mask)
+		return SCX_HASH_L4;
+	if (cqe->rss_hash_type & prm::kRssHashIpMask)
+		return SCX_HASH_L3;
+	return SCX_HASH_NONE;
+}
+
+void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
+{
+	u16 ix = rq->cc & rq->mask;
+	RxSlot *slot = &rq->slots[ix];
+	scx_rx_pkt pkt;
+
+	rq->cc++;
+	if (cqe->opcode() != prm::kCqeRespSend || cqe->wqe_counter.get() != (u16)(rq->cc - 1)) {
+		rq->stats->wqe_err.inc();
+		scx_os_rx_recycle(rq->pool, slot->page);
+		slot->page = nullptr;
+		return;
+	}
+
+	pkt.page = slot->page;
+	pkt.headroom = rq->layout.headroom;
+	pkt.len = cqe->byte_cnt.get();
+	pkt.hash = cqe->rss_hash_result.get();
+	pkt.hash_type = rx_hash_type(cqe);
+	pkt.csum = rx_csum(cqe);
+	pkt.rsvd = 0;
+	slot->page = nullptr;	/* the page moves to the skb (or back to the pool) */
+
+	if (scx_os_rx_deliver(rq->os_channel, &pkt)) {
+		rq->stats->buff_alloc_err.inc();
+		return;
+	}
+	rq->stats->packets.inc();
+	rq->stats->bytes.add(pkt.len);
+	if (pkt.csum == SCX_CSUM_UNNECESSARY)
+		rq->stats->csum_unnecessary.inc();
+	else
+		rq->stats->csum_none.inc();
+}
+
+} /* namespace */
+
+int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
+	      const RqLayout &layout, u32 vector, RqStats *stats)
+{
+	prm::CreateRqIn in = {};
+	prm::CreateObjOut out = {};
+	u32 n = 1u << log_size;
+	int err;
+
+	rq->fn = fn;
+	rq->os_dev = os_dev;
+	rq->os_channel = os_channel;
+	rq->stats = stats;
+	rq->layout = layout;
+	rq->mask = (u16)(n - 1);
+	rq->bulk = n < kRqBulk ? 1 : kRqBulk;
+
+	err = cq_create(&rq->cq, fn, os_dev, log_size, vector);
+	if (err)
+		return err;
+	err = -SCX_ENOMEM;
+	rq->slots = zalloc_array<RxSlot>(n);
+	if (!rq->slots)
+		goto err;
+	rq->pool = scx_os_rxq_create(os_channel, n, layout.order);
+	if (!rq->pool)
+		goto err;
+	err = rq->ring.alloc(os_dev, n * sizeof(prm::RxWqeCyc));
+	if (err)
+		goto err;
+	err = rq->db.alloc(os_dev, 2 * sizeof(prm::be32));
+	if (err)
+		goto err;
+	rq->wqes = static_cast<prm::RxWqeCyc *>(rq->ring.cpu);
+	rq->dbrec = static_cast<prm::be32 *>(rq->db.cpu);
+
+	in.cqn.set(rq->cq.cqn);
+	in.log_wq_sz = log_size;
+	in.log_wq_stride = 4;
+	in.wq_type = prm::kWqCyclic;
+	in.dbr_addr.set(rq->db.dma);
+	in.pas.set(rq->ring.dma);
+	err = cmd_run(fn, prm::kCmdCreateRq, &in, &out);
+	if (err)
+		goto err;
+	rq->rqn = out.obj_num.get();
+	err = cmd_modify_state(fn, prm::kCmdModifyRq, rq->rqn, prm::kQueueRst, prm::kQueueRdy);
+	if (err) {
+		cmd_destroy(fn, prm::kCmdDestroyRq, rq->rqn);
+		goto err;
+	}
+	rq->has_rqn = true;
+	/* Fill the ring before any traffic can be steered here. */
+	rq_refill(rq);
+	if (rq->pc == rq->cc) {
+		err = -SCX_ENOMEM;
+		goto err;
+	}
+	return 0;
+
+err:
+	rq_destroy(rq);
+	return err;
+}
+
+void rq_destroy(Rq *rq)
+{
+	if (rq->has_rqn)
+		cmd_destroy(rq->fn, prm::kCmdDestroyRq, rq->rqn);
+	rq->has_rqn = false;
+	if (rq->slots) {
+		for (u32 i = 0; i < rq->size(); i++)
+			if (rq->slots[i].page)
+				scx_os_rx_recycle(rq->pool, rq->slots[i].page);
+		scx_os_free(rq->slots);
+		rq->slots = nullptr;
+	}
+	if (rq->pool)
+		scx_os_rxq_destroy(rq->pool);
+	rq->pool = nullptr;
+	rq->db.free(rq->os_dev);
+	rq->ring.free(rq->os_dev);
+	cq_destroy(&rq->cq, rq->os_dev);
+}
+
+bool rq_refill(Rq *rq)
+{
+	u16 start = rq->pc;
+
+	if (rq->missing() < rq->bulk)
+		return false;
+	while (rq->missing()) {
+		u16 ix = rq->pc & rq->mask;
+		RxSlot *slot = &rq->slots[ix];
+		prm::RxWqeCyc *wqe = &rq->wqes[ix];
+
+		slot->page = scx_os_rx_alloc(rq->pool, &slot->dma);
+		if (!slot->page) {
+			rq->stats->buff_alloc_err.inc();
+			break;
+		}
+		wqe->data.byte_count.set(rq->layout.frame_room);
+		wqe->data.lkey.set(prm::kReservedLkey);
+		wqe->data.addr.set(slot->dma + rq->layout.headroom);
+		rq->pc++;
+	}
+	if (rq->pc != start) {
+		dma_wmb();
+		rq->dbrec[prm::kRcvDbr].set(rq->pc);
+	}
+	return rq->missing() >= rq->bulk;
+}
+
+int rq_poll_cq(Rq *rq, int budget)
+{
+	const prm::Cqe64 *cqe;
+	int work = 0;
+
+	while (work < budget && (cqe = rq->cq.peek())) {
+		handle_cqe(rq, cqe);
+		rq->cq.pop();
+		work++;
+	}
+	if (work)
+		rq->cq.update_ci();
+	return work;
+}
+
+} /* namespace softcx::en */

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * RX receive queue, cyclic ("legacy") type: one 16-byte WQE per buffer,
+ * one page_pool buffer per packet, refilled in bulks.
+ */
+#pragma once
+
+#include "en/cq.h"
+#include "en/stats.h"
+#include "prm/wqe.h"
+#include "softcx/core.h"
+
+namespace softcx::en {
+
+struct RxSlot {
+	void *page;
+	u64 dma;
+};
+
+struct RqLayout {
+	u32 order;		/* buffer = kPageSize << order */
+	u32 headroom;
+	u32 frame_room;		/* bytes the device may write at headroom */
+};
+
+struct Rq {
+	/* hot */
+	u16 pc;			/* WQEs posted, free-running */
+	u16 cc;			/* WQEs completed */
+	u16 mask;
+	u16 bulk;
+	prm::RxWqeCyc *wqes;
+	prm::be32 *dbrec;
+	RxSlot *slots;
+	scx_os_rxq *pool;
+	RqLayout layout;
+	void *os_channel;
+	RqStats *stats;
+	Cq cq;
+	/* cold */
+	u32 rqn;
+	bool has_rqn;
+	bus::Function *fn;
+	void *os_dev;
+	DmaBuf ring;
+	DmaBuf db;
+
+	u32 size() const { return mask + 1u; }
+	u32 missing() const { return size() - (u16)(pc - cc); }
+};
+
+int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
+	      const RqLayout &layout, u32 vector, RqStats *stats);
+void rq_destroy(Rq *rq);
+
+/* Post buffers while at least `bulk` are missing; true if a refill fell short. */
+bool rq_refill(Rq *rq);
+/* Handle up to budget RX CQEs; returns the number handled. */
+int rq_poll_cq(Rq *rq, int budget);
+
+} /* namespace softcx::en */

@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The counter table. Ring counters appear twice in ethtool -S: as a port
+ * total ("rx_packets") and per channel ("rx0_packets"); device counters
+ * once. Names follow mlx5 where mlx5 has the counter.
+ */
+#include "en/stats.h"
+
+#include "en/cmd.h"
+#include "en/port.h"
+
+namespace softcx::en {
+
+#define SCX_RQ(f) { #f, StatGroup::Rx, __builtin_offsetof(ChannelStats, rq.f) }
+#define SCX_SQ(f) { #f, StatGroup::Tx, __builtin_offsetof(ChannelStats, sq.f) }
+#define SCX_CH(f) { #f, StatGroup::Ch, __builtin_offsetof(ChannelStats, ch.f) }
+#define SCX_DEV(f) { #f, StatGroup::Device, __builtin_offsetof(DeviceStats, f) }
+
+const StatDesc kStatDescs[] = {
+	SCX_RQ(packets),
+	SCX_RQ(bytes),
+	SCX_RQ(csum_unnecessary),
+	SCX_RQ(csum_none),
+	SCX_RQ(buff_alloc_err),
+	SCX_RQ(wqe_err),
+	SCX_SQ(packets),
+	SCX_SQ(bytes),
+	SCX_SQ(csum_partial),
+	SCX_SQ(csum_none),
+	SCX_SQ(nop),
+	SCX_SQ(xmit_more),
+	SCX_SQ(stopped),
+	SCX_SQ(wake),
+	SCX_SQ(dropped),
+	SCX_SQ(cqes),
+	SCX_SQ(cqe_err),
+	SCX_SQ(doorbells),
+	SCX_CH(poll),
+	SCX_CH(arm),
+	SCX_DEV(rx_out_of_buffer),
+	SCX_DEV(rx_if_down_packets),
+	SCX_DEV(rx_oversize_pkts_buffer),
+	SCX_DEV(rx_malformed),
+	SCX_DEV(bus_rd_desc_bytes),
+	SCX_DEV(bus_rd_data_bytes),
+	SCX_DEV(bus_wr_data_bytes),
+	SCX_DEV(bus_wr_cqe_bytes),
+	SCX_DEV(bus_rd_dbr_bytes),
+	SCX_DEV(bus_doorbells),
+};
+const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
+
+#undef SCX_RQ
+#undef SCX_SQ
+#undef SCX_CH
+#undef SCX_DEV
+
+void stats_fold(ChannelStats *into, const ChannelStats *from)
+{
+	constexpr u32 n = sizeof(ChannelStats) / sizeof(Counter);
+	auto *dst = reinterpret_cast<Counter *>(into);
+	auto *src = reinterpret_cast<const Counter *>(from);
+
+	static_assert(sizeof(ChannelStats) % sizeof(Counter) == 0);
+	for (u32 i = 0; i < n; i++)
+		dst[i].add(src[i].read());
+}
+
+namespace {
+
+const char *group_prefix(StatGroup g)
+{
+	switch (g) {
+	case StatGroup::Rx:
+		return "rx";
+	case StatGroup::Tx:
+		return "tx";
+	case StatGroup::Ch:
+		return "ch";
+	default:
+		return "";
+	}
+}
+
+u32 num_ring_descs()
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < kNumStatDescs; i++)
+		n += kStatDescs[i].group != StatGroup::Device;
+	return n;
+}
+
+/* "<prefix>[<ch>]_<suffix>" into a SCX_STAT_NAME_LEN buffer; ch < 0: no number. */
+void format_name(char *buf, const StatDesc &d, int ch)
+{
+	char *p = buf;
+	char *end = buf + SCX_STAT_NAME_LEN - 1;
+	auto put = [&](const char *s) {
+		while (*s && p < end)
+			*p++ = *s++;
+	};
+
+	__builtin_memset(buf, 0, SCX_STAT_NAME_LEN);
+	if (d.group == StatGroup::Device) {
+		put(d.name);
+		return;
+	}
+	put(group_prefix(d.group));
+	if (ch >= 0) {
+		char digits[4];
+		int n = 0;
+
+		do {
+			digits[n++] = (char)('0' + ch % 10);
+			ch /= 10;
+		} while (ch && n < 3);
+		while (n && p < end)
+			*p++ = digits[--n];
+	}
+	put("_");
+	put(d.name);
+}
+
+u64 ring_value(const ChannelStats *s, const StatDesc &d)
+{
+	auto *c = reinterpret_cast<const Counter *>(reinterpret_cast<const u8 *>(s) + d.offset);
+
+	return c->read();
+}
+
+void query_device(Port *p, DeviceStats *ds)
+{
+	prm::CmdIn in = {};
+	prm::QueryQCounterOut q = {};
+	prm::QueryBusCountersOut b = {};
+
+	in.opcode.set(prm::kCmdQueryQCounter);
+	if (!cmd_exec(p->fn, &in, sizeof(in), &q, sizeof(q))) {
+		ds->rx_out_of_buffer = q.rx_out_of_buffer.get();
+		ds->rx_if_down_packets = q.rx_if_down_packets.get();
+		ds->rx_oversize_pkts_buffer = q.rx_oversize_pkts_buffer.get();
+		ds->rx_malformed = q.rx_malformed.get();
+	}
+	in.opcode.set(prm::kCmdQueryBusCounters);
+	if (!cmd_exec(p->fn, &in, sizeof(in), &b, sizeof(b))) {
+		ds->bus_rd_desc_bytes = b.rd_desc_bytes.get();
+		ds->bus_rd_data_bytes = b.rd_data_bytes.get();
+		ds->bus_wr_data_bytes = b.wr_data_bytes.get();
+		ds->bus_wr_cqe_bytes = b.wr_cqe_bytes.get();
+		ds->bus_rd_dbr_bytes = b.rd_dbr_bytes.get();
+		ds->bus_doorbells = b.doorbells.get();
+	}
+}
+
+/* Per channel index: folded base plus the live channel, under the stats lock. */
+void snapshot(Port *p, ChannelStats *out)
+{
+	LockGuard g(p->stats_lock);
+
+	for (u32 i = 0; i < p->nch_max; i++) {
+		out[i] = ChannelStats{};
+		stats_fold(&out[i], &p->base[i]);
+		if (p->channels && i < p->nch)
+			stats_fold(&out[i], &p->channels[i].stats);
+	}
+}
+
+} /* namespace */
+
+} /* namespace softcx::en */
+
+using namespace softcx;
+using namespace softcx::en;
+
+extern "C" uint32_t scx_stats_count(const scx_port *p)
+{
+	u32 ring = num_ring_descs();
+
+	return kNumStatDescs + ring * p->nch_max;
+}
+
+extern "C" void scx_stats_names(const scx_port *p, char *names)
+{
+	for (u32 i = 0; i < kNumStatDescs; i++, names += SCX_STAT_NAME_LEN)
+		format_name(names, kStatDescs[i], -1);
+	for (u32 ch = 0; ch < p->nch_max; ch++)
+		for (u32 i = 0; i < kNumStatDescs; i++) {
+			if (kStatDescs[i].group == StatGroup::Device)
+				continue;
+			format_name(names, kStatDescs[i], (int)ch);
+			names += SCX_STAT_NAME_LEN;
+		}
+}
+
+extern "C" void scx_stats_values(scx_port *p, uint64_t *values)
+{
+	ChannelStats *per = zalloc_array<ChannelStats>(p->nch_max);
+	DeviceStats ds = {};
+	u64 *v = values;
+
+	if (!per) {
+		__builtin_memset(values, 0, sizeof(u64) * scx_stats_count(p));
+		return;
+	}
+	query_device(p, &ds);
+	snapshot(p, per);
+	for (u32 i = 0; i < kNumStatDescs; i++) {
+		const StatDesc &d = kStatDescs[i];
+		u64 sum = 0;
+
+		if (d.group == StatGroup::Device) {
+			__builtin_memcpy(&sum, reinterpret_cast<const u8 *>(&ds) + d.offset,
+					 sizeof(sum));
+		} else {
+			for (u32 ch = 0; ch < p->nch_max; ch++)
+				sum += ring_value(&per[ch], d);
+		}
+		*v++ = sum;
+	}
+	for (u32 ch = 0; ch < p->nch_max; ch++)
+		for (u32 i = 0; i < kNumStatDescs; i++)
+			if (kStatDescs[i].group != StatGroup::Device)
+				*v++ = ring_value(&per[ch], kStatDescs[i]);
+	scx_os_free(per);
+}
+
+extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
+{
+	ChannelStats total = {};
+
+	{
+		LockGuard g(p->stats_lock);
+
+		for (u32 i = 0; i < p->nch_max; i++) {
+			stats_fold(&total, &p->base[i]);
+			if (p->channels && i < p->nch)
+				stats_fold(&total, &p->channels[i].stats);
+		}
+	}
+	s->rx_packets = total.rq.packets.read();
+	s->rx_bytes = total.rq.bytes.read();
+	s->tx_packets = total.sq.packets.read();
+	s->tx_bytes = total.sq.bytes.read();
+	s->rx_dropped = total.rq.buff_alloc_err.read() + total.rq.wqe_err.read();
+	s->tx_dropped = total.sq.dropped.read();
+}

@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Counters of the driver core. Each ring owns a struct of Counters; the
+ * table in stats.cpp names every counter once (mlx5 names) and is the only
+ * source of the ethtool -S strings, values, the get_stats64 folding and
+ * Documentation/counters.rst (checked by a test).
+ */
+#pragma once
+
+#include "en/os.h"
+
+namespace softcx::en {
+
+struct RqStats {
+	Counter packets;
+	Counter bytes;
+	Counter csum_unnecessary;
+	Counter csum_none;
+	Counter buff_alloc_err;
+	Counter wqe_err;
+};
+
+struct SqStats {
+	Counter packets;
+	Counter bytes;
+	Counter csum_partial;
+	Counter csum_none;
+	Counter nop;
+	Counter xmit_more;
+	Counter stopped;
+	Counter wake;
+	Counter dropped;
+	Counter cqes;
+	Counter cqe_err;
+	Counter doorbells;
+};
+
+struct ChStats {
+	Counter poll;
+	Counter arm;
+};
+
+/* All counters of one channel index; also the folded base of a port. */
+struct ChannelStats {
+	RqStats rq;
+	SqStats sq;
+	ChStats ch;
+};
+
+/* Counters the device keeps for the port (queried by command). */
+struct DeviceStats {
+	u64 rx_out_of_buffer;
+	u64 rx_if_down_packets;
+	u64 rx_oversize_pkts_buffer;
+	u64 rx_malformed;
+	u64 bus_rd_desc_bytes;
+	u64 bus_rd_data_bytes;
+	u64 bus_wr_data_bytes;
+	u64 bus_wr_cqe_bytes;
+	u64 bus_rd_dbr_bytes;
+	u64 bus_doorbells;
+};
+
+enum class StatGroup : u8 { Rx, Tx, Ch, Device };
+
+struct StatDesc {
+	const char *name;	/* suffix for ring groups; full name for Device */
+	StatGroup group;
+	u16 offset;		/* in ChannelStats, or in DeviceStats */
+};
+
+/* The table (stats.cpp). */
+extern const StatDesc kStatDescs[];
+extern const u32 kNumStatDescs;
+
+/* Fold `from` into `into` (channel teardown). */
+void stats_fold(ChannelStats *into, const ChannelStats *from);
+
+} /* namespace softcx::en */
