@@ -138,6 +138,7 @@ void scx_channel_count_tx(struct scx_channel *c, int stopped, int woken, int dro
 struct scx_link_stats {
 	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
 	uint64_t rx_dropped, tx_dropped;
+	uint64_t rx_missed_errors;	/* device drops: no posted buffer (rx_out_of_buffer) */
 };
 uint32_t scx_stats_count(const struct scx_port *p);
 /* names: scx_stats_count() entries of SCX_STAT_NAME_LEN bytes */

@@ -129,11 +129,10 @@ u64 ring_value(const ChannelStats *s, const StatDesc &d)
 	return c->read();
 }
 
-void query_device(Port *p, DeviceStats *ds)
+void query_qcounter(Port *p, DeviceStats *ds)
 {
 	prm::CmdIn in = {};
 	prm::QueryQCounterOut q = {};
-	prm::QueryBusCountersOut b = {};
 
 	in.opcode.set(prm::kCmdQueryQCounter);
 	if (!cmd_exec(p->fn, &in, sizeof(in), &q, sizeof(q))) {
@@ -142,6 +141,14 @@ void query_device(Port *p, DeviceStats *ds)
 		ds->rx_oversize_pkts_buffer = q.rx_oversize_pkts_buffer.get();
 		ds->rx_malformed = q.rx_malformed.get();
 	}
+}
+
+void query_device(Port *p, DeviceStats *ds)
+{
+	prm::CmdIn in = {};
+	prm::QueryBusCountersOut b = {};
+
+	query_qcounter(p, ds);
 	in.opcode.set(prm::kCmdQueryBusCounters);
 	if (!cmd_exec(p->fn, &in, sizeof(in), &b, sizeof(b))) {
 		ds->bus_rd_desc_bytes = b.rd_desc_bytes.get();
@@ -244,4 +251,9 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	s->tx_bytes = total.sq.bytes.read();
 	s->rx_dropped = total.rq.buff_alloc_err.read() + total.rq.wqe_err.read();
 	s->tx_dropped = total.sq.dropped.read();
+
+
+	DeviceStats ds = {};
+	query_qcounter(p, &ds);
+	s->rx_missed_errors = ds.rx_out_of_buffer;
 }

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softcx module: parameters, the adapter's platform device, the emulated
+ * adapter and one netdev per function (scx0 <-> scx1, scx2 <-> scx3, ...).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/cpumask.h>
+#include <linux/etherdevice.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/slab.h>
+
+#include "softcx.h"
+
+static unsigned int nr_pairs = 1;
+module_param(nr_pairs, uint, 0444);
+MODULE_PARM_DESC(nr_pairs, "Back-to-back port pairs (1..8, default 1)");
+
+static unsigned int channels;
+module_param(channels, uint, 0444);
+MODULE_PARM_DESC(channels, "Channels per port (1..64; 0 = min(online CPUs, 8))");
+
+static char *model = "cx7";
+module_param(model, charp, 0444);
+MODULE_PARM_DESC(model, "Emulated device model: cx4, cx5, cx6dx, cx7 (default cx7)");
+
+static struct scx_adapter *scx_adapter;
+
+static void scx_port_free(struct scx_adapter *ad, u32 ix)
+{
+	struct net_device *dev = ad->netdevs[ix];
+	struct scx_priv *priv;
+
+	if (!dev)
+		return;
+	priv = netdev_priv(dev);
+	if (priv->port) {
+		scx_hw_set_irq_ctx(priv->fn, NULL);
+		scx_port_destroy(priv->port);
+	}
+	free_netdev(dev);	/* also deletes the NAPI contexts */
+	ad->netdevs[ix] = NULL;
+}
+
+static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
+{
+	struct scx_port_caps caps = {};
+	struct scx_priv *priv;
+	struct net_device *dev;
+	u32 i;
+	int err;
+
+	dev = alloc_etherdev_mqs(struct_size(priv, ch, ad->nch), ad->nch, ad->nch);
+	if (!dev)
+		return -ENOMEM;
+	ad->netdevs[ix] = dev;
+	snprintf(dev->name, IFNAMSIZ, "scx%u", ix);
+	dev->name_assign_type = NET_NAME_PREDICTABLE;	/* udev keeps it */
+	SET_NETDEV_DEV(dev, &ad->pdev->dev);
+	scx_netdev_setup(dev);
+
+	priv = netdev_priv(dev);
+	priv->netdev = dev;
+	priv->dmadev = &ad->pdev->dev;
+	priv->adapter = ad;
+	priv->index = ix;
+	priv->nch = ad->nch;
+	priv->fn = scx_hw_function(ad->hw, ix);
+	if (!priv->fn)
+		return -ENODEV;
+
+	for (i = 0; i < priv->nch; i++) {
+		struct scx_chan *ch = &priv->ch[i];
+
+		ch->priv = priv;
+		ch->ix = i;
+		ch->txq = netdev_get_tx_queue(dev, i);
+		priv->os_channels[i] = ch;
+		netif_napi_add(dev, &ch->napi, scx_napi_poll);
+	}
+
+	err = scx_port_create(priv->fn, &ad->pdev->dev, priv->nch, &priv->port);
+	if (err) {
+		priv->port = NULL;
+		return err;
+	}
+	scx_hw_set_irq_ctx(priv->fn, priv);
+
+	scx_port_get_caps(priv->port, &caps);
+	priv->min_inline = caps.min_inline;
+	if (caps.max_mtu && caps.max_mtu < dev->max_mtu)
+		dev->max_mtu = max_t(u32, caps.max_mtu, dev->min_mtu);
+	return 0;
+}
+
+static void scx_adapter_destroy(struct scx_adapter *ad)
+{
+	u32 i;
+
+	/* Close every port first: no traffic reaches a port being destroyed. */
+	for (i = 0; i < ad->nr_ports; i++)
+		if (ad->netdevs[i] && ad->netdevs[i]->reg_state == NETREG_REGISTERED)
+			unregister_netdev(ad->netdevs[i]);
+	for (i = 0; i < ad->nr_ports; i++)
+		scx_port_free(ad, i);
+	if (ad->hw)
+		scx_hw_adapter_destroy(ad->hw);
+	platform_device_unregister(ad->pdev);
+	kfree(ad);
+}
+
+static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
+			      struct scx_adapter **out)
+{
+	struct platform_device_info info = {
+		.name = SCX_DRV_NAME,
+		.id = PLATFORM_DEVID_NONE,
+		.dma_mask = DMA_BIT_MASK(64),
+	};
+	struct scx_adapter *ad;
+	u32 i;
+	int err;
+
+	ad = kzalloc(struct_size(ad, netdevs, 2 * pairs), GFP_KERNEL);
+	if (!ad)
+		return -ENOMEM;
+	ad->model = hw_model;
+	ad->nr_ports = 2 * pairs;
+	ad->nch = nch;
+
+	ad->pdev = platform_device_register_full(&info);
+	if (IS_ERR(ad->pdev)) {
+		err = PTR_ERR(ad->pdev);
+		kfree(ad);
+		return err;
+	}
+
+	err = scx_hw_adapter_create(hw_model, ad->nr_ports, &ad->pdev->dev, &ad->hw);
+	if (err) {
+		ad->hw = NULL;
+		goto fail;
+	}
+
+	for (i = 0; i < ad->nr_ports; i++) {
+		err = scx_port_alloc(ad, i);
+		if (err)
+			goto fail;
+	}
+	for (i = 0; i < ad->nr_ports; i++) {
+		struct scx_priv *priv = netdev_priv(ad->netdevs[i]);
+
+		priv->peer = ad->netdevs[i ^ 1];
+	}
+	for (i = 0; i < ad->nr_ports; i++) {
+		err = register_netdev(ad->netdevs[i]);
+		if (err) {
+			pr_err("cannot register scx%u: %d\n", i, err);
+			goto fail;
+		}
+	}
+
+	*out = ad;
+	return 0;
+
+fail:
+	scx_adapter_destroy(ad);
+	return err;
+}
+
+static int __init scx_init(void)
+{
+	unsigned int nch = channels;
+	int hw_model;
+	int err;
+
+	if (nr_pairs < 1 || nr_pairs > SCX_MAX_PAIRS) {
+		pr_err("nr_pairs=%u is out of range (valid: 1..%u)\n",
+		       nr_pairs, SCX_MAX_PAIRS);
+		return -EINVAL;
+	}
+	if (nch > SCX_MAX_CHANNELS) {
+		pr_err("channels=%u is out of range (valid: 1..%u, or 0 for min(online CPUs, %u))\n",
+		       nch, SCX_MAX_CHANNELS, SCX_DEF_CHANNELS);
+		return -EINVAL;
+	}
+	if (!nch)
+		nch = min_t(unsigned int, num_online_cpus(), SCX_DEF_CHANNELS);
+	hw_model = model ? scx_hw_model_parse(model) : -1;
+	if (hw_model < 0) {
+		pr_err("model=%s is not a known model (valid: cx4, cx5, cx6dx, cx7)\n",
+		       model ? model : "(null)");
+		return -EINVAL;
+	}
+
+	err = scx_adapter_create(hw_model, nr_pairs, nch, &scx_adapter);
+	if (err) {
+		pr_err("cannot create the adapter: %d\n", err);
+		return err;
+	}
+	pr_info("%s: %u port pairs, %u channels per port\n",
+		scx_hw_model_name(hw_model), nr_pairs, nch);
+	return 0;
+}
+
+static void __exit scx_exit(void)
+{
+	scx_adapter_destroy(scx_adapter);
+}
+
+module_init(scx_init);
+module_exit(scx_exit);
+
+MODULE_LICENSE("GPL");
+MODULE_DESCRIPTION("softcx: emulated ConnectX-class Ethernet ports, cabled back to back");
+MODULE_VERSION(SCX_DRV_VERSION);

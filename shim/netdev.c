@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softcx net_device_ops: open/stop bring the core's channel set up and down
+ * around the NAPI contexts; carrier follows the pair like veth.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bottom_half.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+
+#include "softcx.h"
+
+/* Open the core's channel set at @mtu and start NAPI and TX. RTNL held. */
+static int scx_datapath_start(struct scx_priv *priv, u32 mtu)
+{
+	struct scx_port_params params = {
+		.nch = priv->nch,
+		.mtu = mtu,
+		.log_sq_size = SCX_LOG_SQ_SIZE,
+		.log_rq_size = SCX_LOG_RQ_SIZE,
+		.rx_headroom = SCX_RX_HEADROOM,
+		.rx_tailroom = SCX_RX_TAILROOM,
+	};
+	struct net_device *dev = priv->netdev;
+	u32 i;
+	int err;
+
+	err = scx_port_open(priv->port, &params, priv->os_channels);
+	if (err)
+		return err;
+
+	for (i = 0; i < priv->nch; i++) {
+		priv->ch[i].core = scx_port_channel(priv->port, i);
+		napi_enable(&priv->ch[i].napi);
+	}
+	priv->up = true;
+	netif_tx_start_all_queues(dev);
+
+	/* The CQs start unarmed: one poll per channel arms them. */
+	local_bh_disable();
+	for (i = 0; i < priv->nch; i++)
+		napi_schedule(&priv->ch[i].napi);
+	local_bh_enable();
+	return 0;
+}
+
+/*
+ * Quiesce and close the channel set. NAPI goes first: once no poll runs,
+ * nothing can wake a TX queue behind netif_tx_disable().
+ */
+static void scx_datapath_stop(struct scx_priv *priv)
+{
+	struct net_device *dev = priv->netdev;
+	u32 i;
+
+	for (i = 0; i < priv->nch; i++)
+		napi_disable(&priv->ch[i].napi);
+	netif_tx_disable(dev);
+	priv->up = false;
+
+	scx_port_close(priv->port);
+	for (i = 0; i < priv->nch; i++) {
+		priv->ch[i].core = NULL;
+		netdev_tx_reset_queue(priv->ch[i].txq);
+	}
+}
+
+static int scx_open(struct net_device *dev)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct net_device *peer = priv->peer;
+	int err;
+
+	err = scx_datapath_start(priv, dev->mtu);
+	if (err) {
+		netdev_err(dev, "cannot open the channel set: %d\n", err);
+		return err;
+	}
+	if (netif_running(peer)) {
+		netif_carrier_on(dev);
+		netif_carrier_on(peer);
+	}
+	return 0;
+}
+
+static int scx_stop(struct net_device *dev)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	netif_carrier_off(dev);
+	netif_carrier_off(priv->peer);
+	if (priv->up)
+		scx_datapath_stop(priv);
+	return 0;
+}
+
+static int scx_change_mtu(struct net_device *dev, int new_mtu)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	int err;
+
+	if (!priv->up) {
+		dev->mtu = new_mtu;
+		return 0;
+	}
+
+	scx_datapath_stop(priv);
+	err = scx_datapath_start(priv, new_mtu);
+	if (!err) {
+		dev->mtu = new_mtu;
+		return 0;
+	}
+
+	netdev_err(dev, "cannot reopen with MTU %d: %d; keeping MTU %u\n",
+		   new_mtu, err, dev->mtu);
+	if (scx_datapath_start(priv, dev->mtu)) {
+		netdev_err(dev, "cannot reopen with MTU %u: data path down\n", dev->mtu);
+		netif_carrier_off(dev);
+		netif_carrier_off(priv->peer);
+	}
+	return err;
+}
+
+static void scx_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_link_stats s = {};
+
+	scx_stats_link(priv->port, &s);
+	stats->rx_packets = s.rx_packets;
+	stats->rx_bytes = s.rx_bytes;
+	stats->tx_packets = s.tx_packets;
+	stats->tx_bytes = s.tx_bytes;
+	stats->rx_dropped = s.rx_dropped;
+	stats->tx_dropped = s.tx_dropped;
+	stats->rx_missed_errors = s.rx_missed_errors;
+}
+
+const struct net_device_ops scx_netdev_ops = {
+	.ndo_open		= scx_open,
+	.ndo_stop		= scx_stop,
+	.ndo_start_xmit		= scx_start_xmit,
+	.ndo_get_stats64	= scx_get_stats64,
+	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_change_mtu		= scx_change_mtu,
+};
+
+/* Everything of the netdev that does not depend on the core. */
+void scx_netdev_setup(struct net_device *dev)
+{
+	const netdev_features_t features = NETIF_F_SG | NETIF_F_IP_CSUM |
+		NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM | NETIF_F_RXHASH |
+		NETIF_F_HIGHDMA;
+
+	dev->netdev_ops = &scx_netdev_ops;
+	dev->ethtool_ops = &scx_ethtool_ops;
+	dev->min_mtu = SCX_MIN_MTU;
+	dev->max_mtu = SCX_MAX_MTU;
+	dev->features |= features;
+	dev->hw_features |= features;
+	/* No MAC filter in the device: the address may change while up. */
+	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	/* netpoll transmits with IRQs off; the core's locks are _bh locks. */
+	dev->priv_flags |= IFF_DISABLE_NETPOLL;
+	eth_hw_addr_random(dev);
+	netif_carrier_off(dev);
+}

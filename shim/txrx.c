@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softcx data path glue: ndo_start_xmit, NAPI poll, and the per-packet OS
+ * hooks of include/softcx/os.h (interrupts, page_pool RX buffers, skb
+ * delivery and release).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bottom_half.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/skbuff.h>
+#include <net/page_pool.h>
+
+#include "softcx.h"
+
+/* ---- TX ---- */
+
+static void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt)
+{
+	u32 i;
+
+	for (i = 0; i < pkt->nr_frags; i++)
+		scx_os_dma_unmap(dmadev, pkt->frags[i].dma, pkt->frags[i].len,
+				 pkt->frags[i].kind);
+}
+
+/* Map the linear part (frags[0]) and every page fragment of @skb. */
+static int scx_tx_map(struct device *dmadev, struct sk_buff *skb,
+		      struct scx_tx_pkt *pkt)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	struct scx_tx_frag *f = pkt->frags;
+	dma_addr_t dma;
+	u32 i;
+
+	dma = scx_map_head(dmadev, skb->data, pkt->headlen);
+	if (unlikely(scx_map_failed(dmadev, dma)))
+		return -ENOMEM;
+	f->dma = dma;
+	f->len = pkt->headlen;
+	f->kind = SCX_DMA_SINGLE;
+	pkt->nr_frags = 1;
+
+	for (i = 0; i < sh->nr_frags; i++) {
+		const skb_frag_t *frag = &sh->frags[i];
+
+		if (unlikely(!skb_frag_size(frag)))
+			continue;
+		dma = scx_map_frag(dmadev, frag);
+		if (unlikely(scx_map_failed(dmadev, dma)))
+			goto unmap;
+		f = &pkt->frags[pkt->nr_frags++];
+		f->dma = dma;
+		f->len = skb_frag_size(frag);
+		f->kind = SCX_DMA_PAGE;
+	}
+	return 0;
+
+unmap:
+	scx_tx_unmap(dmadev, pkt);
+	return -ENOMEM;
+}
+
+/*
+ * Make sure the linear part holds the Ethernet header and whatever the
+ * device wants inlined (the core inlines from pkt->head only).
+ */
+static bool scx_tx_linear_ok(const struct scx_priv *priv, struct sk_buff *skb)
+{
+	u32 need = min_t(u32, skb->len, max_t(u32, priv->min_inline, ETH_HLEN));
+
+	if (likely(skb_headlen(skb) >= need))
+		return true;
+	if (skb_shared(skb))
+		return false;
+	return pskb_may_pull(skb, need);
+}
+
+static void scx_tx_drop(struct scx_chan *ch, struct sk_buff *skb)
+{
+	dev_kfree_skb_any(skb);
+	scx_channel_count_tx(ch->core, 0, 0, 1);
+	/* Earlier packets of an xmit_more batch still wait for a doorbell. */
+	if (!netdev_xmit_more())
+		scx_channel_doorbell(ch->core);
+}
+
+netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	u16 qid = skb_get_queue_mapping(skb);
+	struct netdev_queue *txq;
+	struct scx_tx_pkt pkt;
+	struct scx_chan *ch;
+	int ret;
+
+	BUILD_BUG_ON(MAX_SKB_FRAGS + 1 > SCX_TX_MAX_FRAGS);
+
+	if (unlikely(qid >= priv->nch || !priv->ch[qid].core)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	ch = &priv->ch[qid];
+	txq = ch->txq;
+
+	if (unlikely(!skb->len || !scx_tx_linear_ok(priv, skb))) {
+		scx_tx_drop(ch, skb);
+		return NETDEV_TX_OK;
+	}
+
+	pkt.skb = skb;
+	pkt.head = skb->data;
+	pkt.headlen = skb_headlen(skb);
+	pkt.len = skb->len;
+	pkt.csum = skb->ip_summed == CHECKSUM_PARTIAL ?
+		   SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
+	pkt.num_bytes = 0;
+	if (unlikely(scx_tx_map(priv->dmadev, skb, &pkt))) {
+		scx_tx_drop(ch, skb);
+		return NETDEV_TX_OK;
+	}
+
+	ret = scx_channel_xmit(ch->core, &pkt);
+	if (unlikely(ret < 0)) {
+		scx_tx_unmap(priv->dmadev, &pkt);
+		scx_tx_drop(ch, skb);
+		return NETDEV_TX_OK;
+	}
+	/* Last touch of the skb: after the doorbell its completion may free it. */
+	skb_tx_timestamp(skb);
+
+	if (unlikely(ret & SCX_TX_STOP)) {
+		netif_tx_stop_queue(txq);
+		scx_channel_count_tx(ch->core, 1, 0, 0);
+		/* Pairs with the barrier in scx_napi_poll(): no lost wake-up. */
+		smp_mb();
+		if (scx_channel_tx_room(ch->core)) {
+			netif_tx_start_queue(txq);
+			scx_channel_count_tx(ch->core, 0, 1, 0);
+		}
+	}
+
+	if (__netdev_tx_sent_queue(txq, pkt.num_bytes, netdev_xmit_more()))
+		scx_channel_doorbell(ch->core);
+	return NETDEV_TX_OK;
+}
+
+/* ---- NAPI ---- */
+
+int scx_napi_poll(struct napi_struct *napi, int budget)
+{
+	struct scx_chan *ch = container_of(napi, struct scx_chan, napi);
+	struct scx_tx_done done = {};
+	struct netdev_queue *txq = ch->txq;
+	int work;
+
+	work = scx_channel_poll(ch->core, budget, &done);
+
+	netdev_tx_completed_queue(txq, done.packets, done.bytes);
+	/* The core freed SQ room: pairs with the barrier in scx_start_xmit(). */
+	smp_mb();
+	if (unlikely(netif_tx_queue_stopped(txq)) &&
+	    scx_channel_tx_room(ch->core) &&
+	    netif_running(ch->priv->netdev)) {
+		netif_tx_wake_queue(txq);
+		scx_channel_count_tx(ch->core, 0, 1, 0);
+	}
+
+	if (work < budget && napi_complete_done(napi, work))
+		scx_channel_arm(ch->core);
+	return min(work, budget);
+}
+
+/* ---- OS hooks: interrupts ---- */
+
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+{
+	struct scx_priv *priv = irq_ctx;
+
+	if (unlikely(!priv || vector >= priv->nch))
+		return;
+	/* From process context, let the softirq run when BHs come back on. */
+	if (in_hardirq() || irqs_disabled()) {
+		napi_schedule(&priv->ch[vector].napi);
+		return;
+	}
+	local_bh_disable();
+	napi_schedule(&priv->ch[vector].napi);
+	local_bh_enable();
+}
+
+/* ---- OS hooks: RX buffers ---- */
+
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
+{
+	struct scx_chan *ch = os_channel;
+	struct page_pool_params pp = {
+		.flags = SCX_PP_FLAGS,
+		.order = order,
+		.pool_size = size,
+		.nid = dev_to_node(ch->priv->dmadev),
+		.dev = ch->priv->dmadev,
+		.dma_dir = DMA_FROM_DEVICE,
+		.max_len = PAGE_SIZE << order,
+		.offset = 0,
+	};
+	struct scx_os_rxq *q;
+
+	if (order > MAX_ORDER - 1)
+		return NULL;
+	q = kzalloc(sizeof(*q), GFP_KERNEL);
+	if (!q)
+		return NULL;
+	q->order = order;
+	q->pool = page_pool_create(&pp);
+	if (IS_ERR(q->pool)) {
+		kfree(q);
+		return NULL;
+	}
+	return q;
+}
+
+void scx_os_rxq_destroy(struct scx_os_rxq *q)
+{
+	if (!q)
+		return;
+	page_pool_destroy(q->pool);
+	kfree(q);
+}
+
+void *scx_os_rx_alloc(struct scx_os_rxq *q, uint64_t *dma)
+{
+	struct page *page;
+
+	page = page_pool_dev_alloc_pages(q->pool);
+	if (unlikely(!page))
+		return NULL;
+	*dma = scx_rx_page_dma(page);
+	return page;
+}
+
+void scx_os_rx_recycle(struct scx_os_rxq *q, void *page)
+{
+	page_pool_put_full_page(q->pool, page, false);
+}
+
+int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+{
+	struct scx_chan *ch = os_channel;
+	struct net_device *dev = ch->priv->netdev;
+	struct page *page = pkt->page;
+	struct page_pool *pool = page->pp;
+	u32 size = PAGE_SIZE << pool->p.order;
+	struct sk_buff *skb;
+
+	if (unlikely(pkt->len < ETH_HLEN ||
+		     pkt->headroom + pkt->len + SCX_RX_TAILROOM > size))
+		goto drop;
+
+	dma_sync_single_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom,
+				pkt->len, DMA_FROM_DEVICE);
+	skb = napi_build_skb(page_address(page), size);
+	if (unlikely(!skb))
+		goto drop;
+	skb_mark_for_recycle(skb);
+	skb_reserve(skb, pkt->headroom);
+	skb_put(skb, pkt->len);
+	skb->protocol = eth_type_trans(skb, dev);
+
+	if (pkt->csum == SCX_CSUM_UNNECESSARY && (dev->features & NETIF_F_RXCSUM))
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	if (pkt->hash_type != SCX_HASH_NONE && (dev->features & NETIF_F_RXHASH))
+		skb_set_hash(skb, pkt->hash, pkt->hash_type == SCX_HASH_L4 ?
+			     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
+	skb_record_rx_queue(skb, ch->ix);
+	napi_gro_receive(&ch->napi, skb);
+	return 0;
+
+drop:
+	page_pool_recycle_direct(pool, page);
+	return -1;
+}
+
+/* ---- OS hooks: TX completion ---- */
+
+void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
+{
+	napi_consume_skb(skb, napi_budget);
+}

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A device pair driven by the real driver core, as the shim drives it:
+ * two ports of one emulated adapter, each opened with its channels; TX
+ * through scx_channel_xmit/doorbell, RX and TX completions through
+ * scx_channel_poll. Frames are host::dma_map'ed like skb data.
+ */
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "frames.h"
+#include "os_host.h"
+#include "softcx/core.h"
+
+namespace enpair {
+
+struct PortCtx {
+	scx_port *port = nullptr;
+	std::vector<int> os_ch;	/* addresses serve as os_channel handles */
+	int irq_ctx = 0;
+	std::vector<void *> os_channels()
+	{
+		std::vector<void *> v;
+		for (auto &c : os_ch)
+			v.push_back(&c);
+		return v;
+	}
+};
+
+struct Options {
+	int model = 7;
+	uint32_t nch = 1;
+	uint32_t mtu = 1500;
+	uint32_t log_sq = 6;
+	uint32_t log_rq = 4;
+};
+
+/* One TX buffer the test owns until its completion. */
+struct TxBuf {
+	frames::Bytes data;
+	std::vector<uint64_t> dmas;
+};
+
+class Pair : public ::testing::Test {
+protected:
+	void SetUp() override;
+	void TearDown() override;
+
+	/* (Re)build the pair with options; SetUp builds the defaults. */
+	void build(const Options &o);
+	void destroy();
+	scx_port_params params(uint32_t mtu) const;
+
+	scx_channel *ch(int port, uint32_t ix = 0) { return scx_port_channel(p[port].port, ix); }
+	/* Post one frame on port's channel, split into `split` mappings; no doorbell. */
+	int post(int port, const frames::Bytes &f, uint32_t ch_ix = 0, uint32_t csum = 0,
+		 std::vector<size_t> cuts = {});
+	void doorbell(int port, uint32_t ch_ix = 0) { scx_channel_doorbell(ch(port, ch_ix)); }
+	/* Post + doorbell. */
+	int send(int port, const frames::Bytes &f, uint32_t ch_ix = 0, uint32_t csum = 0);
+	/* Poll every channel of a port until idle; returns RX packets handled. */
+	int poll(int port, int budget = 64);
+	/* Arm every channel of a port. */
+	void arm(int port);
+	const std::vector<host::RxRecord> &rx(int port, uint32_t ch_ix = 0)
+	{
+		return host::rx_delivered(&p[port].os_ch[ch_ix]);
+	}
+	size_t rx_total(int port);
+	uint64_t stat(int port, const std::string &name);
+	std::map<std::string, uint64_t> stats(int port);
+
+	Options opt;
+	scx_hw_adapter *adapter = nullptr;
+	PortCtx p[2];
+	std::vector<TxBuf *> tx_bufs;
+	int os_dev = 0;
+	scx_tx_done last_done = {};
+	uint64_t tx_done_packets[2] = {};
+};
+
+frames::Bytes udp_frame(size_t payload, uint16_t sport = 1000, uint8_t seed = 1);
+
+} /* namespace enpair */

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Driver core + device model end to end: TX -> wire -> RX, completions, counters. */
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "en_pair.h"
+#include "softcx/errno.h"
+
+using namespace enpair;
+using frames::Bytes;
+
+namespace {
+
+void expect_same(const Bytes &sent, const host::RxRecord &got)
+{
+	ASSERT_EQ(got.data.size(), sent.size());
+	EXPECT_EQ(0, memcmp(got.data.data(), sent.data(), sent.size()));
+}
+
+} /* namespace */
+
+TEST_F(Pair, FrameCrossesIntactAndCompletes)
+{
+	Bytes f = udp_frame(200);
+
+	ASSERT_EQ(send(0, f), 0);
+	EXPECT_EQ(poll(1), 1);
+	ASSERT_EQ(rx(1).size(), 1u);
+	expect_same(f, rx(1)[0]);
+	EXPECT_EQ(rx(1)[0].meta.csum, SCX_CSUM_UNNECESSARY);
+	EXPECT_EQ(rx(1)[0].meta.hash_type, SCX_HASH_L4);
+
+	/* the sender's completion releases the skb and its mapping */
+	EXPECT_EQ(host::dma_tx_mappings(), 1u);
+	poll(0);
+	EXPECT_EQ(host::tx_freed(&p[0].os_ch[0]).size(), 1u);
+	EXPECT_EQ(host::dma_tx_mappings(), 0u);
+	EXPECT_EQ(tx_done_packets[0], 1u);
+	EXPECT_EQ(stat(0, "tx_packets"), 1u);
+	EXPECT_EQ(stat(0, "tx_bytes"), f.size());
+	EXPECT_EQ(stat(1, "rx_packets"), 1u);
+	EXPECT_EQ(stat(1, "rx_bytes"), f.size());
+	EXPECT_EQ(stat(1, "rx0_packets"), 1u);
+	EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 1u);
+}
+
+TEST_F(Pair, DoorbellBatchingOneCqePerDoorbell)
+{
+	std::vector<Bytes> sent;
+
+	for (int i = 0; i < 10; i++) {
+		sent.push_back(udp_frame(64 + i, 1000, (uint8_t)i));
+		ASSERT_EQ(post(0, sent.back()), 0);
+	}
+	poll(1);
+	EXPECT_EQ(rx(1).size(), 0u) << "nothing may leave before the doorbell";
+	doorbell(0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), 10u);
+	for (int i = 0; i < 10; i++)
+		expect_same(sent[i], rx(1)[i]);
+	poll(0);
+	EXPECT_EQ(stat(0, "tx_cqes"), 1u);
+	EXPECT_EQ(stat(0, "tx_xmit_more"), 9u);
+	EXPECT_EQ(stat(0, "tx_doorbells"), 1u);
+	EXPECT_EQ(host::tx_freed(&p[0].os_ch[0]).size(), 10u);
+}
+
+/* Small rings, many laps: WQ counters and CQE ownership wrap many times. */
+TEST_F(Pair, CountersWrapAndOwnershipLaps)
+{
+	Options o;
+	o.log_sq = 6;	/* 64 WQEBBs */
+	o.log_rq = 3;	/* 8 buffers, CQ of 8 */
+	build(o);
+	for (int i = 0; i < 70000; i++) {	/* > 65536: the u16 counters wrap */
+		Bytes f = udp_frame(20 + i % 50, 1000, (uint8_t)i);
+		/* multi-fragment every few packets so WQE sizes vary and NOP padding occurs */
+		std::vector<size_t> cuts;
+		if (i % 5 == 0)
+			cuts = {30, 40, 50};	/* 6 DS: 2 WQEBBs; 6 per 5 packets hits the edge */
+		ASSERT_GE(post(0, f, 0, 0, cuts), 0) << i;
+		doorbell(0);
+		poll(1);
+		ASSERT_EQ(rx(1).size(), 1u) << i;
+		expect_same(f, rx(1)[0]);
+		host::reset();
+		poll(0);
+		if (i % 1000 == 999) {
+			for (auto *b : tx_bufs)
+				delete b;
+			tx_bufs.clear();
+		}
+	}
+	EXPECT_GT(stat(0, "tx_nop"), 0u);
+	EXPECT_EQ(stat(0, "tx_packets"), 70000u);
+	EXPECT_EQ(stat(1, "rx_packets"), 70000u);
+	EXPECT_EQ(stat(1, "rx_out_of_buffer"), 0u);
+}
+
+TEST_F(Pair, OutOfBufferDropsAreCounted)
+{
+	/* RQ of 16: without polling the receiver, the 17th frame finds no buffer */
+	for (int i = 0; i < 20; i++)
+		ASSERT_EQ(send(0, udp_frame(100, 1000, (uint8_t)i)), 0);
+	EXPECT_EQ(stat(1, "rx_out_of_buffer"), 4u);
+	poll(1);
+	EXPECT_EQ(rx(1).size(), 16u);
+	EXPECT_EQ(stat(1, "rx_packets"), 16u);
+	/* refilled: traffic flows again */
+	ASSERT_EQ(send(0, udp_frame(100)), 0);
+	poll(1);
+	EXPECT_EQ(rx(1).size(), 17u);
+}
+
+TEST_F(Pair, ChecksumOffloadFillsChecksums)
+{
+	for (bool v6 : {false, true}) {
+		for (uint8_t proto : {6, 17}) {
+			host::reset();
+			frames::Spec s;
+			s.v6 = v6;
+			s.proto = proto;
+			if (v6) {
+				s.src = "fd00::1";
+				s.dst = "fd00::2";
+			}
+			s.payload = frames::payload(333);
+			s.good_csums = false;
+			Bytes f = frames::build(s);
+			Bytes ref = f;
+			frames::fill_reference_csums(ref);
+
+			ASSERT_EQ(send(0, f, 0, SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4), 0);
+			poll(1);
+			ASSERT_EQ(rx(1).size(), 1u);
+			expect_same(ref, rx(1)[0]);
+			EXPECT_EQ(rx(1)[0].meta.csum, SCX_CSUM_UNNECESSARY);
+			poll(0);
+		}
+	}
+	EXPECT_EQ(stat(0, "tx_csum_partial"), 4u);
+}
+
+TEST_F(Pair, BadChecksumWithoutOffloadIsNotTrusted)
+{
+	frames::Spec s;
+	s.proto = 17;
+	s.payload = frames::payload(100);
+	s.good_csums = false;
+	Bytes f = frames::build(s);
+	frames::put16(f, frames::l4_off(f) + 6, 0x1234);	/* wrong, non-zero */
+
+	ASSERT_EQ(send(0, f), 0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), 1u);
+	expect_same(f, rx(1)[0]);
+	EXPECT_EQ(rx(1)[0].meta.csum, SCX_CSUM_NONE);
+	EXPECT_EQ(stat(1, "rx_csum_none"), 1u);
+	EXPECT_EQ(stat(0, "tx_csum_none"), 1u);
+}
+
+TEST_F(Pair, Cx4InlinesL2HeadersAndFramesStayIntact)
+{
+	Options o;
+	o.model = 4;
+	build(o);
+	scx_port_caps caps;
+	scx_port_get_caps(p[0].port, &caps);
+	EXPECT_EQ(caps.min_inline, 18u);
+
+	std::vector<Bytes> sent;
+	sent.push_back(udp_frame(300));
+	ASSERT_EQ(post(0, sent.back(), 0, 0, {14, 100}), 0);	/* head shorter than the inline size */
+	sent.push_back(udp_frame(300, 1001));
+	ASSERT_EQ(post(0, sent.back(), 0, 0, {18}), 0);	/* head exactly inlined */
+	sent.push_back(udp_frame(5, 1002));
+	ASSERT_EQ(post(0, sent.back()), 0);
+	doorbell(0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), sent.size());
+	for (size_t i = 0; i < sent.size(); i++)
+		expect_same(sent[i], rx(1)[i]);
+	poll(0);
+	EXPECT_EQ(host::dma_tx_mappings(), 0u);
+}
+
+TEST_F(Pair, JumboFramesNeedAJumboReceiver)
+{
+	Options o;
+	o.mtu = 9000;
+	build(o);
+	Bytes big = udp_frame(8900);
+	ASSERT_EQ(send(0, big), 0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), 1u);
+	expect_same(big, rx(1)[0]);
+	poll(0);
+
+	/* receiver back at 1500: the device cannot place the frame and says so */
+	scx_port_close(p[1].port);
+	auto chans = p[1].os_channels();
+	scx_port_params prm = params(1500);
+	ASSERT_EQ(scx_port_open(p[1].port, &prm, chans.data()), 0);
+	ASSERT_EQ(send(0, big), 0);
+	poll(1);
+	EXPECT_EQ(rx(1).size(), 1u);
+	EXPECT_EQ(stat(1, "rx_oversize_pkts_buffer"), 1u);
+	poll(0);
+}
+
+TEST_F(Pair, PortDownDropsAreCounted)
+{
+	scx_port_close(p[1].port);
+	ASSERT_EQ(send(0, udp_frame(100)), 0);
+	EXPECT_EQ(stat(1, "rx_if_down_packets"), 1u);
+	poll(0);
+	EXPECT_EQ(host::tx_freed(&p[0].os_ch[0]).size(), 1u);
+}
+
+TEST_F(Pair, RssSpreadsFlowsOverChannels)
+{
+	Options o;
+	o.nch = 4;
+	build(o);
+	for (uint16_t sport = 1000; sport < 1064; sport++) {
+		ASSERT_EQ(send(0, udp_frame(64, sport)), 0);
+		poll(0);
+	}
+	poll(1);
+	EXPECT_EQ(rx_total(1), 64u);
+	int used = 0;
+	for (uint32_t i = 0; i < 4; i++) {
+		used += !rx(1, i).empty();
+		for (auto &r : rx(1, i)) {
+			/* a flow always lands on the channel the table names */
+			EXPECT_EQ(r.meta.hash_type, SCX_HASH_L4);
+		}
+	}
+	EXPECT_GE(used, 3);
+	uint64_t sum = 0;
+	for (int i = 0; i < 4; i++)
+		sum += stat(1, "rx" + std::to_string(i) + "_packets");
+	EXPECT_EQ(sum, stat(1, "rx_packets"));
+	poll(0);
+}
+
+TEST_F(Pair, OneInterruptPerArm)
+{
+	arm(1);
+	uint64_t before = host::irq_count(&p[1].irq_ctx, 0);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before + 1);
+	poll(1);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before + 1) << "not re-armed yet";
+	arm(1);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before + 2) << "arming with a CQE pending fires";
+	poll(1);
+	poll(0);
+}
+
+TEST_F(Pair, CloseReleasesOutstandingWork)
+{
+	for (int i = 0; i < 5; i++)
+		ASSERT_EQ(post(0, udp_frame(100, 1000, (uint8_t)i)), 0);
+	doorbell(0);
+	ASSERT_EQ(post(0, udp_frame(100)), 0);	/* never rung */
+	/* no polls at all: completions and received packets are pending */
+	scx_port_close(p[0].port);
+	scx_port_close(p[1].port);
+	EXPECT_EQ(host::tx_freed(&p[0].os_ch[0]).size(), 6u);
+	EXPECT_EQ(host::dma_tx_mappings(), 0u);
+	EXPECT_EQ(host::rx_buffers_outstanding(), 0u);
+}
+
+TEST_F(Pair, CountersSurviveCloseOpen)
+{
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(send(0, udp_frame(100)), 0);
+	poll(1);
+	poll(0);
+	for (int port = 0; port < 2; port++) {
+		scx_port_close(p[port].port);
+		auto chans = p[port].os_channels();
+		scx_port_params prm = params(1500);
+		ASSERT_EQ(scx_port_open(p[port].port, &prm, chans.data()), 0);
+	}
+	ASSERT_EQ(send(0, udp_frame(100)), 0);
+	poll(1);
+	poll(0);
+	EXPECT_EQ(stat(0, "tx_packets"), 4u);
+	EXPECT_EQ(stat(1, "rx_packets"), 4u);
+	scx_link_stats ls;
+	scx_stats_link(p[1].port, &ls);
+	EXPECT_EQ(ls.rx_packets, 4u);
+	EXPECT_EQ(ls.rx_bytes, stat(1, "rx_bytes"));
+	scx_stats_link(p[0].port, &ls);
+	EXPECT_EQ(ls.tx_packets, 4u);
+}
+
+TEST_F(Pair, BadParamsAreRefused)
+{
+	scx_port_close(p[0].port);
+	auto chans = p[0].os_channels();
+	for (uint32_t mtu : {0u, 67u, 9001u}) {
+		scx_port_params prm = params(mtu);
+		EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EINVAL) << mtu;
+	}
+	scx_port_params prm = params(1500);
+	prm.nch = 2;	/* more than the port was created with */
+	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EINVAL);
+	prm = params(1500);
+	prm.log_sq_size = 30;
+	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EINVAL);
+	scx_port *dummy;
+	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, 0, &dummy), -SCX_EINVAL);
+	prm = params(1500);
+	ASSERT_EQ(scx_port_open(p[0].port, &prm, chans.data()), 0);
+	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EBUSY);
+}
+
+TEST_F(Pair, RxAllocFailureIsCountedAndRecovers)
+{
+	/* drain the ring, make refills fail, check the counter, then recover */
+	host::rx_fail_next_allocs(1000);
+	for (int i = 0; i < 16; i++)
+		ASSERT_EQ(send(0, udp_frame(60)), 0);
+	scx_tx_done done = {};
+	/* a refill that falls short keeps NAPI scheduled (returns the budget) */
+	EXPECT_EQ(scx_channel_poll(ch(1), 64, &done), 64);
+	EXPECT_EQ(rx(1).size(), 16u);
+	EXPECT_GT(stat(1, "rx_buff_alloc_err"), 0u);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(stat(1, "rx_out_of_buffer"), 1u);
+	host::rx_fail_next_allocs(0);
+	poll(1);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	poll(1);
+	EXPECT_EQ(rx(1).size(), 17u);
+	poll(0);
+}
+
+TEST_F(Pair, StackRefusingAPacketIsCounted)
+{
+	host::rx_fail_next_deliveries(1);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	ASSERT_EQ(send(0, udp_frame(61)), 0);
+	poll(1);
+	EXPECT_EQ(rx(1).size(), 1u);
+	EXPECT_EQ(stat(1, "rx_packets"), 1u);
+	EXPECT_EQ(stat(1, "rx_buff_alloc_err"), 1u);
+	scx_link_stats ls;
+	scx_stats_link(p[1].port, &ls);
+	EXPECT_EQ(ls.rx_dropped, 1u);
+	poll(0);
+}
+
+/* The counter table, ethtool strings and Documentation/counters.rst agree. */
+TEST_F(Pair, CounterTableMatchesDocumentation)
+{
+	Options o;
+	o.nch = 3;
+	build(o);
+	uint32_t n = scx_stats_count(p[0].port);
+	std::vector<char> names(n * SCX_STAT_NAME_LEN);
+	scx_stats_names(p[0].port, names.data());
+	std::set<std::string> seen;
+	for (uint32_t i = 0; i < n; i++) {
+		const char *s = &names[i * SCX_STAT_NAME_LEN];
+		ASSERT_LT(strnlen(s, SCX_STAT_NAME_LEN), (size_t)SCX_STAT_NAME_LEN);
+		ASSERT_GT(strlen(s), 0u);
+		EXPECT_TRUE(seen.insert(s).second) << "duplicate " << s;
+	}
+	for (const char *must : {"rx_packets", "rx_bytes", "tx_packets", "tx_bytes",
+				 "rx_out_of_buffer", "rx0_packets", "rx2_bytes", "tx1_packets",
+				 "tx0_bytes"})
+		EXPECT_TRUE(seen.count(must)) << must;
+
+	std::ifstream doc(std::string(SOFTCX_ROOT) + "/Documentation/counters.rst");
+	ASSERT_TRUE(doc.good());
+	std::stringstream ss;
+	ss << doc.rdbuf();
+	std::string text = ss.str();
+	std::set<std::string> documented;
+	std::istringstream lines(text);
+	for (std::string line; std::getline(lines, line);) {
+		const std::string tag = "   * - ";
+		if (line.rfind(tag, 0) == 0 && line.substr(tag.size()) != "name")
+			documented.insert(line.substr(tag.size()));
+	}
+	/* every total name (no channel number) is documented, and nothing else is */
+	std::set<std::string> totals;
+	for (auto &s : seen)
+		if (!std::isdigit((unsigned char)s[2]))
+			totals.insert(s);
+	EXPECT_EQ(totals, documented);
+	EXPECT_EQ(seen.size(), totals.size() + 3 * (totals.size() - 10));
+}
