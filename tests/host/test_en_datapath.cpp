@@ -79,8 +79,8 @@ TEST_F(Pair, CountersWrapAndOwnershipLaps)
 		Bytes f = udp_frame(20 + i % 50, 1000, (uint8_t)i);
 		/* multi-fragment every few packets so WQE sizes vary and NOP padding occurs */
 		std::vector<size_t> cuts;
-		if (i % 5 == 0)
-			cuts = {30, 40, 50};	/* 6 DS: 2 WQEBBs; 6 per 5 packets hits the edge */
+		if (i % 4 == 0)
+			cuts = {30, 40, 50};	/* 6 DS: 2 WQEBBs; 5 WQEBBs per 4 packets hits the edge */
 		ASSERT_GE(post(0, f, 0, 0, cuts), 0) << i;
 		doorbell(0);
 		poll(1);

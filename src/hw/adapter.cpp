@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Adapter creation: models and their capabilities, functions cabled in
+ * pairs, and the per-function object tables with their locks. Everything
+ * the data path may touch is allocated here or by a command, never by an
+ * engine.
+ */
+#include "hw/adapter.h"
+#include "hw/kerrno.h"
+
+namespace softcx::hw {
+namespace {
+
+struct ModelName {
+	u8 model;
+	const char *name;
+};
+
+constexpr ModelName kModels[] = {
+	{ prm::kModelCx4, "cx4" },
+	{ prm::kModelCx5, "cx5" },
+	{ prm::kModelCx6Dx, "cx6dx" },
+	{ prm::kModelCx7, "cx7" },
+};
+
+bool str_eq(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+bool model_known(int model)
+{
+	for (const ModelName &m : kModels)
+		if (m.model == model)
+			return true;
+	return false;
+}
+
+/*
+ * What each generation offers. ConnectX-4 needs the L2 headers inlined in
+ * every SEND and has no enhanced multi-packet WQE; SHAMPO (HW-GRO) starts
+ * with ConnectX-7.
+ */
+Caps model_caps(u8 model)
+{
+	Caps c = {};
+	c.model = model;
+	c.wqe_inline_mode = model == prm::kModelCx4 ? prm::kInlineL2 : prm::kInlineNone;
+	c.enhanced_mpw = model == prm::kModelCx4 ? 0 : 1;
+	c.lso = 1;
+	c.striding_rq = 1;
+	c.shampo = model == prm::kModelCx7 ? 1 : 0;
+	c.csum = 1;
+	c.cqe_compression = 0;
+	c.max_hw_mtu = kMaxHwMtu;
+	c.max_lso_sz = kMaxLsoSize;
+	return c;
+}
+
+void function_destroy(Function *fn)
+{
+	if (!fn)
+		return;
+	for (Sq &sq : fn->sq) {
+		if (sq.scratch)
+			scx_os_free(sq.scratch);
+		if (sq.lock)
+			scx_os_lock_destroy(sq.lock);
+	}
+	for (Rq &rq : fn->rq)
+		if (rq.lock)
+			scx_os_lock_destroy(rq.lock);
+	if (fn->cmd_lock)
+		scx_os_lock_destroy(fn->cmd_lock);
+	scx_os_free(fn);
+}
+
+Function *function_create(Adapter *a, u32 ix)
+{
+	auto *fn = static_cast<Function *>(scx_os_zalloc(sizeof(Function)));
+	if (!fn)
+		return nullptr;
+	fn->adapter = a;
+	fn->ix = ix;
+	fn->active_rss = -1;
+	fn->cmd_lock = scx_os_lock_create(SCX_LOCK_HW_CMD);
+	if (!fn->cmd_lock)
+		goto fail;
+	for (Sq &sq : fn->sq) {
+		sq.lock = scx_os_lock_create(SCX_LOCK_HW_SQ);
+		if (!sq.lock)
+			goto fail;
+	}
+	for (Rq &rq : fn->rq) {
+		rq.lock = scx_os_lock_create(SCX_LOCK_HW_RQ);
+		if (!rq.lock)
+			goto fail;
+	}
+	return fn;
+fail:
+	function_destroy(fn);
+	return nullptr;
+}
+
+} /* namespace */
+
+void encode_caps(const Caps &c, prm::HcaCaps *out)
+{
+	__builtin_memset(out, 0, sizeof(*out));
+	out->model = c.model;
+	out->wqe_inline_mode = c.wqe_inline_mode;
+	out->enhanced_mpw = c.enhanced_mpw;
+	out->lso = c.lso;
+	out->log_max_sq_sz = kLogMaxSqSize;
+	out->log_max_rq_sz = kLogMaxRqSize;
+	out->log_max_cq_sz = kLogMaxCqSize;
+	out->log_max_rss_tbl = prm::kRssMaxTableLog;
+	out->max_sqs.set(kMaxSqs);
+	out->max_rqs.set(kMaxRqs);
+	out->max_cqs.set(kMaxCqs);
+	out->max_hw_mtu.set((u16)c.max_hw_mtu);
+	out->csum = c.csum;
+	out->striding_rq = c.striding_rq;
+	out->shampo = c.shampo;
+	out->cqe_compression = c.cqe_compression;
+	out->max_lso_sz.set(c.max_lso_sz);
+}
+
+} /* namespace softcx::hw */
+
+using namespace softcx;
+using namespace softcx::hw;
+
+extern "C" int scx_hw_model_parse(const char *name)
+{
+	if (!name)
+		return -1;
+	for (const ModelName &m : kModels)
+		if (str_eq(name, m.name))
+			return m.model;
+	return -1;
+}
+
+extern "C" const char *scx_hw_model_name(int model)
+{
+	for (const ModelName &m : kModels)
+		if (m.model == model)
+			return m.name;
+	return "unknown";
+}
+
+extern "C" int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_dev,
+				     struct scx_hw_adapter **out)
+{
+	if (!out)
+		return -kEINVAL;
+	*out = nullptr;
+	if (!model_known(model) || nr_functions < 2 || nr_functions % 2 ||
+	    nr_functions > kMaxFunctions)
+		return -kEINVAL;
+
+	auto *a = static_cast<Adapter *>(scx_os_zalloc(sizeof(Adapter)));
+	if (!a)
+		return -kENOMEM;
+	a->os_dev = os_dev;
+	a->caps = model_caps((u8)model);
+	a->nr_functions = nr_functions;
+	for (u32 i = 0; i < nr_functions; i++) {
+		a->fn[i] = function_create(a, i);
+		if (!a->fn[i]) {
+			scx_hw_adapter_destroy(a);
+			return -kENOMEM;
+		}
+	}
+	/* The cable: function 2k talks to 2k+1. */
+	for (u32 i = 0; i < nr_functions; i++)
+		a->fn[i]->peer = a->fn[i ^ 1];
+	*out = a;
+	return 0;
+}
+
+/* The caller has stopped every user: no command, doorbell or RX is in flight. */
+extern "C" void scx_hw_adapter_destroy(struct scx_hw_adapter *a)
+{
+	if (!a)
+		return;
+	for (u32 i = 0; i < a->nr_functions; i++)
+		function_destroy(a->fn[i]);
+	scx_os_free(a);
+}
+
+extern "C" struct scx_hw_function *scx_hw_function(struct scx_hw_adapter *a, uint32_t ix)
+{
+	if (!a || ix >= a->nr_functions)
+		return nullptr;
+	return a->fn[ix];
+}
+
+extern "C" void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx)
+{
+	if (fn)
+		__atomic_store_n(&fn->irq_ctx, irq_ctx, __ATOMIC_RELEASE);
+}

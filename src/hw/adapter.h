@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The emulated adapter: its functions (one per port, cabled in pairs), the
+ * capabilities of each model, and the fixed per-function object tables.
+ *
+ * Every object slot (CQ, SQ, RQ, RSS) and every lock exists from adapter
+ * creation to adapter destruction. A data path that holds a stale object
+ * number therefore always touches valid memory: it finds the slot, takes
+ * the slot's lock and compares the live object number before it goes near
+ * ring memory. Object numbers carry a generation so that a stale number
+ * never matches a slot that was reused.
+ */
+#pragma once
+
+#include "prm/cmd.h"
+#include "prm/types.h"
+#include "softcx/core.h"
+#include "softcx/os.h"
+#include "hw/bus_counters.h"
+
+namespace softcx::hw {
+
+/* ---- limits (reported in HcaCaps where the caps have a field) ---- */
+constexpr u32 kMaxFunctions = 16;
+constexpr u32 kMaxSqs = 64;
+constexpr u32 kMaxRqs = 64;
+constexpr u32 kMaxCqs = 128;
+constexpr u32 kMaxRss = 4;
+constexpr u32 kLogMaxSqSize = 13;	/* WQEBBs */
+constexpr u32 kLogMaxRqSize = 13;	/* WQEs */
+constexpr u32 kLogMaxCqSize = 16;	/* CQEs */
+constexpr u32 kMaxHwMtu = 9000 + 22;	/* sw MTU + eth 14 + vlan 4 + fcs 4 */
+constexpr u32 kMinFrame = 14;		/* an Ethernet header */
+constexpr u32 kMaxLsoSize = 256 * 1024;
+constexpr u32 kRqWqeLogStride = 4;	/* one 16-byte data segment per RX WQE */
+
+/*
+ * Object number = type << 20 | generation << 8 | slot. The type keeps an SQ
+ * number from naming an RQ (or a CQ ...) by accident; the generation
+ * (1..0xfff) keeps a stale number from matching a reused slot. Numbers are
+ * never 0 and fit the 24-bit sqn field of a ctrl segment.
+ */
+enum class ObjType : u32 { Cq = 1, Sq = 2, Rq = 3, Rss = 4 };
+constexpr u32 kObjIxBits = 8;
+constexpr u32 kObjIxMask = (1u << kObjIxBits) - 1;
+constexpr u32 kObjGenBits = 12;
+constexpr u32 kObjGenMax = (1u << kObjGenBits) - 1;
+constexpr u32 kObjTypeShift = kObjIxBits + kObjGenBits;
+
+/* Capabilities in host order; encode_caps() turns them into prm::HcaCaps. */
+struct Caps {
+	u8 model;
+	u8 wqe_inline_mode;
+	u8 enhanced_mpw;
+	u8 lso;
+	u8 striding_rq;
+	u8 shampo;
+	u8 csum;
+	u8 cqe_compression;
+	u32 max_hw_mtu;
+	u32 max_lso_sz;
+};
+
+/* ---- completion queue ---- */
+struct Cq {
+	/* Data path (the owning queue's lock serialises writers). */
+	u8 *ring;		/* 2^log_size CQEs of 64 bytes */
+	u32 log_size;
+	u32 pi;			/* producer index, published with __atomic */
+	u32 armed;		/* 1 between an arm doorbell and the interrupt */
+	u32 c_eqn;
+	/* Control (command lock); read locklessly by the arm doorbell. */
+	u32 num;		/* 0 while the slot is free */
+	u32 gen;
+	u32 users;		/* SQs/RQs reporting to this CQ (0 or 1) */
+};
+
+/* ---- send queue ---- */
+
+/* Per-SQ device memory, allocated by CREATE_SQ (process context). */
+struct Gather {
+	const u8 *cpu;
+	u32 len;
+};
+constexpr u32 kMaxWqeBytes = 64 * 16;	/* 6-bit DS count, 16-byte DS */
+struct SqScratch {
+	u8 frame[kMaxHwMtu];		/* the frame being assembled */
+	u8 lso_hdr[kMaxWqeBytes];	/* LSO header template (inline headers) */
+	Gather gather[64];		/* LSO payload segments, translated */
+};
+
+struct Sq {
+	struct scx_os_lock *lock;		/* SCX_LOCK_HW_SQ, lives with the slot */
+	/* Data path, under lock. */
+	u32 num;			/* 0 while free; written under cmd + this lock */
+	u8 state;			/* prm::QueueState */
+	u16 cc;				/* consumer counter in WQEBBs */
+	u8 *ring;
+	u32 log_size;			/* WQEBBs */
+	const u32 *dbrec;		/* be32[2] */
+	Cq *cq;
+	SqScratch *scratch;
+	u8 min_inline_mode;		/* max(caps, SQ context) */
+	u8 allow_mpw;
+	/* Control only. */
+	u32 gen;
+};
+
+/* ---- receive queue (cyclic) ---- */
+struct Rq {
+	struct scx_os_lock *lock;		/* SCX_LOCK_HW_RQ */
+	u32 num;
+	u8 state;
+	u32 cc;				/* consumed WQEs, free running */
+	u16 posted;			/* last value read from the dbrec */
+	u8 *ring;
+	u32 log_size;
+	const u32 *dbrec;
+	Cq *cq;
+	u32 gen;
+};
+
+/*
+ * RSS object (TIR + indirection table). Read by RX engines without a lock
+ * under a sequence count; written by commands (under the command lock).
+ */
+struct Rss {
+	u32 seq;			/* odd while a command rewrites the object */
+	u32 num;
+	u32 gen;
+	u32 fields;			/* prm::kRssField* */
+	u32 log_size;
+	u64 created;			/* creation order: the newest live one steers */
+	u8 key[prm::kRssKeySize];
+	u32 rqn[1u << prm::kRssMaxTableLog];
+};
+
+} /* namespace softcx::hw */
+
+/* One PCI function = one port. bus::Function aliases this type. */
+struct scx_hw_function {
+	struct scx_hw_adapter *adapter;
+	struct scx_hw_function *peer;		/* the other end of the cable */
+	softcx::u32 ix;
+	void *irq_ctx;			/* __atomic: set by scx_hw_set_irq_ctx() */
+	struct scx_os_lock *cmd_lock;		/* SCX_LOCK_HW_CMD: object tables */
+	softcx::s32 active_rss;		/* __atomic; slot index or -1 */
+	softcx::u64 rss_created;	/* creation counter (command lock) */
+	softcx::hw::BusCounters bus;
+	softcx::hw::QCounters qc;
+	softcx::hw::Cq cq[softcx::hw::kMaxCqs];
+	softcx::hw::Sq sq[softcx::hw::kMaxSqs];
+	softcx::hw::Rq rq[softcx::hw::kMaxRqs];
+	softcx::hw::Rss rss[softcx::hw::kMaxRss];
+};
+
+struct scx_hw_adapter {
+	void *os_dev;
+	softcx::hw::Caps caps;
+	softcx::u32 nr_functions;
+	struct scx_hw_function *fn[softcx::hw::kMaxFunctions];
+};
+
+namespace softcx::hw {
+
+/* core.h also declares a function named scx_hw_function: name the struct explicitly. */
+using Function = struct ::scx_hw_function;
+using Adapter = struct ::scx_hw_adapter;
+
+inline const Caps &caps_of(const Function *fn) { return fn->adapter->caps; }
+inline void *os_dev_of(const Function *fn) { return fn->adapter->os_dev; }
+
+void encode_caps(const Caps &c, prm::HcaCaps *out);
+
+/* Slot index named by an object number, or -1 when it cannot name a slot of this table. */
+inline int obj_slot(u32 num, ObjType type, u32 table_size)
+{
+	u32 ix = num & kObjIxMask;
+	u32 gen = (num >> kObjIxBits) & kObjGenMax;
+	if ((num >> kObjTypeShift) != (u32)type || gen == 0 || ix >= table_size)
+		return -1;
+	return (int)ix;
+}
+
+/* Next object number for a slot being (re)used; bumps the slot's generation. */
+inline u32 obj_next_num(u32 *gen, ObjType type, u32 ix)
+{
+	*gen = *gen >= kObjGenMax ? 1 : *gen + 1;
+	return ((u32)type << kObjTypeShift) | (*gen << kObjIxBits) | ix;
+}
+
+inline u32 load_u32(const u32 *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+inline void store_u32(u32 *p, u32 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+/* A doorbell record word: big-endian in DMA memory, written by the driver at any time. */
+inline u32 dbrec_read(Function *fn, const u32 *dbrec, u32 word)
+{
+	bus_add(&fn->bus.rd_dbr_bytes, 4);
+	return __builtin_bswap32(__atomic_load_n(&dbrec[word], __ATOMIC_ACQUIRE));
+}
+
+/* Fatal device-model bug: never returns. */
+#define SCX_HW_FATAL(what)              \
+	do {                            \
+		scx_os_fatal(what);     \
+		__builtin_trap();       \
+	} while (0)
+
+} /* namespace softcx::hw */

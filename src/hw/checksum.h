@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Internet checksums as the device computes them: TX offload (IPv4 header,
+ * TCP/UDP over IPv4 and IPv6, computed from scratch) and RX validation plus
+ * the CQE's raw one's-complement sum.
+ */
+#pragma once
+
+#include "hw/packet.h"
+
+namespace softcx::hw {
+
+/* Add big-endian 16-bit words of [p, p+len) to acc; an odd tail byte is padded with 0. */
+u64 csum_add(u64 acc, const u8 *p, u32 len);
+/* Fold to 16 bits, not inverted. */
+u16 csum_fold(u64 acc);
+
+/* TX: fill the checksums cs_flags (prm::kCsL3 / kCsL4) ask for; frames the parser cannot read stay as they are. */
+void csum_offload_tx(u8 *frame, u32 len, const PacketInfo &pi, u8 cs_flags);
+
+/* RX: header checks for the CQE's hds_ip_ext bits. */
+bool csum_l3_ok(const u8 *frame, const PacketInfo &pi);
+bool csum_l4_ok(const u8 *frame, const PacketInfo &pi);
+
+} /* namespace softcx::hw */

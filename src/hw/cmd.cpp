@@ -1,0 +1,607 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command interface: inbox in, outbox out, like device firmware.
+ *
+ * Every command runs under the function's command lock, which serialises
+ * changes to the object tables. Commands that change a queue the data path
+ * uses also take that queue's lock (order: command -> SQ or RQ), so once
+ * DESTROY or MODIFY returns, no engine is still inside the old object.
+ * The command lock is a spinlock in the kernel: nothing here sleeps, and
+ * memory is allocated before and freed after the lock is held.
+ */
+#include "hw/cq.h"
+#include "hw/rss.h"
+#include "prm/bus.h"
+#include "prm/cmd.h"
+#include "prm/cqe.h"
+#include "prm/wqe.h"
+
+namespace softcx::hw {
+namespace {
+
+using prm::CmdStatus;
+
+/* What a handler may need beyond its inbox: memory allocated outside the lock. */
+struct CmdEnv {
+	Function *fn;
+	const u8 *in;		/* the caller's inbox, in_len bytes */
+	u32 in_len;
+	u8 *out;		/* local outbox, zeroed, desc->out_len bytes */
+	void *prealloc;		/* in: for the handler to take (CREATE_SQ) */
+	void *to_free;		/* out: released after the lock */
+};
+
+/* Fixed-size inbox, copied so that handlers never read an unaligned caller buffer. */
+template <typename T>
+T inbox(const CmdEnv &e)
+{
+	T v;
+	__builtin_memcpy(&v, e.in, sizeof(v));
+	return v;
+}
+
+template <typename T>
+T *outbox(const CmdEnv &e)
+{
+	return reinterpret_cast<T *>(e.out);
+}
+
+CmdStatus reject(const CmdEnv &e, CmdStatus st, const char *why)
+{
+	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u: command rejected (0x%x): %s\n", e.fn->ix, st,
+		   why);
+	return st;
+}
+
+/*
+ * Translate a ring or doorbell record the device will use until the object
+ * is destroyed. The CPU view must be aligned like the DMA address, since
+ * engines access the memory with naturally aligned loads and stores.
+ */
+void *dma_region(Function *fn, u64 dma, u64 len, u32 align)
+{
+	if (!len || len > 0xffffffffu || (dma & (align - 1)))
+		return nullptr;
+	void *cpu = scx_os_dma_to_cpu(os_dev_of(fn), dma, (u32)len);
+	if (!cpu || ((usize)cpu & (align - 1)))
+		return nullptr;
+	return cpu;
+}
+
+constexpr u32 kDbrecBytes = 8;
+constexpr u32 kDbrecAlign = 8;
+constexpr u32 kRqWqeBytes = 1u << kRqWqeLogStride;
+
+/* ---- CQ ---- */
+
+Cq *find_cq(Function *fn, u32 cqn)
+{
+	int ix = obj_slot(cqn, ObjType::Cq, kMaxCqs);
+	if (ix < 0 || fn->cq[ix].num != cqn)
+		return nullptr;
+	return &fn->cq[ix];
+}
+
+CmdStatus create_cq(CmdEnv &e)
+{
+	auto in = inbox<prm::CreateCqIn>(e);
+	Function *fn = e.fn;
+
+	if (in.log_cq_size > kLogMaxCqSize)
+		return reject(e, prm::kStatBadParam, "CQ size above caps");
+	if (!dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign))
+		return reject(e, prm::kStatBadParam, "CQ doorbell record not DMA memory");
+	u8 *ring = static_cast<u8 *>(
+		dma_region(fn, in.pas.get(), (u64)prm::kCqeSize << in.log_cq_size, prm::kCqeSize));
+	if (!ring)
+		return reject(e, prm::kStatBadParam, "CQ ring not DMA memory");
+
+	for (u32 ix = 0; ix < kMaxCqs; ix++) {
+		Cq *cq = &fn->cq[ix];
+		if (cq->num)
+			continue;
+		cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get());
+		cq->users = 0;
+		u32 num = obj_next_num(&cq->gen, ObjType::Cq, ix);
+		store_u32(&cq->num, num);	/* the arm doorbell may look from now on */
+		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+		return prm::kStatOk;
+	}
+	return reject(e, prm::kStatExceedLim, "no free CQ");
+}
+
+CmdStatus destroy_cq(CmdEnv &e)
+{
+	Cq *cq = find_cq(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
+	if (!cq)
+		return reject(e, prm::kStatBadResource, "no such CQ");
+	if (cq->users)
+		return reject(e, prm::kStatResourceBusy, "CQ still used by an SQ or RQ");
+	store_u32(&cq->num, 0);
+	cq->ring = nullptr;
+	return prm::kStatOk;
+}
+
+/* A queue reports to exactly one CQ, and a CQ serves exactly one queue. */
+CmdStatus bind_cq(CmdEnv &e, u32 cqn, Cq **out)
+{
+	Cq *cq = find_cq(e.fn, cqn);
+	if (!cq)
+		return reject(e, prm::kStatBadResource, "no such CQ");
+	if (cq->users)
+		return reject(e, prm::kStatResourceBusy, "CQ already serves a queue");
+	*out = cq;
+	return prm::kStatOk;
+}
+
+/* ---- queue states ---- */
+
+bool state_valid(u8 s) { return s == prm::kQueueRst || s == prm::kQueueRdy || s == prm::kQueueErr; }
+
+/* RST->RDY (start), RDY->RDY (no-op modify), RDY->ERR (flush), RDY/ERR->RST (recovery). */
+bool transition_ok(u8 cur, u8 next)
+{
+	switch (cur) {
+	case prm::kQueueRst:
+		return next == prm::kQueueRdy;
+	case prm::kQueueRdy:
+		return true;
+	case prm::kQueueErr:
+		return next == prm::kQueueRst;
+	default:
+		return false;
+	}
+}
+
+CmdStatus check_transition(CmdEnv &e, u8 state, const prm::ModifyQueueIn &in)
+{
+	if (!state_valid(in.cur_state) || !state_valid(in.next_state))
+		return reject(e, prm::kStatBadParam, "unknown queue state");
+	if (in.cur_state != state)
+		return reject(e, prm::kStatBadResState, "cur_state is not the queue's state");
+	if (!transition_ok(in.cur_state, in.next_state))
+		return reject(e, prm::kStatBadResState, "state transition not allowed");
+	return prm::kStatOk;
+}
+
+/* ---- SQ ---- */
+
+CmdStatus create_sq(CmdEnv &e)
+{
+	auto in = inbox<prm::CreateSqIn>(e);
+	Function *fn = e.fn;
+	const Caps &caps = caps_of(fn);
+	Cq *cq;
+
+	CmdStatus st = bind_cq(e, in.cqn.get(), &cq);
+	if (st != prm::kStatOk)
+		return st;
+	if (in.log_wq_sz > kLogMaxSqSize)
+		return reject(e, prm::kStatBadParam, "SQ size above caps");
+	if (in.min_wqe_inline_mode > prm::kInlineTcpUdp)
+		return reject(e, prm::kStatBadParam, "unknown inline mode");
+	if (in.allow_multi_pkt_send_wqe && !caps.enhanced_mpw)
+		return reject(e, prm::kStatBadParam, "no enhanced MPW on this model");
+	auto *dbrec = static_cast<const u32 *>(
+		dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign));
+	if (!dbrec)
+		return reject(e, prm::kStatBadParam, "SQ doorbell record not DMA memory");
+	u8 *ring = static_cast<u8 *>(
+		dma_region(fn, in.pas.get(), (u64)prm::kSendWqeBB << in.log_wq_sz, prm::kSendWqeBB));
+	if (!ring)
+		return reject(e, prm::kStatBadParam, "SQ ring not DMA memory");
+	if (!e.prealloc)
+		return reject(e, prm::kStatExceedLim, "no memory for the SQ");
+
+	for (u32 ix = 0; ix < kMaxSqs; ix++) {
+		Sq *sq = &fn->sq[ix];
+		if (sq->num)
+			continue;
+		u32 num = obj_next_num(&sq->gen, ObjType::Sq, ix);
+		scx_os_lock(sq->lock);
+		sq->state = prm::kQueueRst;
+		sq->cc = 0;
+		sq->ring = ring;
+		sq->log_size = in.log_wq_sz;
+		sq->dbrec = dbrec;
+		sq->cq = cq;
+		sq->scratch = static_cast<SqScratch *>(e.prealloc);
+		sq->min_inline_mode = in.min_wqe_inline_mode > caps.wqe_inline_mode ?
+					      in.min_wqe_inline_mode : caps.wqe_inline_mode;
+		sq->allow_mpw = in.allow_multi_pkt_send_wqe ? 1 : 0;
+		sq->num = num;
+		scx_os_unlock(sq->lock);
+		e.prealloc = nullptr;
+		cq->users++;
+		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+		return prm::kStatOk;
+	}
+	return reject(e, prm::kStatExceedLim, "no free SQ");
+}
+
+Sq *find_sq(Function *fn, u32 sqn)
+{
+	int ix = obj_slot(sqn, ObjType::Sq, kMaxSqs);
+	/* num only changes under the command lock, which we hold. */
+	if (ix < 0 || fn->sq[ix].num != sqn)
+		return nullptr;
+	return &fn->sq[ix];
+}
+
+CmdStatus modify_sq(CmdEnv &e)
+{
+	auto in = inbox<prm::ModifyQueueIn>(e);
+	Sq *sq = find_sq(e.fn, in.obj_num.get());
+	if (!sq)
+		return reject(e, prm::kStatBadResource, "no such SQ");
+
+	scx_os_lock(sq->lock);
+	CmdStatus st = check_transition(e, sq->state, in);
+	if (st == prm::kStatOk) {
+		sq->state = in.next_state;
+		if (in.next_state == prm::kQueueRst)
+			sq->cc = 0;	/* the driver restarts its counters at 0 too */
+	}
+	scx_os_unlock(sq->lock);
+	return st;
+}
+
+CmdStatus destroy_sq(CmdEnv &e)
+{
+	Sq *sq = find_sq(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
+	if (!sq)
+		return reject(e, prm::kStatBadResource, "no such SQ");
+
+	/* After this critical section no doorbell can reach the SQ's memory. */
+	scx_os_lock(sq->lock);
+	sq->num = 0;
+	sq->state = prm::kQueueRst;
+	Cq *cq = sq->cq;
+	e.to_free = sq->scratch;
+	sq->scratch = nullptr;
+	sq->ring = nullptr;
+	sq->dbrec = nullptr;
+	sq->cq = nullptr;
+	scx_os_unlock(sq->lock);
+	cq->users--;
+	return prm::kStatOk;
+}
+
+/* ---- RQ ---- */
+
+Rq *find_rq(Function *fn, u32 rqn)
+{
+	int ix = obj_slot(rqn, ObjType::Rq, kMaxRqs);
+	if (ix < 0 || fn->rq[ix].num != rqn)
+		return nullptr;
+	return &fn->rq[ix];
+}
+
+CmdStatus create_rq(CmdEnv &e)
+{
+	auto in = inbox<prm::CreateRqIn>(e);
+	Function *fn = e.fn;
+	Cq *cq;
+
+	CmdStatus st = bind_cq(e, in.cqn.get(), &cq);
+	if (st != prm::kStatOk)
+		return st;
+	if (in.log_wq_sz > kLogMaxRqSize)
+		return reject(e, prm::kStatBadParam, "RQ size above caps");
+	if (in.wq_type != prm::kWqCyclic)
+		return reject(e, prm::kStatBadParam, "only cyclic RQs are emulated");
+	if (in.log_wq_stride != kRqWqeLogStride)
+		return reject(e, prm::kStatBadParam, "RQ stride must be one data segment");
+	auto *dbrec = static_cast<const u32 *>(
+		dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign));
+	if (!dbrec)
+		return reject(e, prm::kStatBadParam, "RQ doorbell record not DMA memory");
+	u8 *ring = static_cast<u8 *>(
+		dma_region(fn, in.pas.get(), (u64)kRqWqeBytes << in.log_wq_sz, kRqWqeBytes));
+	if (!ring)
+		return reject(e, prm::kStatBadParam, "RQ ring not DMA memory");
+
+	for (u32 ix = 0; ix < kMaxRqs; ix++) {
+		Rq *rq = &fn->rq[ix];
+		if (rq->num)
+			continue;
+		u32 num = obj_next_num(&rq->gen, ObjType::Rq, ix);
+		scx_os_lock(rq->lock);
+		rq->state = prm::kQueueRst;
+		rq->cc = 0;
+		rq->posted = 0;
+		rq->ring = ring;
+		rq->log_size = in.log_wq_sz;
+		rq->dbrec = dbrec;
+		rq->cq = cq;
+		rq->num = num;
+		scx_os_unlock(rq->lock);
+		cq->users++;
+		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+		return prm::kStatOk;
+	}
+	return reject(e, prm::kStatExceedLim, "no free RQ");
+}
+
+CmdStatus modify_rq(CmdEnv &e)
+{
+	auto in = inbox<prm::ModifyQueueIn>(e);
+	Rq *rq = find_rq(e.fn, in.obj_num.get());
+	if (!rq)
+		return reject(e, prm::kStatBadResource, "no such RQ");
+
+	scx_os_lock(rq->lock);
+	CmdStatus st = check_transition(e, rq->state, in);
+	if (st == prm::kStatOk) {
+		rq->state = in.next_state;
+		if (in.next_state == prm::kQueueRst) {
+			rq->cc = 0;
+			rq->posted = 0;
+		}
+	}
+	scx_os_unlock(rq->lock);
+	return st;
+}
+
+/*
+ * An RSS table may keep naming a destroyed RQ: packets hashed to it are
+ * dropped as rx_if_down_packets, and the generation in the number keeps it
+ * from ever matching a new RQ in the same slot.
+ */
+CmdStatus destroy_rq(CmdEnv &e)
+{
+	Rq *rq = find_rq(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
+	if (!rq)
+		return reject(e, prm::kStatBadResource, "no such RQ");
+
+	scx_os_lock(rq->lock);
+	rq->num = 0;
+	rq->state = prm::kQueueRst;
+	Cq *cq = rq->cq;
+	rq->ring = nullptr;
+	rq->dbrec = nullptr;
+	rq->cq = nullptr;
+	scx_os_unlock(rq->lock);
+	cq->users--;
+	return prm::kStatOk;
+}
+
+/* ---- RSS ---- */
+
+constexpr u32 kRssFieldsAll = prm::kRssFieldSrcIp | prm::kRssFieldDstIp |
+			      prm::kRssFieldL4SPort | prm::kRssFieldL4DPort;
+constexpr u32 kRssTableOff = __builtin_offsetof(prm::RssIn, rqn);
+
+struct RssHead {		/* RssIn up to the table */
+	prm::CmdIn hdr;
+	prm::be32 obj_num;
+	prm::be32 rx_hash_fields;
+	u8 log_table_size;
+	u8 rsvd[7];
+	u8 toeplitz_key[prm::kRssKeySize];
+};
+static_assert(sizeof(RssHead) == kRssTableOff);
+
+u32 rss_entry(const CmdEnv &e, u32 i)
+{
+	prm::be32 v;
+	__builtin_memcpy(&v, e.in + kRssTableOff + i * sizeof(v), sizeof(v));
+	return v.get();
+}
+
+CmdStatus check_rss(CmdEnv &e, const RssHead &in)
+{
+	if (in.log_table_size > prm::kRssMaxTableLog)
+		return reject(e, prm::kStatBadParam, "RSS table above caps");
+	if (in.rx_hash_fields.get() & ~kRssFieldsAll)
+		return reject(e, prm::kStatBadParam, "unknown RSS hash field");
+	u32 n = 1u << in.log_table_size;
+	if (e.in_len < kRssTableOff + n * sizeof(prm::be32))
+		return reject(e, prm::kStatBadInputLen, "RSS inbox shorter than its table");
+	for (u32 i = 0; i < n; i++)
+		if (!find_rq(e.fn, rss_entry(e, i)))
+			return reject(e, prm::kStatBadResource, "RSS table names no RQ");
+	return prm::kStatOk;
+}
+
+/* Caller: inside rss_write_begin/end. */
+void rss_fill(const CmdEnv &e, Rss *r, const RssHead &in)
+{
+	u32 n = 1u << in.log_table_size;
+	r->fields = in.rx_hash_fields.get();
+	r->log_size = in.log_table_size;
+	__builtin_memcpy(r->key, in.toeplitz_key, sizeof(r->key));
+	for (u32 i = 0; i < n; i++)
+		__atomic_store_n(&r->rqn[i], rss_entry(e, i), __ATOMIC_RELAXED);
+}
+
+Rss *find_rss(Function *fn, u32 num)
+{
+	int ix = obj_slot(num, ObjType::Rss, kMaxRss);
+	if (ix < 0 || fn->rss[ix].num != num)
+		return nullptr;
+	return &fn->rss[ix];
+}
+
+CmdStatus create_rss(CmdEnv &e)
+{
+	auto in = inbox<RssHead>(e);
+	Function *fn = e.fn;
+
+	CmdStatus st = check_rss(e, in);
+	if (st != prm::kStatOk)
+		return st;
+	for (u32 ix = 0; ix < kMaxRss; ix++) {
+		Rss *r = &fn->rss[ix];
+		if (r->num)
+			continue;
+		u32 num = obj_next_num(&r->gen, ObjType::Rss, ix);
+		rss_write_begin(r);
+		rss_fill(e, r, in);
+		r->created = ++fn->rss_created;
+		__atomic_store_n(&r->num, num, __ATOMIC_RELAXED);
+		rss_update_active(fn);	/* the newest object steers */
+		rss_write_end(r);
+		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+		return prm::kStatOk;
+	}
+	return reject(e, prm::kStatExceedLim, "no free RSS object");
+}
+
+CmdStatus modify_rss(CmdEnv &e)
+{
+	auto in = inbox<RssHead>(e);
+	Rss *r = find_rss(e.fn, in.obj_num.get());
+	if (!r)
+		return reject(e, prm::kStatBadResource, "no such RSS object");
+	CmdStatus st = check_rss(e, in);
+	if (st != prm::kStatOk)
+		return st;
+	rss_write_begin(r);
+	rss_fill(e, r, in);
+	rss_write_end(r);
+	return prm::kStatOk;
+}
+
+CmdStatus destroy_rss(CmdEnv &e)
+{
+	Rss *r = find_rss(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
+	if (!r)
+		return reject(e, prm::kStatBadResource, "no such RSS object");
+	rss_write_begin(r);
+	__atomic_store_n(&r->num, 0, __ATOMIC_RELAXED);
+	rss_update_active(e.fn);
+	rss_write_end(r);
+	return prm::kStatOk;
+}
+
+/* ---- queries ---- */
+
+CmdStatus query_hca_cap(CmdEnv &e)
+{
+	encode_caps(caps_of(e.fn), &outbox<prm::QueryHcaCapOut>(e)->caps);
+	return prm::kStatOk;
+}
+
+CmdStatus query_q_counter(CmdEnv &e)
+{
+	const QCounters &q = e.fn->qc;
+	auto *out = outbox<prm::QueryQCounterOut>(e);
+	out->rx_out_of_buffer.set(bus_read(&q.rx_out_of_buffer));
+	out->rx_if_down_packets.set(bus_read(&q.rx_if_down_packets));
+	out->rx_oversize_pkts_buffer.set(bus_read(&q.rx_oversize_pkts_buffer));
+	out->rx_malformed.set(bus_read(&q.rx_malformed));
+	return prm::kStatOk;
+}
+
+CmdStatus query_bus_counters(CmdEnv &e)
+{
+	const BusCounters &b = e.fn->bus;
+	auto *out = outbox<prm::QueryBusCountersOut>(e);
+	out->rd_desc_bytes.set(bus_read(&b.rd_desc_bytes));
+	out->rd_data_bytes.set(bus_read(&b.rd_data_bytes));
+	out->wr_data_bytes.set(bus_read(&b.wr_data_bytes));
+	out->wr_cqe_bytes.set(bus_read(&b.wr_cqe_bytes));
+	out->rd_dbr_bytes.set(bus_read(&b.rd_dbr_bytes));
+	out->doorbells.set(bus_read(&b.doorbells));
+	return prm::kStatOk;
+}
+
+/* ---- dispatch ---- */
+
+struct CmdDesc {
+	u16 opcode;
+	u16 in_len;		/* minimum inbox */
+	u16 out_len;		/* outbox the command fills */
+	CmdStatus (*handler)(CmdEnv &);
+};
+
+constexpr CmdDesc kCmds[] = {
+	{ prm::kCmdQueryHcaCap, sizeof(prm::CmdIn), sizeof(prm::QueryHcaCapOut), query_hca_cap },
+	{ prm::kCmdCreateCq, sizeof(prm::CreateCqIn), sizeof(prm::CreateObjOut), create_cq },
+	{ prm::kCmdDestroyCq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_cq },
+	{ prm::kCmdCreateSq, sizeof(prm::CreateSqIn), sizeof(prm::CreateObjOut), create_sq },
+	{ prm::kCmdModifySq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_sq },
+	{ prm::kCmdDestroySq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_sq },
+	{ prm::kCmdCreateRq, sizeof(prm::CreateRqIn), sizeof(prm::CreateObjOut), create_rq },
+	{ prm::kCmdModifyRq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_rq },
+	{ prm::kCmdDestroyRq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_rq },
+	{ prm::kCmdCreateRss, kRssTableOff + sizeof(prm::be32), sizeof(prm::CreateObjOut),
+	  create_rss },
+	{ prm::kCmdModifyRss, kRssTableOff + sizeof(prm::be32), sizeof(prm::CmdOut), modify_rss },
+	{ prm::kCmdDestroyRss, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_rss },
+	{ prm::kCmdQueryQCounter, sizeof(prm::CmdIn), sizeof(prm::QueryQCounterOut),
+	  query_q_counter },
+	{ prm::kCmdQueryBusCounters, sizeof(prm::CmdIn), sizeof(prm::QueryBusCountersOut),
+	  query_bus_counters },
+};
+
+constexpr u32 kMaxOutbox = 64;
+static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
+static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);
+static_assert(sizeof(prm::QueryBusCountersOut) <= kMaxOutbox);
+
+const CmdDesc *find_cmd(u16 opcode)
+{
+	for (const CmdDesc &d : kCmds)
+		if (d.opcode == opcode)
+			return &d;
+	return nullptr;
+}
+
+CmdStatus run_cmd(Function *fn, const CmdDesc *d, const u8 *in, u32 in_len, u8 *out)
+{
+	CmdEnv e = { fn, in, in_len, out, nullptr, nullptr };
+
+	/* Allocation may sleep: never under the (spin) command lock. */
+	if (d->opcode == prm::kCmdCreateSq)
+		e.prealloc = scx_os_zalloc(sizeof(SqScratch));
+	scx_os_lock(fn->cmd_lock);
+	CmdStatus st = d->handler(e);
+	scx_os_unlock(fn->cmd_lock);
+	if (e.prealloc)
+		scx_os_free(e.prealloc);
+	if (e.to_free)
+		scx_os_free(e.to_free);
+	return st;
+}
+
+} /* namespace */
+} /* namespace softcx::hw */
+
+namespace softcx::bus {
+
+bool cmd_exec(Function *fn, const void *in, u32 in_len, void *out, u32 out_len)
+{
+	using namespace softcx::hw;
+
+	if (!fn || !in || !out || in_len < sizeof(prm::CmdIn) || out_len < sizeof(prm::CmdOut))
+		return false;
+
+	prm::CmdIn hdr;
+	__builtin_memcpy(&hdr, in, sizeof(hdr));
+	const CmdDesc *d = find_cmd(hdr.opcode.get());
+	alignas(8) u8 reply[kMaxOutbox] = {};
+	CmdStatus st;
+
+	if (!d)
+		st = prm::kStatBadOp;
+	else if (in_len < d->in_len)
+		st = prm::kStatBadInputLen;
+	else if (out_len < d->out_len)
+		st = prm::kStatBadOutputLen;
+	else
+		st = run_cmd(fn, d, static_cast<const u8 *>(in), in_len, reply);
+
+	/* The outbox: the command's fields on success, zeros otherwise, then the header. */
+	__builtin_memset(out, 0, out_len);
+	if (st == prm::kStatOk)
+		__builtin_memcpy(out, reply, d->out_len);
+	prm::CmdOut head = {};
+	head.status = st;
+	head.syndrome.set(st == prm::kStatOk ? 0 : ((u32)hdr.opcode.get() << 16) | st);
+	__builtin_memcpy(out, &head, sizeof(head));
+	return true;
+}
+
+} /* namespace softcx::bus */

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Completion queues: the CQE writer (ownership by lap parity, owner byte
+ * last) and the arm/interrupt handshake.
+ */
+#pragma once
+
+#include "hw/adapter.h"
+#include "prm/cqe.h"
+
+namespace softcx::hw {
+
+/*
+ * Interrupts decided while a queue lock is held, raised once every lock is
+ * dropped (so the OS hook may call back into the device). If the batch
+ * fills up, later entries are raised on the spot: still correct, only less
+ * polite.
+ */
+struct IrqBatch {
+	static constexpr u32 kMax = 32;
+	u32 n;
+	struct {
+		void *ctx;
+		u32 vector;
+	} e[kMax];
+};
+
+inline void irq_batch_init(IrqBatch *b) { b->n = 0; }
+void irq_batch_flush(IrqBatch *b);
+
+/* Reset a CQ slot's producer state for a new object. */
+void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn);
+
+/*
+ * Write one CQE: all bytes of `cqe` but op_own, a release barrier, then
+ * op_own = opcode << 4 | owner. Publishes the new producer index and, if the
+ * CQ was armed, queues its interrupt in `irqs`. Caller holds the lock of the
+ * queue that reports to this CQ.
+ */
+void cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs);
+
+/* The CQ arm doorbell: value = {be32 (sn << 28 | cmd | ci), be32 cqn} in memory order. */
+void cq_arm_doorbell(Function *fn, u64 value);
+
+} /* namespace softcx::hw */

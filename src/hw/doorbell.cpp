@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The function's BAR: 64-bit doorbell writes. Decoding only; the work is
+ * scheduled on the SQ or done by the CQ arm logic.
+ */
+#include "hw/engine.h"
+#include "prm/bus.h"
+#include "prm/cmd.h"
+
+namespace softcx::bus {
+
+void mmio_write64(Function *fn, u32 offset, u64 value)
+{
+	using namespace softcx::hw;
+	if (!fn)
+		return;
+
+	switch (offset) {
+	case prm::kUarSqDoorbell: {
+		/* The first 8 bytes of the ctrl segment: opmod_idx_opcode, qpn_ds. */
+		u8 bytes[8];
+		__builtin_memcpy(bytes, &value, sizeof(bytes));
+		bus_add(&fn->bus.doorbells, 1);
+		sq_schedule(fn, prm::load_be32(bytes + 4) >> 8);
+		break;
+	}
+	case prm::kUarCqDoorbell:
+		bus_add(&fn->bus.doorbells, 1);
+		cq_arm_doorbell(fn, value);
+		break;
+	default:
+		scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u: write to unknown BAR offset 0x%x\n",
+			   fn->ix, offset);
+		break;
+	}
+}
+
+} /* namespace softcx::bus */

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The data-path engines and the wire between them.
+ *
+ * A doorbell only *schedules* an SQ (sq_schedule); running it (sq_run) is a
+ * separate step. The engine here is synchronous and runs the SQ in the
+ * doorbell writer's context, but an asynchronous engine can replace
+ * sq_schedule with "queue sqn to a worker that calls sq_run" without
+ * touching the TX or RX code.
+ */
+#pragma once
+
+#include "hw/adapter.h"
+#include "hw/cq.h"
+
+namespace softcx::hw {
+
+/* TX: a doorbell for sqn arrived on fn. */
+void sq_schedule(Function *fn, u32 sqn);
+/* TX: execute sqn's WQEs up to its doorbell record (takes the SQ lock). */
+void sq_run(Function *fn, u32 sqn);
+
+/*
+ * RX: a frame arrives at fn from the wire. Takes the chosen RQ's lock;
+ * interrupts it decides on are queued in irqs for the caller to raise.
+ */
+void rx_receive(Function *fn, const u8 *frame, u32 len, IrqBatch *irqs);
+
+/* The cable: what fn transmits, its peer receives. */
+inline void wire_xmit(Function *fn, const u8 *frame, u32 len, IrqBatch *irqs)
+{
+	rx_receive(fn->peer, frame, len, irqs);
+}
+
+} /* namespace softcx::hw */

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Receive side scaling: the Toeplitz hash, and how a port's RX engine picks
+ * an RQ through the function's RSS object.
+ *
+ * Steering rule: the most recently created live RSS object of a function
+ * steers all of its received packets. A driver that builds a new channel set
+ * can therefore create the new object, which takes over at once, and destroy
+ * the old one afterwards (or MODIFY_RSS one object in place).
+ */
+#pragma once
+
+#include "hw/adapter.h"
+#include "hw/packet.h"
+
+namespace softcx::hw {
+
+constexpr u32 kToeplitzMaxInput = prm::kRssKeySize - 4;	/* 36: IPv6 4-tuple */
+
+/* Toeplitz hash of input[0..len) under a 40-byte key; len <= kToeplitzMaxInput. */
+u32 toeplitz_hash(const u8 *key, const u8 *input, u32 len);
+
+struct RssResult {
+	u32 rqn;
+	u32 hash;
+	u8 hash_type;		/* prm::kRssHash* bits for the CQE */
+};
+
+/* Pick the RQ for a parsed frame; false when the function has no RSS object. */
+bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *out);
+
+/* Writers, called under the command lock. */
+void rss_write_begin(Rss *r);
+void rss_write_end(Rss *r);
+/* Recompute which live RSS object steers (the newest). */
+void rss_update_active(Function *fn);
+
+} /* namespace softcx::hw */

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TX engine: executes an SQ's WQEs (NOP, SEND, LSO, ENHANCED_MPSW) from the
+ * device's consumer counter up to the producer counter in the doorbell
+ * record, puts the frames on the wire and writes the CQEs the WQEs ask for.
+ *
+ * Every frame is assembled completely in the SQ's scratch buffer and
+ * validated before it leaves, so a malformed WQE produces an error CQE and
+ * moves the SQ to ERR, but never a partial or corrupt frame on the wire.
+ */
+#include "hw/checksum.h"
+#include "hw/engine.h"
+#include "prm/cqe.h"
+#include "prm/wqe.h"
+
+namespace softcx::hw {
+namespace {
+
+using prm::CtrlSeg;
+using prm::DataSeg;
+using prm::EthSeg;
+
+constexpr u32 kInlineStartOff = 32;	/* inline header bytes 2.. follow the eth seg */
+constexpr u8 kTcpFin = 0x01, kTcpPsh = 0x08, kTcpCwr = 0x80;
+
+/* One WQE in the ring; its WQEBBs are at consecutive slots modulo the ring size. */
+struct Wqe {
+	const u8 *ring;
+	u32 mask;	/* ring size in WQEBBs - 1 */
+	u32 slot;	/* first WQEBB */
+	u32 ds;		/* DS count from the ctrl segment */
+};
+
+/* Copy len bytes from WQE byte offset off, following the ring wrap. */
+void wqe_copy(const Wqe &w, u32 off, void *dst, u32 len)
+{
+	u8 *d = static_cast<u8 *>(dst);
+	while (len) {
+		u32 bb = (w.slot + off / prm::kSendWqeBB) & w.mask;
+		u32 in = off % prm::kSendWqeBB;
+		u32 n = prm::kSendWqeBB - in < len ? prm::kSendWqeBB - in : len;
+		__builtin_memcpy(d, w.ring + (usize)bb * prm::kSendWqeBB + in, n);
+		d += n;
+		off += n;
+		len -= n;
+	}
+}
+
+struct TxRun {
+	Function *fn;
+	Sq *sq;
+	u32 sqn;
+	IrqBatch *irqs;
+};
+
+/* ---- common pieces of SEND / LSO / MPSW ---- */
+
+/*
+ * Inline headers: the first two bytes sit in eth.inline_hdr_start, the rest
+ * continue right after the eth segment. Returns the DS index where the
+ * gather list starts, or 0 when the inline data does not fit the WQE.
+ */
+u32 copy_inline(const Wqe &w, const EthSeg &eth, u8 *dst, u32 max)
+{
+	u32 ihs = eth.inline_hdr_sz.get();
+	u32 extra = ihs > 2 ? ihs - 2 : 0;
+	u32 first_ds = prm::kEmptyDsCount + (extra + prm::kSendWqeDS - 1) / prm::kSendWqeDS;
+
+	if (first_ds > w.ds || ihs > max)
+		return 0;
+	__builtin_memcpy(dst, eth.inline_hdr_start, ihs < 2 ? ihs : 2);
+	wqe_copy(w, kInlineStartOff, dst + 2, extra);
+	return first_ds;
+}
+
+/* A data segment's buffer as the CPU sees it; NULL if lkey or address is bad. */
+const u8 *translate(TxRun &t, const DataSeg &seg, u32 len)
+{
+	if (seg.lkey.get() != prm::kReservedLkey)
+		return nullptr;
+	return static_cast<const u8 *>(scx_os_dma_to_cpu(os_dev_of(t.fn), seg.addr.get(), len));
+}
+
+/*
+ * Append the data segments [d, w.ds) (pointers or inline segments) to the
+ * frame. Returns a CQE syndrome, 0 on success.
+ */
+u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
+{
+	const u32 mtu = caps_of(t.fn).max_hw_mtu;
+
+	while (d < w.ds) {
+		DataSeg seg;
+		wqe_copy(w, d * prm::kSendWqeDS, &seg, sizeof(seg));
+		u32 bc = seg.byte_count.get();
+
+		if (bc & prm::kInlineSegFlag) {
+			u32 n = bc & ~prm::kInlineSegFlag;
+			u32 nds = (4 + n + prm::kSendWqeDS - 1) / prm::kSendWqeDS;
+			if (n > mtu || d + nds > w.ds || *len + n > mtu)
+				return prm::kSyndLocalLengthErr;
+			wqe_copy(w, d * prm::kSendWqeDS + 4, frame + *len, n);
+			*len += n;
+			d += nds;
+			continue;
+		}
+		if (bc > mtu || *len + bc > mtu)
+			return prm::kSyndLocalLengthErr;
+		if (bc) {
+			const u8 *src = translate(t, seg, bc);
+			if (!src)
+				return prm::kSyndLocalProtErr;
+			__builtin_memcpy(frame + *len, src, bc);
+			bus_add(&t.fn->bus.rd_data_bytes, bc);
+			*len += bc;
+		}
+		d++;
+	}
+	return 0;
+}
+
+/* Offload checksums as asked and put the frame on the wire. */
+void finish_and_send(TxRun &t, u8 *frame, u32 len, u8 cs_flags)
+{
+	if (cs_flags & (prm::kCsL3 | prm::kCsL4)) {
+		PacketInfo pi;
+		parse_frame(frame, len, &pi);
+		csum_offload_tx(frame, len, pi, cs_flags);
+	}
+	wire_xmit(t.fn, frame, len, t.irqs);
+}
+
+/* ---- SEND: one frame = inline headers + gather list ---- */
+u8 exec_send(TxRun &t, const Wqe &w)
+{
+	if (w.ds < prm::kEmptyDsCount)
+		return prm::kSyndLocalLengthErr;
+
+	EthSeg eth;
+	wqe_copy(w, sizeof(CtrlSeg), &eth, sizeof(eth));
+	u8 *frame = t.sq->scratch->frame;
+	u32 first_ds = copy_inline(w, eth, frame, caps_of(t.fn).max_hw_mtu);
+	if (!first_ds)
+		return prm::kSyndLocalLengthErr;
+	u32 len = eth.inline_hdr_sz.get();
+	/* A device that parses headers from the WQE (CX4: L2 mode) refuses SENDs without them. */
+	if (t.sq->min_inline_mode >= prm::kInlineL2 && len < kEthHdrLen)
+		return prm::kSyndLocalQpOpErr;
+
+	u8 synd = gather(t, w, first_ds, frame, &len);
+	if (synd)
+		return synd;
+	if (len < kMinFrame)
+		return prm::kSyndLocalLengthErr;
+	finish_and_send(t, frame, len, eth.cs_flags);
+	return 0;
+}
+
+/* ---- ENHANCED_MPSW: one shared eth segment, one packet per data/inline segment ---- */
+u8 exec_mpsw(TxRun &t, const Wqe &w)
+{
+	const u32 mtu = caps_of(t.fn).max_hw_mtu;
+
+	if (!caps_of(t.fn).enhanced_mpw || !t.sq->allow_mpw)
+		return prm::kSyndLocalQpOpErr;
+	if (w.ds <= prm::kEmptyDsCount)
+		return prm::kSyndLocalLengthErr;
+
+	EthSeg eth;
+	wqe_copy(w, sizeof(CtrlSeg), &eth, sizeof(eth));
+	if (eth.inline_hdr_sz.get())
+		return prm::kSyndLocalQpOpErr;
+
+	u8 *frame = t.sq->scratch->frame;
+	for (u32 d = prm::kEmptyDsCount; d < w.ds;) {
+		DataSeg seg;
+		wqe_copy(w, d * prm::kSendWqeDS, &seg, sizeof(seg));
+		u32 bc = seg.byte_count.get();
+		u32 len = bc & ~prm::kInlineSegFlag;
+		u32 nds = 1;
+
+		if (len < kMinFrame || len > mtu)
+			return prm::kSyndLocalLengthErr;
+		if (bc & prm::kInlineSegFlag) {
+			nds = (4 + len + prm::kSendWqeDS - 1) / prm::kSendWqeDS;
+			if (d + nds > w.ds)
+				return prm::kSyndLocalLengthErr;
+			wqe_copy(w, d * prm::kSendWqeDS + 4, frame, len);
+		} else {
+			const u8 *src = translate(t, seg, len);
+			if (!src)
+				return prm::kSyndLocalProtErr;
+			__builtin_memcpy(frame, src, len);
+			bus_add(&t.fn->bus.rd_data_bytes, len);
+		}
+		finish_and_send(t, frame, len, eth.cs_flags);
+		d += nds;
+	}
+	return 0;
+}
+
+/* ---- LSO: replicate the inline headers for every mss bytes of payload ---- */
+
+struct LsoHdr {
+	u32 ihs;
+	u32 mss;
+	PacketInfo pi;		/* of the template */
+	u16 ip_id;
+	u32 tcp_seq;
+	u8 tcp_flags;
+};
+
+/* Translate the whole payload first: an error must not leave half a send on the wire. */
+u8 lso_gather_list(TxRun &t, const Wqe &w, u32 d, u32 *nseg, u32 *total)
+{
+	Gather *g = t.sq->scratch->gather;
+	*nseg = 0;
+	*total = 0;
+	for (; d < w.ds; d++) {
+		DataSeg seg;
+		wqe_copy(w, d * prm::kSendWqeDS, &seg, sizeof(seg));
+		u32 bc = seg.byte_count.get();
+		if (bc & prm::kInlineSegFlag)
+			return prm::kSyndLocalQpOpErr;
+		if (bc > caps_of(t.fn).max_lso_sz || *total + bc > caps_of(t.fn).max_lso_sz)
+			return prm::kSyndLocalLengthErr;
+		if (!bc)
+			continue;
+		const u8 *src = translate(t, seg, bc);
+		if (!src)
+			return prm::kSyndLocalProtErr;
+		g[*nseg].cpu = src;
+		g[*nseg].len = bc;
+		(*nseg)++;
+		*total += bc;
+	}
+	return 0;
+}
+
+/* Per-segment header fields: lengths, IPv4 id, TCP sequence and flags, UDP length. */
+void lso_fix_headers(const LsoHdr &h, u8 *f, u32 k, u32 chunk, bool first, bool last)
+{
+	const PacketInfo &pi = h.pi;
+	u8 *ip = f + pi.l3_off;
+	u8 *l4 = f + pi.l4_off;
+
+	if (pi.l3 == L3::Ipv4) {
+		prm::store_be16(ip + 2, (u16)(h.ihs - pi.l3_off + chunk));
+		prm::store_be16(ip + 4, (u16)(h.ip_id + k));
+	} else {
+		prm::store_be16(ip + 4, (u16)(h.ihs - pi.l3_off - kIpv6Hdr + chunk));
+	}
+	if (pi.l4_proto == kIpProtoUdp) {
+		prm::store_be16(l4 + 4, (u16)(kUdpHdr + chunk));
+		return;
+	}
+	prm::store_be32(l4 + 4, h.tcp_seq + k * h.mss);
+	u8 flags = h.tcp_flags;
+	if (!last)
+		flags &= (u8)~(kTcpFin | kTcpPsh);
+	if (!first)
+		flags &= (u8)~kTcpCwr;
+	l4[13] = flags;
+}
+
+/* Validate the template: Ethernet + IPv4/IPv6 + TCP/UDP, ending exactly at ihs. */
+bool lso_parse_template(const u8 *hdr, LsoHdr *h)
+{
+	parse_headers(hdr, h->ihs, &h->pi);
+	const PacketInfo &pi = h->pi;
+	if (!pi.l4_proto)
+		return false;
+	u32 l4_hdr = pi.l4_proto == kIpProtoTcp ? (u32)(hdr[pi.l4_off + 12] >> 4) * 4 : kUdpHdr;
+	if (pi.l4_off + l4_hdr != h->ihs)
+		return false;
+	if (pi.l3 == L3::Ipv4)
+		h->ip_id = prm::load_be16(hdr + pi.l3_off + 4);
+	if (pi.l4_proto == kIpProtoTcp) {
+		h->tcp_seq = prm::load_be32(hdr + pi.l4_off + 4);
+		h->tcp_flags = hdr[pi.l4_off + 13];
+	}
+	return true;
+}
+
+u8 exec_lso(TxRun &t, const Wqe &w)
+{
+	const u32 mtu = caps_of(t.fn).max_hw_mtu;
+	SqScratch *s = t.sq->scratch;
+
+	if (!caps_of(t.fn).lso)
+		return prm::kSyndLocalQpOpErr;
+	if (w.ds < prm::kEmptyDsCount)
+		return prm::kSyndLocalLengthErr;
+
+	EthSeg eth;
+	wqe_copy(w, sizeof(CtrlSeg), &eth, sizeof(eth));
+	LsoHdr h = {};
+	h.ihs = eth.inline_hdr_sz.get();
+	h.mss = eth.mss.get();
+	u32 first_ds = copy_inline(w, eth, s->lso_hdr, sizeof(s->lso_hdr));
+	if (!first_ds)
+		return prm::kSyndLocalLengthErr;
+	if (!lso_parse_template(s->lso_hdr, &h))
+		return prm::kSyndLocalQpOpErr;
+
+	u32 nseg, total;
+	u8 synd = lso_gather_list(t, w, first_ds, &nseg, &total);
+	if (synd)
+		return synd;
+	if (!h.mss || h.ihs + (total < h.mss ? total : h.mss) > mtu)
+		return prm::kSyndLocalLengthErr;
+	bus_add(&t.fn->bus.rd_data_bytes, total);
+
+	u32 segs = total ? (total + h.mss - 1) / h.mss : 1;
+	u32 gi = 0, goff = 0;
+	for (u32 k = 0; k < segs; k++) {
+		u32 chunk = total - k * h.mss < h.mss ? total - k * h.mss : h.mss;
+		u8 *f = s->frame;
+		__builtin_memcpy(f, s->lso_hdr, h.ihs);
+		for (u32 done = 0; done < chunk;) {
+			const Gather &g = s->gather[gi];
+			u32 n = g.len - goff < chunk - done ? g.len - goff : chunk - done;
+			__builtin_memcpy(f + h.ihs + done, g.cpu + goff, n);
+			done += n;
+			goff += n;
+			if (goff == g.len) {
+				gi++;
+				goff = 0;
+			}
+		}
+		lso_fix_headers(h, f, k, chunk, k == 0, k == segs - 1);
+		finish_and_send(t, f, h.ihs + chunk, prm::kCsL3 | prm::kCsL4);
+	}
+	return 0;
+}
+
+/* ---- completions ---- */
+
+void tx_cqe(TxRun &t, const CtrlSeg &ctrl)
+{
+	prm::Cqe64 cqe = {};
+	cqe.wqe_counter.set(ctrl.wqe_index());
+	cqe.sop_drop_qpn.set(((u32)ctrl.opcode() << 24) | t.sqn);
+	cq_post(t.fn, t.sq->cq, &cqe, prm::kCqeReq, t.irqs);
+}
+
+/* An error CQE carries the device's own counter: the driver restarts the SQ from there. */
+void tx_error(TxRun &t, u8 opcode, u8 syndrome)
+{
+	prm::ErrCqe err = {};
+	err.syndrome = syndrome;
+	err.s_wqe_opcode_qpn.set(((u32)opcode << 24) | t.sqn);
+	err.wqe_counter.set(t.sq->cc);
+	cq_post(t.fn, t.sq->cq, reinterpret_cast<const prm::Cqe64 *>(&err), prm::kCqeReqErr,
+		t.irqs);
+	t.sq->state = prm::kQueueErr;
+	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u sq 0x%x: WQE %u opcode 0x%x error 0x%x\n",
+		   t.fn->ix, t.sqn, t.sq->cc, opcode, syndrome);
+}
+
+u8 exec_wqe(TxRun &t, const Wqe &w, u8 opcode)
+{
+	switch (opcode) {
+	case prm::kOpNop:
+		return 0;
+	case prm::kOpSend:
+		return exec_send(t, w);
+	case prm::kOpLso:
+		return exec_lso(t, w);
+	case prm::kOpEnhancedMpsw:
+		return exec_mpsw(t, w);
+	default:
+		return prm::kSyndLocalQpOpErr;
+	}
+}
+
+/* Run WQEs up to the producer counter; caller holds the SQ lock and the SQ is RDY. */
+void sq_execute(TxRun &t)
+{
+	Sq *sq = t.sq;
+	const u32 size = 1u << sq->log_size;
+	const u16 pc = (u16)dbrec_read(t.fn, sq->dbrec, prm::kSndDbr);
+
+	while (sq->cc != pc) {
+		u32 avail = (u16)(pc - sq->cc);
+		Wqe w = { sq->ring, size - 1, (u32)sq->cc & (size - 1), 0 };
+		CtrlSeg ctrl;
+		wqe_copy(w, 0, &ctrl, sizeof(ctrl));
+		w.ds = ctrl.ds_count();
+		u32 nbb = (w.ds + prm::kDsPerWqeBB - 1) / prm::kDsPerWqeBB;
+
+		/* A producer counter beyond the ring, or a WQE beyond it, is a length error. */
+		if (avail > size || w.ds == 0 || nbb > avail) {
+			bus_add(&t.fn->bus.rd_desc_bytes, sizeof(ctrl));
+			tx_error(t, ctrl.opcode(), prm::kSyndLocalLengthErr);
+			return;
+		}
+		bus_add(&t.fn->bus.rd_desc_bytes, w.ds * prm::kSendWqeDS);
+		u8 synd = exec_wqe(t, w, ctrl.opcode());
+		if (synd) {
+			tx_error(t, ctrl.opcode(), synd);
+			return;
+		}
+		if (ctrl.fm_ce_se & prm::kCtrlCqUpdate)
+			tx_cqe(t, ctrl);
+		sq->cc = (u16)(sq->cc + nbb);
+	}
+}
+
+} /* namespace */
+
+void sq_schedule(Function *fn, u32 sqn)
+{
+	/* Synchronous engine: run now, in the doorbell writer's context. */
+	sq_run(fn, sqn);
+}
+
+void sq_run(Function *fn, u32 sqn)
+{
+	int ix = obj_slot(sqn, ObjType::Sq, kMaxSqs);
+	if (ix < 0)
+		return;
+
+	Sq *sq = &fn->sq[ix];
+	IrqBatch irqs;
+	irq_batch_init(&irqs);
+	scx_os_lock(sq->lock);
+	/* A stale number, or an SQ in RST/ERR, ignores the doorbell. */
+	if (sq->num == sqn && sq->state == prm::kQueueRdy) {
+		TxRun t = { fn, sq, sqn, &irqs };
+		sq_execute(t);
+	}
+	scx_os_unlock(sq->lock);
+	irq_batch_flush(&irqs);
+}
+
+} /* namespace softcx::hw */

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+#include "frames.h"
+
+#include <arpa/inet.h>
+
+#include <cstring>
+#include <stdexcept>
+
+namespace frames {
+namespace {
+
+/* One word at a time with the end-around carry folded immediately. */
+uint16_t ones_add(uint16_t a, uint16_t b)
+{
+	uint32_t s = (uint32_t)a + b;
+	return (uint16_t)((s & 0xffff) + (s >> 16));
+}
+
+uint16_t sum_bytes(uint16_t acc, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i += 2) {
+		uint16_t w = (uint16_t)(p[i] << 8);
+		if (i + 1 < n)
+			w |= p[i + 1];
+		acc = ones_add(acc, w);
+	}
+	return acc;
+}
+
+size_t l2_len(const Bytes &f)
+{
+	size_t off = 12;
+	while (get16(f, off) == 0x8100 || get16(f, off) == 0x88a8)
+		off += 4;
+	return off + 2;
+}
+
+bool is_v6(const Bytes &f) { return get16(f, l2_len(f) - 2) == 0x86dd; }
+
+uint8_t proto_of(const Bytes &f)
+{
+	size_t l3 = l3_off(f);
+	return is_v6(f) ? f[l3 + 6] : f[l3 + 9];
+}
+
+size_t l4_len(const Bytes &f)
+{
+	size_t l3 = l3_off(f);
+	if (is_v6(f))
+		return get16(f, l3 + 4);
+	return get16(f, l3 + 2) - (size_t)(f[l3] & 0xf) * 4;
+}
+
+} /* namespace */
+
+Bytes ip_bytes(const std::string &addr)
+{
+	Bytes b(16);
+	if (inet_pton(AF_INET, addr.c_str(), b.data()) == 1) {
+		b.resize(4);
+		return b;
+	}
+	if (inet_pton(AF_INET6, addr.c_str(), b.data()) == 1)
+		return b;
+	throw std::runtime_error("bad address " + addr);
+}
+
+Bytes payload(size_t n, uint8_t seed)
+{
+	Bytes p(n);
+	uint32_t x = seed * 2654435761u + 12345;
+	for (size_t i = 0; i < n; i++) {
+		x = x * 1103515245u + 12345u;
+		p[i] = (uint8_t)(x >> 16);
+	}
+	return p;
+}
+
+size_t l3_off(const Bytes &f) { return l2_len(f); }
+
+size_t l4_off(const Bytes &f)
+{
+	size_t l3 = l3_off(f);
+	return is_v6(f) ? l3 + 40 : l3 + (size_t)(f[l3] & 0xf) * 4;
+}
+
+Bytes build(const Spec &s)
+{
+	Bytes f = { 0x02, 0, 0, 0, 0, 0x02, 0x02, 0, 0, 0, 0, 0x01 };
+	if (s.vlan >= 0) {
+		f.insert(f.end(), { 0x81, 0x00, (uint8_t)(s.vlan >> 8), (uint8_t)s.vlan });
+	}
+	f.insert(f.end(), { (uint8_t)(s.v6 ? 0x86 : 0x08), (uint8_t)(s.v6 ? 0xdd : 0x00) });
+
+	Bytes l4;
+	if (s.proto == 6) {
+		l4.assign(20, 0);
+		put16(l4, 0, s.sport);
+		put16(l4, 2, s.dport);
+		l4[4] = (uint8_t)(s.tcp_seq >> 24);
+		l4[5] = (uint8_t)(s.tcp_seq >> 16);
+		l4[6] = (uint8_t)(s.tcp_seq >> 8);
+		l4[7] = (uint8_t)s.tcp_seq;
+		l4[12] = 5 << 4;
+		l4[13] = s.tcp_flags;
+		put16(l4, 14, 65535);
+		put16(l4, 16, 0xdead);	/* garbage until filled */
+	} else if (s.proto == 17) {
+		l4.assign(8, 0);
+		put16(l4, 0, s.sport);
+		put16(l4, 2, s.dport);
+		put16(l4, 4, (uint16_t)(8 + s.payload.size()));
+		put16(l4, 6, 0xbeef);
+	}
+	l4.insert(l4.end(), s.payload.begin(), s.payload.end());
+
+	Bytes src = ip_bytes(s.src), dst = ip_bytes(s.dst);
+	if (s.v6) {
+		Bytes ip(40, 0);
+		ip[0] = 0x60;
+		put16(ip, 4, (uint16_t)l4.size());
+		ip[6] = s.proto;
+		ip[7] = 64;
+		memcpy(&ip[8], src.data(), 16);
+		memcpy(&ip[24], dst.data(), 16);
+		f.insert(f.end(), ip.begin(), ip.end());
+	} else {
+		Bytes ip(20, 0);
+		ip[0] = 0x45;
+		put16(ip, 2, (uint16_t)(20 + l4.size()));
+		put16(ip, 4, 0x1234);
+		put16(ip, 6, 0x4000);	/* DF */
+		ip[8] = 64;
+		ip[9] = s.proto;
+		put16(ip, 10, 0xabcd);	/* garbage until filled */
+		memcpy(&ip[12], src.data(), 4);
+		memcpy(&ip[16], dst.data(), 4);
+		f.insert(f.end(), ip.begin(), ip.end());
+	}
+	f.insert(f.end(), l4.begin(), l4.end());
+	if (s.good_csums)
+		fill_reference_csums(f);
+	return f;
+}
+
+uint16_t ref_ipv4_hdr_csum(const Bytes &f)
+{
+	size_t l3 = l3_off(f);
+	size_t ihl = (size_t)(f[l3] & 0xf) * 4;
+	Bytes h(f.begin() + l3, f.begin() + l3 + ihl);
+	h[10] = h[11] = 0;
+	return (uint16_t)~sum_bytes(0, h.data(), h.size());
+}
+
+uint16_t ref_l4_csum(const Bytes &f)
+{
+	size_t l3 = l3_off(f), l4 = l4_off(f), len = l4_len(f);
+	uint8_t proto = proto_of(f);
+	Bytes seg(f.begin() + l4, f.begin() + l4 + len);
+	seg[proto == 6 ? 16 : 6] = 0;
+	seg[proto == 6 ? 17 : 7] = 0;
+
+	uint16_t acc = 0;
+	if (is_v6(f))
+		acc = sum_bytes(acc, &f[l3 + 8], 32);
+	else
+		acc = sum_bytes(acc, &f[l3 + 12], 8);
+	acc = ones_add(acc, proto);
+	acc = ones_add(acc, (uint16_t)len);
+	if (len >> 16)
+		acc = ones_add(acc, (uint16_t)(len >> 16));
+	acc = sum_bytes(acc, seg.data(), seg.size());
+	uint16_t c = (uint16_t)~acc;
+	if (proto == 17 && c == 0)
+		c = 0xffff;
+	return c;
+}
+
+uint16_t ref_sum(const Bytes &f, size_t from) { return sum_bytes(0, f.data() + from, f.size() - from); }
+
+void fill_reference_csums(Bytes &f)
+{
+	size_t l3 = l3_off(f);
+	if (!is_v6(f))
+		put16(f, l3 + 10, ref_ipv4_hdr_csum(f));
+	uint8_t proto = proto_of(f);
+	if (proto == 6)
+		put16(f, l4_off(f) + 16, ref_l4_csum(f));
+	else if (proto == 17)
+		put16(f, l4_off(f) + 6, ref_l4_csum(f));
+}
+
+} /* namespace frames */

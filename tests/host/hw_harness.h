@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A minimal "driver" for testing the device model through the bus only:
+ * commands via bus::cmd_exec, doorbells via bus::mmio_write64, rings and
+ * buffers in DMA memory from the host OS layer. Deliberately simple and
+ * independent of src/en, so device bugs and driver bugs do not hide each
+ * other.
+ */
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "os_host.h"
+#include "prm/bus.h"
+#include "prm/cmd.h"
+#include "prm/cqe.h"
+#include "prm/wqe.h"
+#include "softcx/core.h"
+
+namespace hwt {
+
+using namespace softcx;
+using Fn = bus::Function;
+using Bytes = std::vector<uint8_t>;
+
+/* The os_dev every test adapter gets (the host layer ignores it). */
+extern int g_os_dev;
+
+/* ---- DMA memory ---- */
+struct Dma {
+	uint8_t *cpu = nullptr;
+	uint64_t dma = 0;
+	uint32_t size = 0;
+
+	Dma() = default;
+	explicit Dma(uint32_t n) { alloc(n); }
+	Dma(const Dma &) = delete;
+	Dma &operator=(const Dma &) = delete;
+	Dma(Dma &&o) noexcept { *this = std::move(o); }
+	Dma &operator=(Dma &&o) noexcept;
+	~Dma() { free(); }
+	void alloc(uint32_t n);
+	void free();
+};
+
+/* Caller memory mapped for the device, as the shim does for skb data. */
+struct TxBuf {
+	Bytes data;
+	uint64_t dma = 0;
+	explicit TxBuf(Bytes d);
+	TxBuf(const TxBuf &) = delete;
+	TxBuf &operator=(const TxBuf &) = delete;
+	~TxBuf();
+};
+
+/* ---- commands ---- */
+template <typename In, typename Out>
+uint8_t exec(Fn *fn, const In &in, Out *out)
+{
+	memset(out, 0xa5, sizeof(*out));	/* the device must write every byte */
+	EXPECT_TRUE(bus::cmd_exec(fn, &in, sizeof(in), out, sizeof(*out)));
+	return reinterpret_cast<prm::CmdOut *>(out)->status;
+}
+
+template <typename In>
+void set_op(In *in, uint16_t op)
+{
+	memset(in, 0, sizeof(*in));
+	reinterpret_cast<prm::CmdIn *>(in)->opcode.set(op);
+}
+
+prm::HcaCaps query_caps(Fn *fn);
+uint8_t destroy(Fn *fn, uint16_t op, uint32_t num);
+uint8_t modify_queue(Fn *fn, uint16_t op, uint32_t num, uint8_t cur, uint8_t next);
+prm::QueryQCounterOut query_q(Fn *fn);
+prm::QueryBusCountersOut query_bus(Fn *fn);
+
+/* ---- CQ ---- */
+struct Cq {
+	Fn *fn = nullptr;
+	uint32_t cqn = 0;
+	uint32_t log = 0;
+	uint32_t ci = 0;
+	Dma ring, dbr;
+
+	uint8_t create(Fn *f, uint32_t log_size, uint32_t eqn);
+	uint8_t destroy();
+	uint32_t size() const { return 1u << log; }
+	/* The next CQE if the device has written it (owner bit = lap parity), else null. */
+	const prm::Cqe64 *peek() const;
+	/* Consume one CQE: copy it out, ci++, update the set_ci record. */
+	bool poll(prm::Cqe64 *out);
+	/* Consume everything available. */
+	std::vector<prm::Cqe64> poll_all();
+	void arm();
+};
+
+/* ---- SQ ---- */
+struct Seg {
+	uint64_t addr = 0;
+	uint32_t len = 0;
+	uint32_t lkey = prm::kReservedLkey;
+	bool inl = false;	/* inline segment: data carried in the WQE */
+	Bytes data;		/* for inline segments */
+};
+
+struct SendWqe {
+	uint8_t opcode = prm::kOpSend;
+	Bytes inline_hdr;
+	uint8_t cs_flags = 0;
+	uint16_t mss = 0;
+	std::vector<Seg> segs;
+	bool ce = false;
+	int ds_override = -1;	/* write this DS count instead of the real one */
+};
+
+struct Sq {
+	Fn *fn = nullptr;
+	uint32_t sqn = 0;
+	uint32_t log = 0;
+	uint16_t pc = 0;
+	uint16_t last_ctrl = 0;	/* WQEBB index of the last WQE posted */
+	Dma ring, dbr;
+
+	uint8_t create(Fn *f, uint32_t cqn, uint32_t log_size, uint8_t inline_mode = 0,
+		       bool mpw = false);
+	uint8_t modify(uint8_t cur, uint8_t next);
+	uint8_t destroy();
+	uint32_t size() const { return 1u << log; }
+	/* Write a prepared WQE (ds*16 bytes) at pc, wrapping the ring; returns its index. */
+	uint16_t post_bytes(const Bytes &wqe);
+	uint16_t post(const SendWqe &w);
+	uint16_t post_nop(uint32_t ds = 1, bool ce = false);
+	/* Pad with 1-WQEBB NOPs so that a WQE of n WQEBBs does not wrap. */
+	void pad_for(uint32_t n);
+	void doorbell();
+};
+
+/* Build a WQE image (ctrl + eth + inline headers + segments). */
+Bytes build_wqe(const SendWqe &w, uint16_t index, uint32_t sqn);
+
+/* ---- RQ ---- */
+struct Rq {
+	Fn *fn = nullptr;
+	uint32_t rqn = 0;
+	uint32_t log = 0;
+	uint32_t posted = 0;	/* WQE counter published in the dbrec */
+	uint32_t buf_size = 0;
+	Dma ring, dbr;
+	std::vector<Dma> bufs;	/* one per slot */
+
+	uint8_t create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t buffer_size = 2048);
+	uint8_t modify(uint8_t cur, uint8_t next);
+	uint8_t destroy();
+	uint32_t size() const { return 1u << log; }
+	/* Post n WQEs (buffers of buf_size at the slot's DMA buffer) and publish the count. */
+	void post(uint32_t n);
+	/* Write WQE `slot` by hand (bad address or lkey tests); does not publish. */
+	void write_wqe(uint32_t slot, uint64_t addr, uint32_t len, uint32_t lkey = prm::kReservedLkey);
+	void publish(uint32_t count);
+	const uint8_t *buffer(uint32_t wqe_counter) const { return bufs[wqe_counter & (size() - 1)].cpu; }
+};
+
+/* ---- RSS ---- */
+extern const uint8_t kMsKey[prm::kRssKeySize];	/* the Microsoft verification key */
+constexpr uint32_t kFields2 = prm::kRssFieldSrcIp | prm::kRssFieldDstIp;
+constexpr uint32_t kFields4 = kFields2 | prm::kRssFieldL4SPort | prm::kRssFieldL4DPort;
+
+/* table.size() must be a power of two (or a shorter list, to test rejection). */
+uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &table,
+		uint32_t fields, const uint8_t *key, uint32_t *num_out, int log_override = -1);
+
+/*
+ * A one-way link from fn to its peer: TX CQ + SQ on fn, RX CQ + RQ + RSS on
+ * the peer, all RDY, RQ filled.
+ */
+struct Link {
+	Link() = default;
+	Link(const Link &) = delete;
+	Link &operator=(const Link &) = delete;
+	/* Destroys the device objects (RSS, RQ, SQ, CQs) before their memory goes. */
+	~Link() { teardown(); }
+	void teardown();
+	Cq txcq, rxcq;
+	Sq sq;
+	Rq rq;
+	uint32_t rss = 0;
+	void setup(Fn *tx_fn, Fn *rx_fn, uint32_t log_sq = 6, uint32_t log_rq = 6,
+		   uint32_t log_cq = 8, uint32_t fields = kFields4);
+	/* Post one SEND of `frame` (one data segment, optional inline headers), ring the doorbell. */
+	void send(const Bytes &frame, uint32_t inline_sz = 0, uint8_t cs_flags = 0,
+		  bool ce = true);
+	std::vector<std::unique_ptr<TxBuf>> tx_bufs;	/* kept mapped until the link dies */
+};
+
+/* ---- fixture ---- */
+class HwTest : public ::testing::Test {
+protected:
+	void SetUp() override;
+	void TearDown() override;
+	virtual int model() const { return prm::kModelCx5; }
+
+	scx_hw_adapter *adapter = nullptr;
+	Fn *fn0 = nullptr, *fn1 = nullptr;
+	int irq0 = 0, irq1 = 0;		/* irq contexts: their addresses */
+};
+
+} /* namespace hwt */

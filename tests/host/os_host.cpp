@@ -1,0 +1,518 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The OS layer for host tests: calloc for memory, pthread mutexes for locks
+ * (with a small lock-class order checker standing in for lockdep), a DMA
+ * address space of its own, and records of everything handed to the "stack".
+ */
+#include "os_host.h"
+
+#include <pthread.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <utility>
+
+namespace {
+
+/* ---- bookkeeping shared by everything below ---- */
+std::recursive_mutex g_mu;	/* the host layer's own state; hooks run outside it */
+int g_errors;
+
+void host_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void host_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "os_host ERROR: ");
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, "\n");
+	va_end(ap);
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_errors++;
+}
+
+/* ---- DMA address space ---- */
+enum class Region { Coherent, TxMap, RxBuf };
+
+struct DmaRange {
+	uint64_t dma;
+	uint32_t len;
+	void *cpu;
+	Region kind;
+	uint32_t map_kind;	/* SCX_DMA_* for TxMap */
+};
+
+constexpr uint64_t kIovaBase = 0x10000000000ull;	/* 1 TiB: far from any heap pointer */
+constexpr uint64_t kPage = 4096;
+uint64_t g_next_iova = kIovaBase;
+std::map<uint64_t, DmaRange> g_dma;	/* by start address */
+
+uint64_t iova_alloc(uint32_t len)
+{
+	uint64_t a = g_next_iova;
+	/* Page aligned, plus one unmapped guard page, so overruns never land in a neighbour. */
+	g_next_iova += ((uint64_t)len + kPage - 1) / kPage * kPage + kPage;
+	return a;
+}
+
+uint64_t dma_register(void *cpu, uint32_t len, Region kind, uint32_t map_kind)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	uint64_t dma = iova_alloc(len ? len : 1);
+	g_dma[dma] = DmaRange{ dma, len, cpu, kind, map_kind };
+	return dma;
+}
+
+const DmaRange *dma_find(uint64_t dma, uint64_t len)
+{
+	auto it = g_dma.upper_bound(dma);
+	if (it == g_dma.begin())
+		return nullptr;
+	--it;
+	const DmaRange &r = it->second;
+	if (dma < r.dma || dma + len > r.dma + r.len || dma + len < dma)
+		return nullptr;
+	return &r;
+}
+
+void *page_alloc(size_t size)
+{
+	size_t rounded = (size + kPage - 1) / kPage * kPage;
+	void *p = aligned_alloc(kPage, rounded ? rounded : kPage);
+	if (p)
+		memset(p, 0, rounded ? rounded : kPage);
+	return p;
+}
+
+/* ---- locks and the lock-class order checker ---- */
+struct HostLock {
+	pthread_mutex_t mu;
+	scx_lock_class cls;
+};
+
+thread_local std::vector<HostLock *> t_held;
+bool g_order[SCX_LOCK_NR_CLASSES][SCX_LOCK_NR_CLASSES];	/* [a][b]: b taken while a held */
+int64_t g_locks_live;
+
+void check_order(HostLock *l)
+{
+	std::lock_guard<std::recursive_mutex> g(g_mu);
+	for (HostLock *h : t_held) {
+		if (h == l)
+			host_error("lock %p (class %d) taken recursively", (void *)l, l->cls);
+		else if (h->cls == l->cls)
+			host_error("lock class %d nested inside itself", l->cls);
+		else if (g_order[l->cls][h->cls])
+			host_error("lock order inversion: class %d after %d, seen the other way before",
+				   l->cls, h->cls);
+		else
+			g_order[h->cls][l->cls] = true;
+	}
+}
+
+/* ---- RX buffers ---- */
+struct HostRxq {
+	void *os_channel;
+	uint32_t order;
+	size_t outstanding;
+};
+
+struct RxBuf {
+	HostRxq *q;
+	uint64_t dma;
+};
+
+std::map<void *, RxBuf> g_rxbufs;	/* by page (CPU address) */
+size_t g_rxqs_live;
+int g_fail_deliveries, g_fail_allocs;
+std::map<void *, std::vector<host::RxRecord>> g_delivered;
+std::map<void *, std::vector<void *>> g_tx_freed;
+
+void rxbuf_release(void *page)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_rxbufs.find(page);
+	if (it == g_rxbufs.end()) {
+		host_error("RX buffer %p released but not allocated (double free?)", page);
+		return;
+	}
+	g_dma.erase(it->second.dma);
+	if (it->second.q)
+		it->second.q->outstanding--;
+	g_rxbufs.erase(it);
+	free(page);
+}
+
+/* ---- interrupts ---- */
+std::map<std::pair<void *, uint32_t>, uint64_t> g_irqs;
+uint64_t g_irq_total;
+std::function<void(void *, uint32_t)> g_irq_hook;
+
+/* ---- memory ---- */
+int64_t g_zalloc_outstanding;
+
+} /* namespace */
+
+/* ================= the C ABI ================= */
+
+extern "C" {
+
+void *scx_os_zalloc(uint64_t size)
+{
+	void *p = calloc(1, size ? size : 1);
+	if (p) {
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		g_zalloc_outstanding++;
+	}
+	return p;
+}
+
+void scx_os_free(void *p)
+{
+	if (!p)
+		return;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		g_zalloc_outstanding--;
+	}
+	free(p);
+}
+
+void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
+{
+	(void)os_dev;
+	void *cpu = page_alloc(size);
+	if (!cpu)
+		return nullptr;
+	*dma = dma_register(cpu, size, Region::Coherent, 0);
+	return cpu;
+}
+
+void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
+{
+	(void)os_dev;
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_dma.find(dma);
+	if (it == g_dma.end() || it->second.kind != Region::Coherent || it->second.cpu != cpu ||
+	    it->second.len != size) {
+		host_error("scx_os_dma_free(%u, %p, 0x%llx) does not match an allocation", size, cpu,
+			   (unsigned long long)dma);
+		return;
+	}
+	g_dma.erase(it);
+	free(cpu);
+}
+
+void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
+{
+	(void)os_dev;
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	const DmaRange *r = dma_find(dma, len);
+	if (!r)
+		return nullptr;
+	return static_cast<uint8_t *>(r->cpu) + (dma - r->dma);
+}
+
+void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
+{
+	(void)os_dev;
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_dma.find(dma);
+	if (it == g_dma.end() || it->second.kind != Region::TxMap) {
+		host_error("scx_os_dma_unmap(0x%llx, %u): not a TX mapping", (unsigned long long)dma,
+			   len);
+		return;
+	}
+	if (it->second.len != len || it->second.map_kind != kind)
+		host_error("scx_os_dma_unmap(0x%llx): len %u kind %u, mapped as len %u kind %u",
+			   (unsigned long long)dma, len, kind, it->second.len, it->second.map_kind);
+	g_dma.erase(it);
+}
+
+struct scx_os_lock *scx_os_lock_create(enum scx_lock_class cls)
+{
+	auto *l = new HostLock;
+	pthread_mutex_init(&l->mu, nullptr);
+	l->cls = cls;
+	std::lock_guard<std::recursive_mutex> g(g_mu);
+	g_locks_live++;
+	return reinterpret_cast<struct scx_os_lock *>(l);
+}
+
+void scx_os_lock_destroy(struct scx_os_lock *lk)
+{
+	if (!lk)
+		return;
+	auto *l = reinterpret_cast<HostLock *>(lk);
+	pthread_mutex_destroy(&l->mu);
+	delete l;
+	std::lock_guard<std::recursive_mutex> g(g_mu);
+	g_locks_live--;
+}
+
+void scx_os_lock(struct scx_os_lock *lk)
+{
+	auto *l = reinterpret_cast<HostLock *>(lk);
+	check_order(l);
+	pthread_mutex_lock(&l->mu);
+	t_held.push_back(l);
+}
+
+void scx_os_unlock(struct scx_os_lock *lk)
+{
+	auto *l = reinterpret_cast<HostLock *>(lk);
+	for (auto it = t_held.rbegin(); it != t_held.rend(); ++it) {
+		if (*it == l) {
+			t_held.erase(std::next(it).base());
+			pthread_mutex_unlock(&l->mu);
+			return;
+		}
+	}
+	host_error("unlock of lock %p not held by this thread", (void *)l);
+}
+
+void scx_os_log(int level, const char *fmt, ...)
+{
+	static const bool debug = getenv("SOFTCX_HOST_DEBUG") != nullptr;
+	if (level >= SCX_LOG_DEBUG && !debug)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fprintf(stderr, "<%d>", level);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void scx_os_fatal(const char *what)
+{
+	fprintf(stderr, "softcx FATAL: %s\n", what);
+	abort();
+}
+
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+{
+	std::function<void(void *, uint32_t)> hook;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		g_irqs[{ irq_ctx, vector }]++;
+		g_irq_total++;
+		hook = g_irq_hook;
+	}
+	if (hook)
+		hook(irq_ctx, vector);
+}
+
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
+{
+	(void)size;
+	auto *q = new HostRxq{ os_channel, order, 0 };
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_rxqs_live++;
+	return reinterpret_cast<struct scx_os_rxq *>(q);
+}
+
+void scx_os_rxq_destroy(struct scx_os_rxq *rxq)
+{
+	if (!rxq)
+		return;
+	auto *q = reinterpret_cast<HostRxq *>(rxq);
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	if (q->outstanding)
+		host_error("rxq destroyed with %zu buffers still out", q->outstanding);
+	/* A page pool outlives its buffers in the kernel; here they become orphans owned by nobody. */
+	for (auto &b : g_rxbufs)
+		if (b.second.q == q)
+			b.second.q = nullptr;
+	g_rxqs_live--;
+	delete q;
+}
+
+void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
+{
+	auto *q = reinterpret_cast<HostRxq *>(rxq);
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	if (g_fail_allocs > 0) {
+		g_fail_allocs--;
+		return nullptr;
+	}
+	uint32_t size = 4096u << q->order;
+	void *page = page_alloc(size);
+	if (!page)
+		return nullptr;
+	*dma = dma_register(page, size, Region::RxBuf, 0);
+	g_rxbufs[page] = RxBuf{ q, *dma };
+	q->outstanding++;
+	return page;
+}
+
+void scx_os_rx_recycle(struct scx_os_rxq *q, void *page)
+{
+	(void)q;
+	rxbuf_release(page);
+}
+
+int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+{
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		auto it = g_rxbufs.find(pkt->page);
+		if (it == g_rxbufs.end()) {
+			host_error("rx_deliver of page %p that is not an RX buffer", pkt->page);
+			return -1;
+		}
+		uint32_t size = 4096u << (it->second.q ? it->second.q->order : 0);
+		if ((uint64_t)pkt->headroom + pkt->len > size)
+			host_error("rx_deliver: headroom %u + len %u beyond the %u-byte buffer",
+				   pkt->headroom, pkt->len, size);
+		else if (g_fail_deliveries > 0)
+			g_fail_deliveries--;
+		else {
+			const uint8_t *p = static_cast<const uint8_t *>(pkt->page) + pkt->headroom;
+			g_delivered[os_channel].push_back(
+				host::RxRecord{ std::vector<uint8_t>(p, p + pkt->len), *pkt });
+			rxbuf_release(pkt->page);
+			return 0;
+		}
+	}
+	rxbuf_release(pkt->page);
+	return -1;
+}
+
+void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
+{
+	(void)napi_budget;
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_tx_freed[os_channel].push_back(skb);
+}
+
+} /* extern "C" */
+
+/* ================= test-facing helpers ================= */
+
+namespace host {
+
+uint64_t dma_map(const void *cpu, uint32_t len, uint32_t kind)
+{
+	return dma_register(const_cast<void *>(cpu), len, Region::TxMap, kind);
+}
+
+void dma_forget(uint64_t dma)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_dma.erase(dma);
+}
+
+size_t dma_regions()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_dma.size();
+}
+
+static size_t count_kind(Region k)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	size_t n = 0;
+	for (auto &r : g_dma)
+		n += r.second.kind == k;
+	return n;
+}
+
+size_t dma_coherent_regions() { return count_kind(Region::Coherent); }
+size_t dma_tx_mappings() { return count_kind(Region::TxMap); }
+
+uint64_t dma_unmapped_addr()
+{
+	return kIovaBase - 16 * kPage;	/* below the first IOVA ever handed out */
+}
+
+size_t rx_buffers_outstanding()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_rxbufs.size();
+}
+
+size_t rxqs_live()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_rxqs_live;
+}
+
+const std::vector<RxRecord> &rx_delivered(void *os_channel)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_delivered[os_channel];
+}
+
+void rx_fail_next_deliveries(int n)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_fail_deliveries = n;
+}
+
+void rx_fail_next_allocs(int n)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_fail_allocs = n;
+}
+
+const std::vector<void *> &tx_freed(void *os_channel)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_tx_freed[os_channel];
+}
+
+uint64_t irq_count(void *irq_ctx, uint32_t vector)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_irqs.find({ irq_ctx, vector });
+	return it == g_irqs.end() ? 0 : it->second;
+}
+
+uint64_t irq_total()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_irq_total;
+}
+
+void set_irq_hook(std::function<void(void *, uint32_t)> hook)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_irq_hook = std::move(hook);
+}
+
+int64_t zalloc_outstanding()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_zalloc_outstanding;
+}
+
+int64_t locks_live()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_locks_live;
+}
+
+int errors()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_errors;
+}
+
+void reset()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_errors = 0;
+	g_delivered.clear();
+	g_tx_freed.clear();
+	g_irqs.clear();
+	g_irq_total = 0;
+	g_irq_hook = nullptr;
+	g_fail_deliveries = 0;
+	g_fail_allocs = 0;
+}
+
+} /* namespace host */

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Userspace implementation of include/softcx/os.h, plus the hooks and
+ * records tests use to look at what the core did to the "OS".
+ *
+ * DMA: every region the device may reach is registered with a fake bus
+ * address (IOVA) that is unrelated to its CPU address, so a driver that
+ * hands the device a CPU pointer gets a translation failure, not silent
+ * success. Regions are separated by unmapped guard gaps.
+ *
+ * Misuse the kernel would punish (unmapping what was never mapped, freeing
+ * DMA memory twice, lock order inversions between lock classes, nesting a
+ * lock class inside itself) is counted in host::errors() and printed; test
+ * fixtures assert it stays 0.
+ */
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "softcx/os.h"
+
+namespace host {
+
+/* ---- DMA ---- */
+/* Map caller-owned memory for the device (what the shim does for skb data); unmap with scx_os_dma_unmap. */
+uint64_t dma_map(const void *cpu, uint32_t len, uint32_t kind = SCX_DMA_SINGLE);
+/* Forget a mapping made by dma_map without going through scx_os_dma_unmap (test cleanup). */
+void dma_forget(uint64_t dma);
+size_t dma_regions();		/* all registered ranges */
+size_t dma_coherent_regions();	/* from scx_os_dma_alloc */
+size_t dma_tx_mappings();	/* from dma_map, not yet unmapped */
+/* An address no range covers (for negative tests). */
+uint64_t dma_unmapped_addr();
+
+/* ---- RX buffers (scx_os_rxq_*) ---- */
+size_t rx_buffers_outstanding();	/* allocated and neither delivered nor recycled */
+size_t rxqs_live();
+
+struct RxRecord {
+	std::vector<uint8_t> data;	/* the packet bytes */
+	scx_rx_pkt meta;
+};
+/* Packets delivered on an os_channel (scx_os_rx_deliver), oldest first. */
+const std::vector<RxRecord> &rx_delivered(void *os_channel);
+/* Make the next n scx_os_rx_deliver calls fail (returns -1, buffer recycled). */
+void rx_fail_next_deliveries(int n);
+/* Make the next n scx_os_rx_alloc calls fail. */
+void rx_fail_next_allocs(int n);
+
+/* ---- TX completions (scx_os_tx_free) ---- */
+const std::vector<void *> &tx_freed(void *os_channel);
+
+/* ---- interrupts ---- */
+uint64_t irq_count(void *irq_ctx, uint32_t vector);
+uint64_t irq_total();
+/* Called on every scx_os_raise_irq, after counting (may call back into the core). */
+void set_irq_hook(std::function<void(void *irq_ctx, uint32_t vector)> hook);
+
+/* ---- memory and locks ---- */
+int64_t zalloc_outstanding();
+int64_t locks_live();
+
+/* ---- bookkeeping ---- */
+int errors();
+/* Forget all records (deliveries, irqs, errors, hooks, failure injection); allocations stay. */
+void reset();
+
+} /* namespace host */

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * RSS through the bus: the hash in RX CQEs against the published Microsoft
+ * Toeplitz verification vectors, and RQ selection by the indirection table.
+ */
+#include "frames.h"
+#include "hw_harness.h"
+
+using namespace hwt;
+
+namespace {
+
+struct Vector {
+	const char *dst;
+	uint16_t dport;
+	const char *src;
+	uint16_t sport;
+	uint32_t hash_l3;
+	uint32_t hash_l4;
+};
+
+/* "Verifying the RSS Hash Calculation", Windows driver documentation. */
+const Vector kIpv4[] = {
+	{ "161.142.100.80", 1766, "66.9.149.187", 2794, 0x323e8fc2, 0x51ccc178 },
+	{ "65.69.140.83", 4739, "199.92.111.2", 14230, 0xd718262a, 0xc626b0ea },
+	{ "12.22.207.184", 38024, "24.19.198.95", 12898, 0xd2d0a5de, 0x5c2b394a },
+	{ "209.142.163.6", 2217, "38.27.205.30", 48228, 0x82989176, 0xafc7327f },
+	{ "202.188.127.2", 1303, "153.39.163.191", 44251, 0x5d1809c5, 0x10e828a2 },
+};
+const Vector kIpv6[] = {
+	{ "3ffe:2501:200:3::1", 1766, "3ffe:2501:200:1fff::7", 2794, 0x2cc18cd5, 0x40207d3d },
+	{ "ff02::1", 4739, "3ffe:501:8::260:97ff:fe40:efab", 14230, 0x0f0c461c, 0xdde51bbf },
+	{ "fe80::200:f8ff:fe21:67cf", 38024, "3ffe:1900:4545:3:200:f8ff:fe21:67cf", 44251,
+	  0x4b61e985, 0x02d1feef },
+};
+
+/* Bit-serial reference Toeplitz, independent of the device's byte-window version. */
+uint32_t ref_toeplitz(const uint8_t *key, const frames::Bytes &in)
+{
+	uint32_t result = 0;
+	uint64_t window = 0;	/* key bits [i, i+32) in the low 32 bits */
+	for (int b = 0; b < 32; b++)
+		window = (window << 1) | ((key[b / 8] >> (7 - b % 8)) & 1);
+	for (size_t i = 0; i < in.size() * 8; i++) {
+		if ((in[i / 8] >> (7 - i % 8)) & 1)
+			result ^= (uint32_t)window;
+		size_t k = i + 32;
+		window = (window << 1) | ((key[k / 8] >> (7 - k % 8)) & 1);
+	}
+	return result;
+}
+
+frames::Bytes flow_frame(const Vector &v, bool v6, uint8_t proto)
+{
+	frames::Spec s;
+	s.v6 = v6;
+	s.proto = proto;
+	s.src = v.src;
+	s.dst = v.dst;
+	s.sport = v.sport;
+	s.dport = v.dport;
+	s.payload = frames::payload(32);
+	return frames::build(s);
+}
+
+class HwRss : public HwTest {
+protected:
+	prm::Cqe64 send_one(uint32_t fields, const frames::Bytes &f)
+	{
+		Link l;
+		l.setup(fn0, fn1, 6, 6, 8, fields);
+		l.send(f);
+		auto rx = l.rxcq.poll_all();
+		EXPECT_EQ(rx.size(), 1u);
+		return rx.empty() ? prm::Cqe64{} : rx[0];
+	}
+};
+
+TEST(HwRssReference, ReferenceToeplitzMatchesTheVectors)
+{
+	/* Guards the reference itself: src ip, dst ip, src port, dst port. */
+	for (const Vector &v : kIpv4) {
+		frames::Bytes in = frames::ip_bytes(v.src), d = frames::ip_bytes(v.dst);
+		in.insert(in.end(), d.begin(), d.end());
+		EXPECT_EQ(ref_toeplitz(kMsKey, in), v.hash_l3);
+		in.insert(in.end(), { (uint8_t)(v.sport >> 8), (uint8_t)v.sport, (uint8_t)(v.dport >> 8),
+				      (uint8_t)v.dport });
+		EXPECT_EQ(ref_toeplitz(kMsKey, in), v.hash_l4);
+	}
+}
+
+TEST_F(HwRss, Ipv4VectorsAddressesOnly)
+{
+	for (const Vector &v : kIpv4) {
+		prm::Cqe64 c = send_one(kFields2, flow_frame(v, false, 6));
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l3) << v.src;
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4);
+	}
+}
+
+TEST_F(HwRss, Ipv4VectorsWithTcpPorts)
+{
+	for (const Vector &v : kIpv4) {
+		prm::Cqe64 c = send_one(kFields4, flow_frame(v, false, 6));
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l4) << v.src;
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4 | prm::kRssHashTcp);
+	}
+}
+
+TEST_F(HwRss, Ipv4VectorsWithUdpPorts)
+{
+	for (const Vector &v : kIpv4) {
+		prm::Cqe64 c = send_one(kFields4, flow_frame(v, false, 17));
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l4) << v.src;
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4 | prm::kRssHashUdp);
+	}
+}
+
+TEST_F(HwRss, Ipv6Vectors)
+{
+	for (const Vector &v : kIpv6) {
+		prm::Cqe64 c = send_one(kFields2, flow_frame(v, true, 6));
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l3) << v.src;
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv6);
+		c = send_one(kFields4, flow_frame(v, true, 6));
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l4) << v.src;
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv6 | prm::kRssHashTcp);
+	}
+}
+
+TEST_F(HwRss, NonTcpUdpAndNonIpHashing)
+{
+	/* ICMP-like: 4-tuple fields fall back to the addresses */
+	prm::Cqe64 c = send_one(kFields4, flow_frame(kIpv4[0], false, 1));
+	EXPECT_EQ(c.rss_hash_result.get(), kIpv4[0].hash_l3);
+	EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4);
+	EXPECT_EQ(c.l4_type(), prm::kCqeL4None);
+
+	/* ARP-like frame: no hash, table entry 0 */
+	frames::Bytes arp(60, 0);
+	arp[12] = 0x08;
+	arp[13] = 0x06;
+	c = send_one(kFields4, arp);
+	EXPECT_EQ(c.rss_hash_result.get(), 0u);
+	EXPECT_EQ(c.rss_hash_type, 0);
+	EXPECT_EQ(c.l3_type(), prm::kCqeL3None);
+	EXPECT_EQ(c.byte_cnt.get(), 60u);
+}
+
+TEST_F(HwRss, FragmentsHashOnAddressesOnly)
+{
+	frames::Bytes f = flow_frame(kIpv4[1], false, 6);
+	frames::put16(f, 14 + 6, 0x2000);	/* MF */
+	frames::fill_reference_csums(f);
+	prm::Cqe64 c = send_one(kFields4, f);
+	EXPECT_EQ(c.rss_hash_result.get(), kIpv4[1].hash_l3);
+	EXPECT_EQ(c.l4_type(), prm::kCqeL4None);
+	EXPECT_EQ(c.hds_ip_ext & prm::kCqeL4Ok, 0);
+}
+
+/* 4 RQs behind an 8-entry table: each flow lands on table[hash & 7]. */
+TEST_F(HwRss, IndirectionTableSelectsTheRq)
+{
+	Cq txcq;
+	Sq sq;
+	ASSERT_EQ(txcq.create(fn0, 10, 0), prm::kStatOk);
+	ASSERT_EQ(sq.create(fn0, txcq.cqn, 10), prm::kStatOk);
+	ASSERT_EQ(sq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+	Cq cq[4];
+	Rq rq[4];
+	for (int i = 0; i < 4; i++) {
+		ASSERT_EQ(cq[i].create(fn1, 8, (uint32_t)i), prm::kStatOk);
+		ASSERT_EQ(rq[i].create(fn1, cq[i].cqn, 8, 256), prm::kStatOk);
+		ASSERT_EQ(rq[i].modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+		rq[i].post(256);
+	}
+	const int table_ix[8] = { 2, 0, 3, 1, 1, 2, 0, 3 };
+	std::vector<uint32_t> table;
+	for (int t : table_ix)
+		table.push_back(rq[t].rqn);
+	uint8_t key[40];
+	for (int i = 0; i < 40; i++)
+		key[i] = (uint8_t)(i * 37 + 11);
+	uint32_t rss;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, table, kFields4, key, &rss), prm::kStatOk);
+
+	int expect_count[4] = {};
+	for (int i = 0; i < 200; i++) {
+		frames::Spec s;
+		s.proto = i % 2 ? 17 : 6;
+		s.src = "192.168.1." + std::to_string(i % 250);
+		s.sport = (uint16_t)(1000 + i * 7);
+		s.payload = frames::payload(20);
+		frames::Bytes f = frames::build(s);
+
+		frames::Bytes in = frames::ip_bytes(s.src), d = frames::ip_bytes(s.dst);
+		in.insert(in.end(), d.begin(), d.end());
+		in.insert(in.end(), { (uint8_t)(s.sport >> 8), (uint8_t)s.sport, (uint8_t)(s.dport >> 8),
+				      (uint8_t)s.dport });
+		uint32_t h = ref_toeplitz(key, in);
+		int want = table_ix[h & 7];
+		expect_count[want]++;
+
+		SendWqe w;
+		Seg seg;
+		seg.inl = true;
+		seg.data = f;
+		w.segs.push_back(seg);
+		sq.pad_for(3);
+		sq.post(w);
+		sq.doorbell();
+		prm::Cqe64 c;
+		ASSERT_TRUE(cq[want].poll(&c)) << "flow " << i << " not on RQ " << want;
+		EXPECT_EQ(c.rss_hash_result.get(), h);
+	}
+	for (int i = 0; i < 4; i++) {
+		EXPECT_EQ(cq[i].poll_all().size(), 0u);
+		EXPECT_GT(expect_count[i], 10) << "the key should spread flows over every RQ";
+	}
+}
+
+/* The newest RSS object steers; MODIFY redirects in place; destroying it falls back. */
+TEST_F(HwRss, NewestObjectSteersAndModifyRedirects)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	Cq cq2;
+	Rq rq2;
+	ASSERT_EQ(cq2.create(fn1, 8, 5), prm::kStatOk);
+	ASSERT_EQ(rq2.create(fn1, cq2.cqn, 6, 9216), prm::kStatOk);
+	ASSERT_EQ(rq2.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+	rq2.post(64);
+	frames::Bytes f = flow_frame(kIpv4[0], false, 6);
+
+	l.send(f);
+	EXPECT_EQ(l.rxcq.poll_all().size(), 1u);
+	uint32_t rss2;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { rq2.rqn }, kFields4, kMsKey, &rss2),
+		  prm::kStatOk);
+	l.send(f);
+	EXPECT_EQ(cq2.poll_all().size(), 1u) << "the new object took over";
+	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
+
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, rss2, { l.rq.rqn }, kFields4, kMsKey, nullptr),
+		  prm::kStatOk);
+	l.send(f);
+	EXPECT_EQ(l.rxcq.poll_all().size(), 1u) << "modify redirected";
+
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { rq2.rqn }, kFields4, kMsKey, nullptr),
+		  prm::kStatOk);
+	ASSERT_EQ(destroy(fn1, prm::kCmdDestroyRss, rss2), prm::kStatOk);
+	l.send(f);
+	EXPECT_EQ(cq2.poll_all().size(), 1u) << "back to the older object";
+
+	/* an RQ destroyed under the table: its packets are if_down drops */
+	ASSERT_EQ(rq2.destroy(), prm::kStatOk);
+	l.send(f);
+	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 1u);
+	/* a new RQ in the same slot is not reached through the stale entry */
+	Rq rq3;
+	ASSERT_EQ(rq3.create(fn1, cq2.cqn, 6, 9216), prm::kStatOk);
+	ASSERT_EQ(rq3.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+	rq3.post(64);
+	l.send(f);
+	EXPECT_EQ(cq2.poll_all().size(), 0u);
+	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 2u);
+}
+
+} /* namespace */
