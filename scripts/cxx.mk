@@ -2,7 +2,8 @@
 # The one Kbuild rule for C++ objects, shared by the module build (../Kbuild)
 # and the KUnit overlay. Flags are KBUILD_CFLAGS minus the C-only ones, so
 # they follow the kernel being built (x86_64: -mcmodel=kernel, thunks, ...;
-# UML: -mcmodel=large). objtool runs on every object where the kernel runs it.
+# UML: -mcmodel=large, no objtool). objtool runs on every object where the
+# kernel runs it ($(cmd_objtool) expands to nothing on UML).
 # Include with $(scx-root) set to the project directory as Kbuild sees it.
 
 SCX_CXX ?= $(subst gcc,g++,$(CC))
@@ -19,12 +20,22 @@ scx-c-only := -std=gnu% -Wstrict-prototypes -Werror=strict-prototypes \
 	-Wcast-function-type-strict -fmin-function-alignment=% \
 	-Wmissing-variable-declarations -fsanitize=kcfi
 
-SCX_CXXFLAGS = $(filter-out $(scx-c-only),$(KBUILD_CFLAGS)) $(KBUILD_CFLAGS_MODULE) \
+# KASAN instruments the C++ objects like the kernel's C (Kbuild adds
+# CFLAGS_KASAN per object, outside KBUILD_CFLAGS), except for globals:
+# asan-globals registers them from an .init_array constructor, which the
+# core must not have (cxx-guard.sh).
+scx-san-flags := $(if $(CONFIG_KASAN_GENERIC),$(CFLAGS_KASAN) --param asan-globals=0)
+
+# -fno-asynchronous-unwind-tables is in x86_64's KBUILD_CFLAGS but not UML's;
+# C++ objects never carry .eh_frame.
+SCX_CXXFLAGS = $(filter-out $(scx-c-only),$(KBUILD_CFLAGS)) \
+	$(if $(part-of-module),$(KBUILD_CFLAGS_MODULE)) $(scx-san-flags) \
 	-std=gnu++17 -fno-exceptions -fno-rtti -fno-threadsafe-statics \
 	-fno-use-cxa-atexit -fno-gnu-unique -fcheck-new -nostdinc++ \
+	-fno-asynchronous-unwind-tables \
 	-DSCX_IN_KERNEL=1 -I$(scx-root)/include -I$(scx-root)/src -Werror
 
-quiet_cmd_scx_cxx_o_cpp = CXX [M]  $@
+quiet_cmd_scx_cxx_o_cpp = CXX $(quiet_modtag)  $@
       cmd_scx_cxx_o_cpp = $(SCX_CXX) -Wp,-MMD,$(depfile) $(SCX_CXXFLAGS) -c -o $@ $< \
 	$(cmd_objtool) ; $(CONFIG_SHELL) $(scx-root)/scripts/cxx-guard.sh $@
 

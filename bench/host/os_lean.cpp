@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A minimal OS layer for the host microbenchmark, shaped like the kernel
+ * shim rather than like the test layer: bus address = CPU address (the
+ * direct mapping without an IOMMU), TX unmap is a no-op, locks are plain
+ * spinlocks, RX buffers come from a per-RQ free list (a page_pool that
+ * recycles every page), and the "stack" reads the Ethernet type of each
+ * delivered frame and recycles its page. It checks nothing: use it only to
+ * see what the core costs without tests/host/os_host.cpp's bookkeeping.
+ */
+#include "bench_os.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace {
+
+constexpr uint32_t kPage = 4096;
+
+void *page_alloc(size_t size, bool zero)
+{
+	size_t rounded = (size + kPage - 1) / kPage * kPage;
+	void *p = aligned_alloc(kPage, rounded ? rounded : kPage);
+	if (p && zero)
+		memset(p, 0, rounded ? rounded : kPage);
+	return p;
+}
+
+struct LeanLock {
+	int locked;
+};
+
+struct LeanRxq {
+	void *os_channel;
+	uint32_t order;
+	uint32_t cap;	/* pool_size: pages kept for recycling */
+	uint32_t nfree;
+	void **free;
+};
+
+/* page -> pool: the kernel keeps it in struct page; one RQ per channel here. */
+constexpr int kMaxPools = 16;
+LeanRxq *g_pools[kMaxPools];
+
+LeanRxq *pool_of(void *os_channel)
+{
+	for (LeanRxq *q : g_pools)
+		if (q && q->os_channel == os_channel)
+			return q;
+	return nullptr;
+}
+
+void pool_put(LeanRxq *q, void *page)
+{
+	if (q && q->nfree < q->cap)
+		q->free[q->nfree++] = page;
+	else
+		free(page);
+}
+
+uint64_t g_rx_delivered, g_tx_freed, g_irqs, g_stack_sum;
+
+} /* namespace */
+
+extern "C" {
+
+void *scx_os_zalloc(uint64_t size)
+{
+	return calloc(1, size ? size : 1);
+}
+
+void scx_os_free(void *p)
+{
+	free(p);
+}
+
+void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
+{
+	(void)os_dev;
+	void *cpu = page_alloc(size, true);
+	if (cpu)
+		*dma = (uint64_t)(uintptr_t)cpu;
+	return cpu;
+}
+
+void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
+{
+	(void)os_dev;
+	(void)size;
+	(void)dma;
+	free(cpu);
+}
+
+void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
+{
+	(void)os_dev;
+	/* The shim checks pfn_valid() per page; this checks null and wrap. */
+	if (__builtin_expect(!dma || dma + len < dma, 0))
+		return nullptr;
+	return (void *)(uintptr_t)dma;
+}
+
+void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
+{
+	(void)os_dev;
+	(void)dma;
+	(void)len;
+	(void)kind;
+}
+
+struct scx_os_lock *scx_os_lock_create(enum scx_lock_class cls)
+{
+	(void)cls;
+	return reinterpret_cast<struct scx_os_lock *>(calloc(1, sizeof(LeanLock)));
+}
+
+void scx_os_lock_destroy(struct scx_os_lock *l)
+{
+	free(l);
+}
+
+void scx_os_lock(struct scx_os_lock *lk)
+{
+	auto *l = reinterpret_cast<LeanLock *>(lk);
+	while (__atomic_exchange_n(&l->locked, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&l->locked, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
+
+void scx_os_unlock(struct scx_os_lock *lk)
+{
+	__atomic_store_n(&reinterpret_cast<LeanLock *>(lk)->locked, 0, __ATOMIC_RELEASE);
+}
+
+void scx_os_log(int level, const char *fmt, ...)
+{
+	if (level >= SCX_LOG_DEBUG)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
+
+void scx_os_fatal(const char *what)
+{
+	fprintf(stderr, "softcx FATAL: %s\n", what);
+	abort();
+}
+
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+{
+	(void)irq_ctx;
+	(void)vector;
+	g_irqs++;
+}
+
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
+{
+	auto *q = static_cast<LeanRxq *>(calloc(1, sizeof(LeanRxq)));
+	if (!q)
+		return nullptr;
+	q->os_channel = os_channel;
+	q->order = order;
+	q->cap = size;
+	q->free = static_cast<void **>(calloc(size ? size : 1, sizeof(void *)));
+	for (auto &slot : g_pools)
+		if (!slot) {
+			slot = q;
+			return reinterpret_cast<struct scx_os_rxq *>(q);
+		}
+	free(q->free);
+	free(q);
+	return nullptr;
+}
+
+void scx_os_rxq_destroy(struct scx_os_rxq *rxq)
+{
+	auto *q = reinterpret_cast<LeanRxq *>(rxq);
+	if (!q)
+		return;
+	for (auto &slot : g_pools)
+		if (slot == q)
+			slot = nullptr;
+	while (q->nfree)
+		free(q->free[--q->nfree]);
+	free(q->free);
+	free(q);
+}
+
+void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
+{
+	auto *q = reinterpret_cast<LeanRxq *>(rxq);
+	void *page = q->nfree ? q->free[--q->nfree] : page_alloc(kPage << q->order, false);
+	if (page)
+		*dma = (uint64_t)(uintptr_t)page;
+	return page;
+}
+
+void scx_os_rx_recycle(struct scx_os_rxq *rxq, void *page)
+{
+	pool_put(reinterpret_cast<LeanRxq *>(rxq), page);
+}
+
+int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+{
+	const uint8_t *p = static_cast<const uint8_t *>(pkt->page) + pkt->headroom;
+
+	/* eth_type_trans reads the header; the stack then drops and the page recycles. */
+	g_stack_sum += (uint32_t)(p[12] << 8 | p[13]) + pkt->len;
+	g_rx_delivered++;
+	pool_put(pool_of(os_channel), pkt->page);
+	return 0;
+}
+
+void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
+{
+	(void)os_channel;
+	(void)skb;
+	(void)napi_budget;
+	g_tx_freed++;
+}
+
+} /* extern "C" */
+
+uint64_t bench_dma_map(const void *cpu, uint32_t len)
+{
+	(void)len;
+	return (uint64_t)(uintptr_t)cpu;
+}
+
+void bench_os_collect(void *rx_ch, void *tx_ch, uint64_t *rx_delivered, uint64_t *tx_freed)
+{
+	/* One pair, one channel: the global counts are the channels' counts. */
+	(void)rx_ch;
+	(void)tx_ch;
+	*rx_delivered += g_rx_delivered;
+	*tx_freed += g_tx_freed;
+	g_rx_delivered = g_tx_freed = 0;
+}
+
+int bench_os_errors()
+{
+	return 0;
+}
+
+const char *bench_os_name()
+{
+	return "os_lean";
+}

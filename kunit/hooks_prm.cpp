@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Test hooks: PRM structure layouts and field accessors (see kunit/hooks.h). */
+#include "hooks.h"
+
+#include "prm/cmd.h"
+#include "prm/cqe.h"
+#include "prm/wqe.h"
+
+using namespace softcx;
+using namespace softcx::prm;
+
+namespace {
+
+struct Row {
+	const char *what;
+	u32 got;
+	u32 want;
+};
+
+#define SZ(T, want) Row{ "sizeof(" #T ")", (u32)sizeof(T), want }
+#define OFF(T, f, want) Row{ #T "." #f, (u32)__builtin_offsetof(T, f), want }
+
+/* The wanted values are the ConnectX PRM's (mlx5_ifc.h / device.h in Linux). */
+constexpr Row kRows[] = {
+	/* send WQE segments */
+	SZ(CtrlSeg, 16), OFF(CtrlSeg, opmod_idx_opcode, 0), OFF(CtrlSeg, qpn_ds, 4),
+	OFF(CtrlSeg, signature, 8), OFF(CtrlSeg, fm_ce_se, 11), OFF(CtrlSeg, general_id, 12),
+	SZ(EthSeg, 16), OFF(EthSeg, swp_offsets, 0), OFF(EthSeg, cs_flags, 4),
+	OFF(EthSeg, swp_flags, 5), OFF(EthSeg, mss, 6), OFF(EthSeg, flow_table_metadata, 8),
+	OFF(EthSeg, inline_hdr_sz, 12), OFF(EthSeg, inline_hdr_start, 14),
+	SZ(DataSeg, 16), OFF(DataSeg, byte_count, 0), OFF(DataSeg, lkey, 4), OFF(DataSeg, addr, 8),
+	SZ(SendWqe, 64), SZ(RxWqeCyc, 16),
+	Row{ "kSendWqeBB", kSendWqeBB, 64 }, Row{ "kSendWqeDS", kSendWqeDS, 16 },
+	Row{ "kMaxDsCount", kMaxDsCount, 63 }, Row{ "kOpSend", kOpSend, 0x0a },
+	Row{ "kOpNop", kOpNop, 0x00 }, Row{ "kOpLso", kOpLso, 0x0e },
+	Row{ "kOpEnhancedMpsw", kOpEnhancedMpsw, 0x29 },
+	Row{ "kCtrlCqUpdate", kCtrlCqUpdate, 0x08 },
+	Row{ "kCsL3", kCsL3, 0x40 }, Row{ "kCsL4", kCsL4, 0x80 },
+	Row{ "kInlineSegFlag", kInlineSegFlag, 0x80000000u },
+	/* CQE */
+	SZ(Cqe64, 64), OFF(Cqe64, wqe_id, 2), OFF(Cqe64, rss_hash_result, 12),
+	OFF(Cqe64, rss_hash_type, 16), OFF(Cqe64, check_sum, 20), OFF(Cqe64, flags_rqpn, 24),
+	OFF(Cqe64, hds_ip_ext, 28), OFF(Cqe64, l4_l3_hdr_type, 29), OFF(Cqe64, vlan_info, 30),
+	OFF(Cqe64, srqn, 32), OFF(Cqe64, byte_cnt, 44), OFF(Cqe64, timestamp_h, 48),
+	OFF(Cqe64, sop_drop_qpn, 56), OFF(Cqe64, wqe_counter, 60), OFF(Cqe64, signature, 62),
+	OFF(Cqe64, op_own, 63),
+	SZ(ErrCqe, 64), OFF(ErrCqe, srqn, 32), OFF(ErrCqe, vendor_err_synd, 54),
+	OFF(ErrCqe, syndrome, 55), OFF(ErrCqe, s_wqe_opcode_qpn, 56),
+	OFF(ErrCqe, wqe_counter, 60), OFF(ErrCqe, op_own, 63),
+	Row{ "kCqeReq", kCqeReq, 0x0 }, Row{ "kCqeRespSend", kCqeRespSend, 0x2 },
+	Row{ "kCqeReqErr", kCqeReqErr, 0xd }, Row{ "kCqeRespErr", kCqeRespErr, 0xe },
+	Row{ "kCqeInvalid", kCqeInvalid, 0xf },
+	/* command interface (softcx's own layouts, fixed between driver and device) */
+	SZ(CmdIn, 8), OFF(CmdIn, opcode, 0), OFF(CmdIn, op_mod, 2),
+	SZ(CmdOut, 8), OFF(CmdOut, status, 0), OFF(CmdOut, syndrome, 4),
+	SZ(HcaCaps, 32), SZ(QueryHcaCapOut, 40),
+	SZ(CreateCqIn, 32), OFF(CreateCqIn, log_cq_size, 8), OFF(CreateCqIn, c_eqn, 12),
+	OFF(CreateCqIn, dbr_addr, 16), OFF(CreateCqIn, pas, 24),
+	SZ(CreateObjOut, 16), OFF(CreateObjOut, obj_num, 8), SZ(DestroyObjIn, 16),
+	SZ(CreateSqIn, 32), OFF(CreateSqIn, cqn, 8), OFF(CreateSqIn, log_wq_sz, 12),
+	OFF(CreateSqIn, dbr_addr, 16), OFF(CreateSqIn, pas, 24),
+	SZ(CreateRqIn, 32), OFF(CreateRqIn, cqn, 8), OFF(CreateRqIn, log_wq_sz, 12),
+	OFF(CreateRqIn, wq_type, 14), OFF(CreateRqIn, dbr_addr, 16), OFF(CreateRqIn, pas, 24),
+	SZ(ModifyQueueIn, 16), OFF(ModifyQueueIn, cur_state, 12), OFF(ModifyQueueIn, next_state, 13),
+	SZ(RssIn, 1088), OFF(RssIn, toeplitz_key, 24), OFF(RssIn, rqn, 64),
+	SZ(QueryQCounterOut, 40), SZ(QueryBusCountersOut, 56),
+	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
+};
+
+} /* namespace */
+
+extern "C" uint32_t scx_kt_prm_layout(scx_kt_layout *rows, uint32_t max)
+{
+	u32 n = sizeof(kRows) / sizeof(kRows[0]);
+
+	for (u32 i = 0; i < n && i < max; i++) {
+		rows[i].what = kRows[i].what;
+		rows[i].got = kRows[i].got;
+		rows[i].want = kRows[i].want;
+	}
+	return n;
+}
+
+extern "C" void scx_kt_prm_ctrl_encode(uint8_t opcode, uint16_t index, uint32_t sqn, uint32_t ds,
+				       uint8_t out[16])
+{
+	CtrlSeg c = {};
+
+	c.set(opcode, index, sqn, ds);
+	__builtin_memcpy(out, &c, sizeof(c));
+}
+
+extern "C" void scx_kt_prm_ctrl_decode(const uint8_t in[16], uint8_t *opcode, uint16_t *index,
+				       uint32_t *sqn, uint32_t *ds)
+{
+	CtrlSeg c;
+
+	__builtin_memcpy(&c, in, sizeof(c));
+	*opcode = c.opcode();
+	*index = c.wqe_index();
+	*sqn = c.sqn();
+	*ds = c.ds_count();
+}
+
+extern "C" void scx_kt_prm_cqe_decode(const uint8_t in[64], scx_kt_cqe *out)
+{
+	Cqe64 c;
+
+	__builtin_memcpy(&c, in, sizeof(c));
+	out->opcode = c.opcode();
+	out->owner = c.owner();
+	out->l3_type = c.l3_type();
+	out->l4_type = c.l4_type();
+	out->wqe_counter = c.wqe_counter.get();
+	out->byte_cnt = c.byte_cnt.get();
+}
+
+extern "C" uint8_t scx_kt_prm_cqe_init_op_own(void)
+{
+	return kCqeInitOpOwn;
+}

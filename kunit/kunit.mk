@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# The KUnit build of softcx, included by ../Kbuild when the tree was overlaid
+# by scripts/kunit.sh (CONFIG_SOFTCX_KUNIT_TEST): the C++ core, the shim's OS
+# layer (os.c, cxxrt.c; not its netdev glue) and the suites with their C++
+# test hooks, as one built-in object.
+
+scx-kunit-objs := $(patsubst $(scx-root)/%.c,%.o,$(wildcard $(scx-root)/kunit/*.c)) \
+		  $(patsubst $(scx-root)/%.cpp,%.o,$(wildcard $(scx-root)/kunit/*.cpp))
+
+obj-$(CONFIG_SOFTCX_KUNIT_TEST) += softcx-kunit.o
+softcx-kunit-y := $(scx-core-objs) $(filter shim/os.o shim/cxxrt.o,$(scx-shim-objs)) \
+		  $(scx-kunit-objs)
+
+# kunit.py shows compiler output only when the build fails: make warnings fail.
+ccflags-y += -Werror
+
+# The counter names Documentation/counters.rst documents, as a C list for
+# the counters suite (kunit/stats_test.c).
+quiet_cmd_scx_counters_doc = GEN     $@
+      cmd_scx_counters_doc = sed -n 's/^   \* - \([a-z][a-z0-9_]*\)$$/"\1",/p' $< \
+	| grep -vx '"name",' > $@
+
+$(obj)/kunit/counters_doc.h: $(scx-root)/Documentation/counters.rst FORCE
+	$(call if_changed,scx_counters_doc)
+targets += kunit/counters_doc.h
+$(obj)/kunit/stats_test.o: $(obj)/kunit/counters_doc.h

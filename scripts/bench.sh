@@ -1,0 +1,70 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Benchmarks (figures, not pass/fail tests):
+#   1. host microbenchmark of the TX -> device -> RX path (bench/host/run.sh):
+#      ns/packet (wall clock, median) and instructions/packet (callgrind),
+#      with tests/host/os_host.cpp and with the lean bench OS layer;
+#   2. VM benchmark (bench/vm/pktgen.sh in a VM via scripts/vm-run.sh):
+#      pktgen 64-byte frames scx0 -> scx1 and veth0 -> veth1, medians of
+#      three interleaved repetitions and their ratio.
+#
+#   scripts/bench.sh            (or: make bench)
+#
+# Environment: BENCH_SKIP_HOST=1, BENCH_SKIP_VM=1, BENCH_VM_TIMEOUT (900),
+# plus those of bench/host/run.sh (BENCH_*) and bench/vm/pktgen.sh (SCX_BENCH_*,
+# passed into the guest by vm-run.sh).
+# Results: build/bench-results/<date>/ (host/, vm/, summary.txt).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+OUT=$ROOT/build/bench-results/$(date +%Y%m%d-%H%M%S)
+mkdir -p "$OUT"
+ln -sfn "$(basename "$OUT")" "$ROOT/build/bench-results/latest"
+SUM=$OUT/summary.txt
+
+# What was measured: the commit plus a hash of the sources (the tree may be dirty).
+src_hash=$(find src shim include Kbuild -type f \( -name '*.cpp' -o -name '*.h' -o -name '*.c' -o -name Kbuild \) \
+	-print0 | sort -z | xargs -0 cat | sha256sum | cut -c1-12)
+{
+	echo "softcx benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+	echo "commit $(git rev-parse --short HEAD 2>/dev/null || echo '?')$([ -z "$(git status --porcelain -- src shim include Kbuild 2>/dev/null)" ] || echo ' + uncommitted changes'), sources sha256 $src_hash"
+	echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$SUM"
+
+if [ "${BENCH_SKIP_HOST:-0}" != 1 ]; then
+	bench/host/run.sh "$OUT/host"
+	{
+		echo
+		echo "host microbenchmark (bench/host), 64-byte frames (60 B + FCS), batch 32:"
+		for os in host lean; do
+			w=$(grep -h '^RESULT' "$OUT/host/wall-$os.txt" | sed 's/^RESULT //')
+			i=$(grep -h '^RESULT' "$OUT/host/split-$os.txt" 2>/dev/null | sed 's/^RESULT //' || true)
+			echo "  os_$os: $w ${i:-(no callgrind)}"
+		done
+	} | tee -a "$SUM"
+fi
+
+if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
+	KVER=${KVER:-$(scripts/kver.sh)}
+	# Build the module when it is missing or older than any of its sources.
+	if [ ! -f softcx.ko ] || [ -n "$(find src shim include Kbuild scripts/cxx.mk -newer softcx.ko -type f \
+			\( -name '*.cpp' -o -name '*.h' -o -name '*.c' -o -name Kbuild -o -name '*.mk' \) | head -n 1)" ]; then
+		echo "bench: building softcx.ko"
+		make --no-print-directory module
+	fi
+	echo
+	echo "bench: VM benchmark (guest $KVER, TCG); the console goes to $OUT/vm/console.log"
+	rc=0
+	scripts/vm-run.sh --quiet --timeout "${BENCH_VM_TIMEOUT:-900}" --results "$OUT/vm" bench/vm/pktgen.sh || rc=$?
+	{
+		echo
+		echo "VM benchmark (bench/vm/pktgen.sh, guest $KVER, QEMU TCG -smp 2):"
+		if [ -f "$OUT/vm/pktgen-summary.txt" ]; then
+			sed 's/^/  /' "$OUT/vm/pktgen-summary.txt"
+		fi
+		[ $rc -eq 0 ] || echo "  FAILED: vm-run status $rc (see $OUT/vm/output.log, console.log)"
+	} | tee -a "$SUM"
+fi
+echo
+echo "bench: results in $OUT (summary.txt)"

@@ -1,0 +1,57 @@
+#!/bin/bash
+# `make check`: install what is missing, build softcx.ko, run the host unit
+# tests, KUnit on UML and the VM integration suite. Every stage ends with
+# "N passed, N failed"; the totals are the last line.
+set -u
+cd "$(dirname "$0")/.."
+mkdir -p build/check
+
+total_pass=0
+total_fail=0
+summary=()
+
+# run_stage NAME CMD...: runs CMD, logs to build/check/NAME.log, reads its
+# last "N passed, N failed" line (a stage that prints none counts as 1 failure).
+run_stage() {
+	local name=$1; shift
+	local log=build/check/$name.log
+	local start=$SECONDS
+	echo "=== $name: $*"
+	"$@" 2>&1 | tee "$log"
+	local rc=${PIPESTATUS[0]}
+	local line p f
+	line=$(grep -E '^([A-Za-z-]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	if [ -n "$line" ]; then
+		p=$(echo "$line" | sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\2/')
+		f=$(echo "$line" | sed -E 's/^([A-Za-z-]+: )?([0-9]+) passed, ([0-9]+) failed.*/\3/')
+	else
+		p=0; f=1
+	fi
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1	# a stage that failed must not count as green
+	fi
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+	summary+=("$(printf '%-10s %4d passed, %4d failed  (exit %d, %ds)' "$name" "$p" "$f" "$rc" $((SECONDS - start)))")
+}
+
+build_module() {
+	if scripts/build-module.sh; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; return 1; fi
+}
+
+run_stage deps scripts/deps.sh
+run_stage module build_module
+run_stage host scripts/host-test.sh
+run_stage kunit scripts/kunit.sh
+if [ -f softcx.ko ]; then
+	run_stage vm scripts/vm-test.sh
+else
+	summary+=("vm         skipped: softcx.ko did not build")
+	total_fail=$((total_fail + 1))
+fi
+
+echo
+echo "=== summary"
+printf '%s\n' "${summary[@]}"
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]

@@ -1,0 +1,72 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Run the VM integration suite (tests/vm/t-*.sh) in one VM boot.
+#
+#   scripts/vm-test.sh [t-name ...]
+#
+# Environment:
+#   VM_TESTS="t-ping t-iperf"  run a subset (same as arguments)
+#   VM_TIMEOUT=S               whole-VM timeout (default 1500)
+#   VM_QUIET=1                 do not stream the guest console
+#   SCX_KO=/path/softcx.ko     module to test (default <repo>/softcx.ko)
+#
+# Prints the per-test PASS/FAIL lines and ends with "N passed, N failed".
+# A VM that does not boot, crashes or times out counts as a failure, and so
+# does every planned test that produced no result. Exit status 0 only when
+# everything passed. Logs: build/vm-results/<run>/ (printed at the end).
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+ROOT=$PWD
+
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || read -r -a tests <<< "${VM_TESTS:-}"
+
+RES="$ROOT/build/vm-results/$(date +%Y%m%d-%H%M%S)-vm-test"
+mkdir -p "$RES"
+ln -sfn "$(basename "$RES")" "$ROOT/build/vm-results/latest"
+
+opts=(--timeout "${VM_TIMEOUT:-1500}" --results "$RES")
+[ "${VM_QUIET:-0}" = 1 ] && opts+=(--quiet)
+start=$(date +%s)
+scripts/vm-run.sh "${opts[@]}" tests/vm/run-all.sh "${tests[@]}"
+vrc=$?
+elapsed=$(( $(date +%s) - start ))
+
+pass=0 failed=0
+lines=()
+if [ -f "$RES/results.txt" ]; then
+	while IFS= read -r l; do
+		case "$l" in
+		PASS\ *) pass=$((pass + 1)); lines+=("$l") ;;
+		FAIL\ *) failed=$((failed + 1)); lines+=("$l") ;;
+		esac
+	done < "$RES/results.txt"
+fi
+# Planned tests without a result: the VM died or timed out during them.
+if [ -f "$RES/planned.txt" ]; then
+	while IFS= read -r t; do
+		[ -n "$t" ] || continue
+		grep -qE "^(PASS|FAIL) $t(:|$)" "$RES/results.txt" 2>/dev/null && continue
+		failed=$((failed + 1))
+		if [ $vrc -eq 124 ]; then
+			lines+=("FAIL $t: no result: the VM timed out (${VM_TIMEOUT:-1500}s)")
+		else
+			lines+=("FAIL $t: no result: the VM stopped early (status $vrc, see console.log)")
+		fi
+	done < "$RES/planned.txt"
+else
+	failed=$((failed + 1))
+	lines+=("FAIL vm-boot: the guest never started the suite (vm-run status $vrc, see $RES/console.log)")
+fi
+# The suite failed without a failing test line (run-all itself broke).
+if [ $vrc -ne 0 ] && [ $failed -eq 0 ]; then
+	failed=1
+	lines+=("FAIL vm-run: status $vrc with no failing test (see $RES/console.log)")
+fi
+
+echo
+echo "== VM tests (kernel ${KVER:-$(scripts/kver.sh)}, ${elapsed}s, logs in $RES/)"
+[ ${#lines[@]} -gt 0 ] && printf '%s\n' "${lines[@]}"
+echo "$pass passed, $failed failed"
+[ $failed -eq 0 ] && [ $vrc -eq 0 ]

@@ -1,0 +1,415 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared helpers for the VM tests (tests/vm/t-*.sh). Sourced, never run.
+# The tests run as root inside the VM (scripts/vm-run.sh), chrooted into the
+# host root, so the tools are the host's own ip, ethtool, ping, iperf3.
+#
+# Layout every traffic test uses (pair_setup):
+#   root netns: DEV0 (scx0)  10.11.0.1/24   <-- cable -->   netns ns1: DEV1 (scx1)  10.11.0.2/24
+# IPv6 is disabled on the test devices so that no background traffic
+# (DAD, router solicitations, MLD) disturbs the packet counts.
+#
+# Conventions: a failed assertion prints "FAIL: <reason>" on stderr and exits
+# 1; run-all.sh reports the first such line. Any command failing outside an
+# `if`/`||` also fails the test (set -e with an ERR trap naming the command).
+#
+# Variables a test may override before sourcing: none. From the environment:
+#   SCX_KO        module to load (default: <repo>/softcx.ko)
+#   SCX_TEST_OUT  directory for this test's artifacts (run-all.sh sets it)
+
+set -eEuo pipefail
+
+SCX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+SCX_KO=${SCX_KO:-$SCX_ROOT/softcx.ko}
+TEST_NAME=$(basename "$0" .sh)
+SCX_TEST_OUT=${SCX_TEST_OUT:-/tmp/$TEST_NAME}
+mkdir -p "$SCX_TEST_OUT"
+
+NS=ns1
+IP0=10.11.0.1
+IP1=10.11.0.2
+# Process creation is slow under TCG (0.1-0.5 s per exec): helpers parse
+# with bash built-ins and avoid python/bc/awk where it matters.
+_t_start=${EPOCHREALTIME/./}
+
+# ---------------------------------------------------------------- reporting
+log() {
+	local us=$(( ${EPOCHREALTIME/./} - _t_start ))
+	printf '[%3d.%02d] %s\n' $((us / 1000000)) $((us / 10000 % 100)) "$*"
+}
+
+fail() {
+	echo "FAIL: $*" >&2
+	exit 1
+}
+trap 'rc=$?; fail "command failed (status $rc) at ${BASH_SOURCE[0]##*/}:$LINENO: $BASH_COMMAND"' ERR
+
+# bg_start CMD...: run CMD in the background (its pid in BG_PID); such
+# processes are killed when the test exits. A failure there does not fail the
+# test by itself (no ERR trap in the background): the test checks results.
+_bg_pids=()
+bg_start() { ( trap - ERR EXIT; set +e; "$@" ) & _bg_pids+=($!); BG_PID=$!; }
+# bg_stop PID...: kill background jobs with all their descendants, and reap.
+_kill_tree() {
+	local c
+	for c in $(pgrep -P "$1" 2>/dev/null || true); do _kill_tree "$c"; done
+	kill -KILL "$1" 2>/dev/null || true
+}
+bg_stop() {
+	local p
+	for p in "$@"; do _kill_tree "$p"; done
+	for p in "$@"; do wait "$p" 2>/dev/null || true; done
+}
+_cleanup_bg() { [ ${#_bg_pids[@]} -eq 0 ] || bg_stop "${_bg_pids[@]}"; }
+trap _cleanup_bg EXIT
+
+# ---------------------------------------------------------------- assertions
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+	[ "$2" == "$3" ] || fail "$1: expected '$2', got '$3'"
+	log "ok: $1 == $3"
+}
+# assert_ne WHAT UNEXPECTED ACTUAL
+assert_ne() {
+	[ "$2" != "$3" ] || fail "$1: expected anything but '$2'"
+	log "ok: $1 = $3 (!= $2)"
+}
+# assert_ge WHAT MIN ACTUAL (integers)
+assert_ge() {
+	[[ "$3" =~ ^-?[0-9]+$ ]] || fail "$1: expected a number >= $2, got '$3'"
+	[ "$3" -ge "$2" ] || fail "$1: expected >= $2, got $3"
+	log "ok: $1 = $3 (>= $2)"
+}
+# assert_gt WHAT MIN ACTUAL (integers)
+assert_gt() {
+	[[ "$3" =~ ^-?[0-9]+$ ]] || fail "$1: expected a number > $2, got '$3'"
+	[ "$3" -gt "$2" ] || fail "$1: expected > $2, got $3"
+	log "ok: $1 = $3 (> $2)"
+}
+# assert_ok WHAT CMD...: CMD must succeed.
+assert_ok() {
+	local what=$1 out rc=0; shift
+	out=$("$@" 2>&1) || rc=$?
+	[ $rc -eq 0 ] || fail "$what: '$*' failed with status $rc: $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	log "ok: $what"
+}
+# assert_fails WHAT CMD...: CMD must exit non-zero.
+assert_fails() {
+	local what=$1 out rc=0; shift
+	out=$("$@" 2>&1) || rc=$?
+	[ $rc -ne 0 ] || fail "$what: '$*' succeeded but must fail"
+	log "ok: $what (status $rc: $(echo "$out" | tail -n 1))"
+}
+
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || fail "tool '$c' missing on the host root (run scripts/deps.sh)"
+	done
+}
+
+# in_ns NS CMD...: run CMD in netns NS ("" = the root netns).
+in_ns() {
+	local ns=$1; shift
+	if [ -n "$ns" ]; then ip netns exec "$ns" "$@"; else "$@"; fi
+}
+
+# wait_for SECS CMD...: poll CMD every 0.1 s until it succeeds; 1 on timeout.
+wait_for() {
+	local secs=$1 i; shift
+	for ((i = 0; i < secs * 10; i++)); do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- devices
+# Attributes of a device in the root netns come from /sys/class/net; in
+# another netns from one `ip -n NS -o link show` (same kernel state: LOWER_UP
+# is netif_running && netif_carrier_ok, "state" is operstate).
+# (read, not $(< f): a read error such as carrier's EINVAL on a down device
+# must be a failure, not an empty string.)
+_sysattr() { local v; { IFS= read -r v < "/sys/class/net/$1/$2"; } 2>/dev/null && [ -n "$v" ] || return 1; echo "$v"; }
+_nslink() { ip -n "$2" -o link show dev "$1" 2>/dev/null; }
+
+dev_exists() {   # DEV [NS]
+	if [ -z "${2:-}" ]; then [ -e "/sys/class/net/$1" ]; else _nslink "$1" "$2" | grep -q .; fi
+}
+# dev_carrier DEV [NS]: 1, 0, or "-" when the device is down.
+dev_carrier() {
+	if [ -z "${2:-}" ]; then _sysattr "$1" carrier 2>/dev/null || echo "-"; return; fi
+	local l; l=$(_nslink "$1" "$2")
+	local re_up='[<]([^>]*,)?UP[,>]' re_lower='[<,]LOWER_UP[,>]'
+	if ! [[ "$l" =~ $re_up ]]; then echo "-"
+	elif [[ "$l" =~ $re_lower ]]; then echo 1
+	else echo 0; fi
+}
+dev_operstate() {   # DEV [NS]: up, down, lowerlayerdown, ...
+	if [ -z "${2:-}" ]; then _sysattr "$1" operstate; return; fi
+	local l; l=$(_nslink "$1" "$2")
+	[[ "$l" =~ \ state\ ([A-Za-z]+) ]] && echo "${BASH_REMATCH[1],,}"
+}
+dev_mtu() {
+	if [ -z "${2:-}" ]; then _sysattr "$1" mtu; return; fi
+	local l; l=$(_nslink "$1" "$2"); [[ "$l" =~ \ mtu\ ([0-9]+) ]] && echo "${BASH_REMATCH[1]}"
+}
+dev_mac() {
+	if [ -z "${2:-}" ]; then _sysattr "$1" address; return; fi
+	local l; l=$(_nslink "$1" "$2"); [[ "$l" =~ link/ether\ ([0-9a-f:]+) ]] && echo "${BASH_REMATCH[1]}"
+}
+# dev_flags DEV [NS]: the <...> flag list of `ip link show`, e.g. NO-CARRIER,BROADCAST,UP
+dev_flags() {
+	local l re='[<]([^>]*)[>]'; l=$(ip ${2:+-n "$2"} -o link show dev "$1")
+	[[ "$l" =~ $re ]] && echo "${BASH_REMATCH[1]}"
+}
+
+_carrier_up() { [ "$(dev_carrier "$1" "${2:-}")" == 1 ] && [ "$(dev_operstate "$1" "${2:-}")" == up ]; }
+# wait_carrier DEV [NS] [SECS]: carrier 1 and operstate up, else fail.
+wait_carrier() {
+	wait_for "${3:-10}" _carrier_up "$1" "${2:-}" ||
+		fail "$1${2:+ (netns $2)}: no carrier after ${3:-10}s (carrier=$(dev_carrier "$1" "${2:-}") operstate=$(dev_operstate "$1" "${2:-}"))"
+}
+
+# ns_create NS: a fresh netns with lo up and IPv6 off for new devices.
+ns_create() {
+	ip netns del "$1" 2>/dev/null || true
+	ip netns add "$1"
+	ip -n "$1" link set lo up
+	ip netns exec "$1" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 net.ipv6.conf.all.disable_ipv6=1
+}
+
+# pair_setup DEV0 DEV1: the standard layout (see top); waits for carrier.
+pair_setup() {
+	local d0=$1 d1=$2
+	echo 1 > "/proc/sys/net/ipv6/conf/$d0/disable_ipv6" 2>/dev/null || true
+	ns_create "$NS"
+	ip link set "$d1" netns "$NS"
+	# (IPv6 stays off on DEV1: it takes ns1's default config, set by ns_create)
+	ip addr add "$IP0/24" dev "$d0"
+	ip -n "$NS" addr add "$IP1/24" dev "$d1"
+	ip link set "$d0" up
+	ip -n "$NS" link set "$d1" up
+	wait_carrier "$d0"
+	wait_carrier "$d1" "$NS"
+	DEV0=$d0 DEV1=$d1
+	log "pair up: $d0 ($IP0) <-> $d1 ($IP1, netns $NS)"
+}
+
+# ---------------------------------------------------------------- softcx
+scx_loaded() { [ -d /sys/module/softcx ]; }
+
+# scx_insmod [PARAMS...]: insmod, status returned (for tests of failures).
+scx_insmod() {
+	[ -f "$SCX_KO" ] || fail "$SCX_KO not built (make module)"
+	# Devices are born with IPv6 off (no background traffic in the counts).
+	echo 1 > /proc/sys/net/ipv6/conf/default/disable_ipv6
+	insmod "$SCX_KO" "$@"
+}
+
+# scx_load [PARAMS...]: insmod, must succeed; scx0 must appear.
+scx_load() {
+	scx_loaded && scx_unload
+	local out rc=0
+	out=$(scx_insmod "$@" 2>&1) || rc=$?
+	[ $rc -eq 0 ] || fail "insmod softcx.ko $* failed ($rc): $out; dmesg: $(dmesg | tail -n 5 | tr '\n' ' ')"
+	wait_for 5 dev_exists scx0 || fail "insmod softcx.ko $*: scx0 did not appear"
+	log "loaded softcx ${*:-(default params)}"
+}
+
+# scx_unload: rmmod softcx (within 60 s); all scx* devices must be gone.
+scx_unload() {
+	scx_loaded || return 0
+	local rc=0
+	timeout 60 rmmod softcx || rc=$?
+	[ $rc -eq 0 ] || fail "rmmod softcx failed or hung (status $rc)"
+	scx_loaded && fail "rmmod softcx returned 0 but /sys/module/softcx remains"
+	log "unloaded softcx"
+}
+
+# scx_setup [PARAMS...]: load and bring up scx0 <-> scx1 (in ns1).
+scx_setup() {
+	scx_load "$@"
+	pair_setup scx0 scx1
+}
+
+# ---------------------------------------------------------------- counters
+# eth_dump DEV [NS]: read `ethtool -S DEV` once into the associative array
+# ETH (name -> value; names exactly as before the colon).
+declare -gA ETH=()
+eth_dump() {
+	local out k v
+	out=$(in_ns "${2:-}" ethtool -S "$1" 2>&1) || fail "ethtool -S $1${2:+ (netns $2)} failed: $out"
+	ETH=()
+	while IFS=: read -r k v; do
+		k=${k//[[:space:]]/}; v=${v//[[:space:]]/}
+		[[ "$v" =~ ^[0-9]+$ ]] && ETH[$k]=$v
+	done <<< "$out"
+	return 0
+}
+# eth_get NAME: a counter from the last eth_dump; fails the test if absent.
+eth_get() {
+	[ -n "${ETH[$1]+x}" ] || fail "ethtool -S: no counter named '$1'"
+	echo "${ETH[$1]}"
+}
+# eth_sum REGEX: "SUM COUNT" of the eth_dump counters whose whole name
+# matches REGEX (e.g. 'rx[0-9]+_packets').
+eth_sum() {
+	local k s=0 n=0
+	for k in "${!ETH[@]}"; do
+		[[ "$k" =~ ^($1)$ ]] && { s=$((s + ETH[$k])); n=$((n + 1)); }
+	done
+	echo "$s $n"
+}
+
+# ethtool_stat DEV NAME [NS]: one `ethtool -S` counter (exact name).
+ethtool_stat() { eth_dump "$1" "${3:-}"; eth_get "$2"; }
+# ethtool_has DEV NAME [NS]: whether the counter exists.
+ethtool_has() { eth_dump "$1" "${3:-}"; [ -n "${ETH[$2]+x}" ]; }
+# ethtool_sum DEV REGEX [NS]: "SUM COUNT" as eth_sum.
+ethtool_sum() { eth_dump "$1" "${3:-}"; eth_sum "$2"; }
+
+# link_dump DEV [NS]: the `ip -s link` counters (rtnl_link_stats64, what
+# `ip -s link` prints; read through `ip -s -j link`) into the associative
+# array LINK: rx_packets, rx_bytes, rx_errors, rx_dropped, tx_..., etc.
+declare -gA LINK=()
+link_dump() {
+	local out dir kv
+	out=$(ip ${2:+-n "$2"} -s -j link show dev "$1" 2>&1) || fail "ip -s -j link show dev $1 failed: $out"
+	LINK=()
+	for dir in rx tx; do
+		[[ "$out" =~ \"$dir\":\{([^\}]*)\} ]] || fail "ip -s -j link $1: no $dir stats in: $out"
+		for kv in ${BASH_REMATCH[1]//,/ }; do
+			kv=${kv//\"/}
+			LINK[${dir}_${kv%%:*}]=${kv#*:}
+		done
+	done
+}
+# link_stat DEV FIELD [NS]: one counter (FIELD as in link_dump).
+link_stat() {
+	link_dump "$1" "${3:-}"
+	[ -n "${LINK[$2]+x}" ] || fail "ip -s link $1: no counter '$2' (have: ${!LINK[*]})"
+	echo "${LINK[$2]}"
+}
+# sysfs_stat DEV FIELD: /sys/class/net/DEV/statistics/FIELD (root netns).
+sysfs_stat() { _sysattr "$1" "statistics/$2" || fail "no /sys/class/net/$1/statistics/$2"; }
+
+# assert_counters_agree DEV DIR [NS]: ethtool -S DIR_packets/DIR_bytes equal
+# ip -s link's, and the per-channel DIRn_packets add up to DIR_packets. Read
+# a few times in case a stray packet lands between the reads.
+assert_counters_agree() {
+	local dev=$1 dir=$2 ns=${3:-} i e_p e_b l_p l_b s_p n_p s_b
+	for i in 1 2 3; do
+		eth_dump "$dev" "$ns"
+		link_dump "$dev" "$ns"
+		e_p=$(eth_get "${dir}_packets"); e_b=$(eth_get "${dir}_bytes")
+		l_p=${LINK[${dir}_packets]}; l_b=${LINK[${dir}_bytes]}
+		read -r s_p n_p <<< "$(eth_sum "${dir}[0-9]+_packets")"
+		read -r s_b _ <<< "$(eth_sum "${dir}[0-9]+_bytes")"
+		[ "$e_p" == "$l_p" ] && [ "$e_b" == "$l_b" ] && [ "$s_p" == "$e_p" ] && [ "$s_b" == "$e_b" ] && break
+		sleep 0.3
+	done
+	assert_eq "$dev ethtool ${dir}_packets vs ip -s link" "$l_p" "$e_p"
+	assert_eq "$dev ethtool ${dir}_bytes vs ip -s link" "$l_b" "$e_b"
+	assert_gt "$dev number of ${dir}N_packets counters" 0 "$n_p"
+	assert_eq "$dev sum of ${dir}N_packets vs ${dir}_packets" "$e_p" "$s_p"
+	assert_eq "$dev sum of ${dir}N_bytes vs ${dir}_bytes" "$e_b" "$s_b"
+}
+
+# snmp_get PROTO FIELD [NS]: a /proc/net/snmp value (e.g. Udp InCsumErrors).
+snmp_get() {
+	in_ns "${3:-}" cat /proc/net/snmp | awk -v p="$1:" -v f="$2" '
+		$1 == p && !h { for (i = 2; i <= NF; i++) if ($i == f) c = i; h = 1; next }
+		$1 == p && h { print $c; exit }'
+}
+
+# ---------------------------------------------------------------- traffic
+# ping_ok NS DST COUNT [PING ARGS...]: all COUNT replies must arrive.
+ping_ok() {
+	local ns=$1 dst=$2 count=$3 out rc=0; shift 3
+	need_cmd ping
+	out=$(in_ns "$ns" timeout $((count + 20)) ping -n -q -c "$count" -i 0.05 -W 2 -w $((count / 5 + 10)) "$@" "$dst" 2>&1) || rc=$?
+	echo "$out" | grep -q ' 0% packet loss' && [ $rc -eq 0 ] ||
+		fail "ping ${ns:+(netns $ns) }$* $dst: $(echo "$out" | grep -E 'packet loss|ping:' | head -n 2 | tr '\n' ' ') (status $rc)"
+	log "ok: ping ${ns:+(netns $ns) }-c $count $* $dst: $(echo "$out" | grep -o '[0-9]* received')"
+}
+
+# iperf_server NS PORT: start `iperf3 -s` in NS in the background (JSON log
+# in $SCX_TEST_OUT/iperf-server-PORT.json); waits until it listens.
+iperf_server() {
+	local ns=$1 port=$2
+	need_cmd iperf3
+	bg_start in_ns "$ns" iperf3 -s -p "$port" -J --logfile "$SCX_TEST_OUT/iperf-server-$port.json"
+	local i out
+	for ((i = 0; i < 40; i++)); do
+		out=$(in_ns "$ns" ss -Htln "sport = :$port" 2>/dev/null) || true
+		[ -n "$out" ] && return 0
+		kill -0 "$BG_PID" 2>/dev/null || break
+		sleep 0.25
+	done
+	fail "iperf3 server on port $port did not start: $(cat "$SCX_TEST_OUT/iperf-server-$port.json" 2>/dev/null | tail -n 3)"
+}
+
+# json_get FILE EXPR...: evaluate Python expressions on the JSON in FILE
+# (as j); prints the values space-separated (one python start: slow in TCG).
+json_get() {
+	python3 -c 'import json,sys
+j = json.load(open(sys.argv[1]))
+print(" ".join(str(eval(e)) for e in sys.argv[2:]))' "$@"
+}
+
+# ---------------------------------------------------------------- pktgen
+PG=/proc/net/pktgen
+
+pg_cmd() {  # pg_cmd FILE CMD: write one pktgen command, check the result
+	local f=$PG/$1 l; shift
+	echo "$*" > "$f" || fail "pktgen: '$*' > $f failed"
+	[ "${f##*/}" == pgctrl ] && return 0
+	while IFS= read -r l; do
+		[[ "$l" == *"Result: OK"* ]] && return 0
+		[[ "$l" == *"Result:"* ]] && fail "pktgen: '$*' > $f: $l"
+	done < "$f"
+	fail "pktgen: '$*' > $f: no result line"
+}
+
+# pktgen_setup DEV COUNT DST_IP DST_MAC [DELAY_NS] [PKT_SIZE]: configure
+# kpktgend_0 to send COUNT UDP packets of PKT_SIZE bytes (default 60, FCS not
+# included; COUNT 0 = until stopped) from DEV (root netns) to DST_MAC, with
+# random UDP source ports (so RSS spreads them) and DELAY_NS between packets
+# (pktgen busy-waits delays under 100 us and sleeps on an hrtimer above, which
+# under TCG costs milliseconds per packet: pace with <= 50000).
+pktgen_setup() {
+	local dev=$1 count=$2 dst=$3 mac=$4 delay=${5:-0} size=${6:-60}
+	[ -d $PG ] || modprobe pktgen || fail "modprobe pktgen failed"
+	pg_cmd pgctrl reset
+	pg_cmd kpktgend_0 rem_device_all
+	pg_cmd kpktgend_0 add_device "$dev"
+	pg_cmd "$dev" count "$count"
+	pg_cmd "$dev" clone_skb 0
+	pg_cmd "$dev" pkt_size "$size"
+	pg_cmd "$dev" delay "$delay"
+	pg_cmd "$dev" flag NO_TIMESTAMP
+	pg_cmd "$dev" dst_mac "$mac"
+	pg_cmd "$dev" dst_min "$dst"
+	pg_cmd "$dev" dst_max "$dst"
+	pg_cmd "$dev" flag UDPSRC_RND
+	pg_cmd "$dev" udp_src_min 9
+	pg_cmd "$dev" udp_src_max 1009
+}
+
+# pktgen_run DEV SECS: start and wait for the run to end (at most SECS);
+# prints the number of packets pktgen reports sent.
+pktgen_run() {
+	local dev=$1 secs=$2 rc=0
+	timeout "$secs" sh -c "echo start > $PG/pgctrl" || rc=$?
+	if [ $rc -ne 0 ]; then
+		echo stop > $PG/pgctrl 2>/dev/null || true
+		fail "pktgen on $dev did not finish within ${secs}s (status $rc): $(grep -E 'Result|sofar' $PG/"$dev" 2>/dev/null | tr '\n' ' ')"
+	fi
+	local l re='pkts-sofar: ([0-9]+)'
+	while IFS= read -r l; do
+		[[ "$l" =~ $re ]] && { echo "${BASH_REMATCH[1]}"; return 0; }
+	done < "$PG/$dev"
+	fail "pktgen: no pkts-sofar in $PG/$dev"
+}
