@@ -40,12 +40,17 @@ mkdir -p "$cache" "$repo/build" || finish 0 1 1 "cannot create $cache"
 
 # One run at a time per cache (shared tree and build directory).
 exec 9>"$cache/.lock"
-flock 9 || finish 0 1 1 "cannot lock $cache/.lock"
+if ! flock -n 9; then
+	say "waiting for another run on $cache"
+	flock 9 || finish 0 1 1 "cannot lock $cache/.lock"
+fi
 
 # ---- 1. kernel source, extracted once ----
 if [ ! -f "$tarball" ]; then
 	say "installing linux-source-6.1"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q linux-source-6.1 >&2 ||
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q linux-source-6.1 >&2 ||
+		{ apt-get update -q >&2 && apt-get install -y -q linux-source-6.1 >&2; } ||
 		finish 0 1 1 "apt-get install linux-source-6.1 failed"
 fi
 stamp=$(stat -c '%s %Y' "$tarball")

@@ -6,7 +6,7 @@
  * engine.
  */
 #include "hw/adapter.h"
-#include "hw/kerrno.h"
+#include "softcx/errno.h"
 
 namespace softcx::hw {
 namespace {
@@ -157,15 +157,15 @@ extern "C" int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_
 				     struct scx_hw_adapter **out)
 {
 	if (!out)
-		return -kEINVAL;
+		return -SCX_EINVAL;
 	*out = nullptr;
 	if (!model_known(model) || nr_functions < 2 || nr_functions % 2 ||
 	    nr_functions > kMaxFunctions)
-		return -kEINVAL;
+		return -SCX_EINVAL;
 
 	auto *a = static_cast<Adapter *>(scx_os_zalloc(sizeof(Adapter)));
 	if (!a)
-		return -kENOMEM;
+		return -SCX_ENOMEM;
 	a->os_dev = os_dev;
 	a->caps = model_caps((u8)model);
 	a->nr_functions = nr_functions;
@@ -173,7 +173,7 @@ extern "C" int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_
 		a->fn[i] = function_create(a, i);
 		if (!a->fn[i]) {
 			scx_hw_adapter_destroy(a);
-			return -kENOMEM;
+			return -SCX_ENOMEM;
 		}
 	}
 	/* The cable: function 2k talks to 2k+1. */
