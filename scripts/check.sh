@@ -39,7 +39,13 @@ build_module() {
 	if scripts/build-module.sh; then echo "1 passed, 0 failed"; else echo "0 passed, 1 failed"; return 1; fi
 }
 
-run_stage deps scripts/deps.sh
+# Installing packages is a prerequisite, not a test: it must succeed.
+echo "=== deps: scripts/deps.sh"
+if ! scripts/deps.sh; then
+	echo "check: installing the dependencies failed"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
 run_stage module build_module
 run_stage host scripts/host-test.sh
 run_stage kunit scripts/kunit.sh
