@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # softcx top-level Makefile. `make` builds softcx.ko; `make check` runs everything.
 
-KVER ?= $(shell scripts/kver.sh)
-KDIR ?= /lib/modules/$(KVER)/build
-export KVER KDIR
+# KVER/KDIR may be given (make KVER=...; command-line variables reach the
+# scripts' environment); otherwise the scripts pick them after `make deps`
+# has installed a kernel (scripts/kver.sh).
 
 .PHONY: all module deps host-test kunit vm-test check demo bench clean
 
@@ -35,6 +35,7 @@ bench:
 	@scripts/bench.sh
 
 clean:
-	@[ -d "$(KDIR)" ] && $(MAKE) -C $(KDIR) M=$(CURDIR) clean || true
+	@kdir=$${KDIR:-/lib/modules/$$(scripts/kver.sh)/build}; \
+		[ -d "$$kdir" ] && $(MAKE) -C $$kdir M=$(CURDIR) clean || true
 	@$(MAKE) --no-print-directory -C tests/host clean
 	@rm -rf build results
