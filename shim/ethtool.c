@@ -17,13 +17,59 @@ static void scx_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info
 		 dev_name(priv->dmadev), priv->index);
 }
 
+/* Private flags, in bit order. */
+enum { SCX_PFLAG_SKB_TX_MPWQE, SCX_NUM_PFLAGS };
+static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
+	[SCX_PFLAG_SKB_TX_MPWQE] = "skb_tx_mpwqe",
+};
+
 static int scx_get_sset_count(struct net_device *dev, int sset)
 {
 	struct scx_priv *priv = netdev_priv(dev);
 
-	if (sset != ETH_SS_STATS)
+	switch (sset) {
+	case ETH_SS_STATS:
+		return scx_stats_count(priv->port);
+	case ETH_SS_PRIV_FLAGS:
+		return SCX_NUM_PFLAGS;
+	default:
 		return -EOPNOTSUPP;
-	return scx_stats_count(priv->port);
+	}
+}
+
+static u32 scx_get_priv_flags(struct net_device *dev)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	return priv->tx_mpwqe ? BIT(SCX_PFLAG_SKB_TX_MPWQE) : 0;
+}
+
+/* RTNL held (ethtool). A change while up rebuilds the channel set, like an MTU change. */
+static int scx_set_priv_flags(struct net_device *dev, u32 flags)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	bool mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
+	int err;
+
+	if (mpwqe == priv->tx_mpwqe)
+		return 0;
+	if (mpwqe && !priv->tx_mpwqe_cap) {
+		netdev_err(dev, "skb_tx_mpwqe: not supported by this device (model %s: no enhanced multi-packet send WQE without inline headers)\n",
+			   scx_hw_model_name(priv->adapter->model));
+		return -EOPNOTSUPP;
+	}
+	priv->tx_mpwqe = mpwqe;
+	if (!priv->up)
+		return 0;
+	err = scx_datapath_restart(priv);
+	if (err) {
+		priv->tx_mpwqe = !mpwqe;
+		if (!scx_datapath_restart(priv) && netif_running(priv->peer)) {
+			netif_carrier_on(dev);
+			netif_carrier_on(priv->peer);
+		}
+	}
+	return err;
 }
 
 static void scx_get_strings(struct net_device *dev, u32 sset, u8 *data)
@@ -33,6 +79,8 @@ static void scx_get_strings(struct net_device *dev, u32 sset, u8 *data)
 	BUILD_BUG_ON(SCX_STAT_NAME_LEN != ETH_GSTRING_LEN);
 	if (sset == ETH_SS_STATS)
 		scx_stats_names(priv->port, (char *)data);
+	else if (sset == ETH_SS_PRIV_FLAGS)
+		memcpy(data, scx_pflag_names, sizeof(scx_pflag_names));
 }
 
 static void scx_get_ethtool_stats(struct net_device *dev,
@@ -58,4 +106,6 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_strings		= scx_get_strings,
 	.get_ethtool_stats	= scx_get_ethtool_stats,
 	.get_channels		= scx_get_channels,
+	.get_priv_flags		= scx_get_priv_flags,
+	.set_priv_flags		= scx_set_priv_flags,
 };

@@ -36,6 +36,14 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 	if (!dev)
 		return;
 	priv = netdev_priv(dev);
+	scx_debugfs_port_del(priv);
+	/* unregistered: no new recovery can be scheduled */
+	if (priv->port) {
+		u32 i;
+
+		for (i = 0; i < priv->nch; i++)
+			cancel_work_sync(&priv->ch[i].tx_recover_work);
+	}
 	if (priv->port) {
 		scx_hw_set_irq_ctx(priv->fn, NULL);
 		scx_port_destroy(priv->port);
@@ -78,6 +86,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 		ch->ix = i;
 		ch->txq = netdev_get_tx_queue(dev, i);
 		priv->os_channels[i] = ch;
+		INIT_WORK(&ch->tx_recover_work, scx_tx_recover_work);
 		netif_napi_add(dev, &ch->napi, scx_napi_poll);
 	}
 
@@ -90,6 +99,12 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 
 	scx_port_get_caps(priv->port, &caps);
 	priv->min_inline = caps.min_inline;
+	priv->tx_mpwqe_cap = caps.tx_mpwqe;
+	priv->tx_mpwqe = caps.tx_mpwqe;	/* skb_tx_mpwqe: on where the device can */
+	if (caps.max_lso)
+		netif_set_tso_max_size(dev, caps.max_lso);
+	if (caps.max_lso_hdr != SCX_TX_MAX_LSO_HDR)
+		return -EINVAL;	/* scx_features_check() relies on it */
 	if (caps.max_mtu && caps.max_mtu < dev->max_mtu)
 		dev->max_mtu = max_t(u32, caps.max_mtu, dev->min_mtu);
 	return 0;
@@ -159,6 +174,7 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 			pr_err("cannot register scx%u: %d\n", i, err);
 			goto fail;
 		}
+		scx_debugfs_port_add(netdev_priv(ad->netdevs[i]));
 	}
 
 	*out = ad;
@@ -194,8 +210,10 @@ static int __init scx_init(void)
 		return -EINVAL;
 	}
 
+	scx_debugfs_init();
 	err = scx_adapter_create(hw_model, nr_pairs, nch, &scx_adapter);
 	if (err) {
+		scx_debugfs_exit();
 		pr_err("cannot create the adapter: %d\n", err);
 		return err;
 	}
@@ -207,6 +225,7 @@ static int __init scx_init(void)
 static void __exit scx_exit(void)
 {
 	scx_adapter_destroy(scx_adapter);
+	scx_debugfs_exit();
 }
 
 module_init(scx_init);

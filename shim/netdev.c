@@ -21,6 +21,7 @@ static int scx_datapath_start(struct scx_priv *priv, u32 mtu)
 		.log_rq_size = SCX_LOG_RQ_SIZE,
 		.rx_headroom = SCX_RX_HEADROOM,
 		.rx_tailroom = SCX_RX_TAILROOM,
+		.tx_mpwqe = priv->tx_mpwqe,
 	};
 	struct net_device *dev = priv->netdev;
 	u32 i;
@@ -64,6 +65,20 @@ static void scx_datapath_stop(struct scx_priv *priv)
 		priv->ch[i].core = NULL;
 		netdev_tx_reset_queue(priv->ch[i].txq);
 	}
+}
+
+int scx_datapath_restart(struct scx_priv *priv)
+{
+	int err;
+
+	scx_datapath_stop(priv);
+	err = scx_datapath_start(priv, priv->netdev->mtu);
+	if (err) {
+		netdev_err(priv->netdev, "cannot reopen the channel set: %d: data path down\n", err);
+		netif_carrier_off(priv->netdev);
+		netif_carrier_off(priv->peer);
+	}
+	return err;
 }
 
 static int scx_open(struct net_device *dev)
@@ -141,6 +156,7 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_open		= scx_open,
 	.ndo_stop		= scx_stop,
 	.ndo_start_xmit		= scx_start_xmit,
+	.ndo_features_check	= scx_features_check,
 	.ndo_get_stats64	= scx_get_stats64,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
@@ -152,7 +168,7 @@ void scx_netdev_setup(struct net_device *dev)
 {
 	const netdev_features_t features = NETIF_F_SG | NETIF_F_IP_CSUM |
 		NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM | NETIF_F_RXHASH |
-		NETIF_F_HIGHDMA;
+		NETIF_F_HIGHDMA | NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_GSO_UDP_L4;
 
 	dev->netdev_ops = &scx_netdev_ops;
 	dev->ethtool_ops = &scx_ethtool_ops;
@@ -164,6 +180,8 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	/* netpoll transmits with IRQs off; the core's locks are _bh locks. */
 	dev->priv_flags |= IFF_DISABLE_NETPOLL;
+	/* ether_setup's default, kept on purpose: pktgen clone_skb / burst (xmit_more) */
+	dev->priv_flags |= IFF_TX_SKB_SHARING;
 	eth_hw_addr_random(dev);
 	netif_carrier_off(dev);
 }

@@ -25,6 +25,7 @@
 #define SCX_LOG_RQ_SIZE		10
 #define SCX_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define SCX_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+#define SCX_TX_MAX_LSO_HDR	256	/* the core's LSO inline header limit (caps.max_lso_hdr) */
 
 /* The emulated adapter: one platform device, one device model, 2 * pairs ports. */
 struct scx_adapter {
@@ -39,6 +40,7 @@ struct scx_adapter {
 /* One channel: a NAPI context and the core channel it polls. */
 struct scx_chan {
 	struct napi_struct napi;
+	struct work_struct tx_recover_work;	/* after an error CQE */
 	struct scx_channel *core;	/* NULL while the port is closed */
 	struct netdev_queue *txq;
 	struct scx_priv *priv;
@@ -56,6 +58,9 @@ struct scx_priv {
 	u32 index;			/* function index: scx<index> */
 	u32 nch;
 	u32 min_inline;			/* headers each SEND inlines (core caps) */
+	bool tx_mpwqe_cap;		/* the device can do skb MPWQE (core caps) */
+	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
+	struct dentry *debugfs;		/* softcx/scxN */
 	bool up;			/* channel set open (RTNL) */
 	void *os_channels[SCX_MAX_CHANNELS];
 	struct scx_chan ch[];
@@ -72,10 +77,21 @@ extern const struct ethtool_ops scx_ethtool_ops;
 
 /* netdev.c */
 void scx_netdev_setup(struct net_device *dev);
+/* Rebuild the channel set with the current params (RTNL, port up). */
+int scx_datapath_restart(struct scx_priv *priv);
 
 /* txrx.c */
 netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev);
+netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev,
+				     netdev_features_t features);
 int scx_napi_poll(struct napi_struct *napi, int budget);
+void scx_tx_recover_work(struct work_struct *work);
+
+/* debugfs.c */
+void scx_debugfs_init(void);
+void scx_debugfs_exit(void);
+void scx_debugfs_port_add(struct scx_priv *priv);
+void scx_debugfs_port_del(struct scx_priv *priv);
 
 /* cxxrt.c: the C++ runtime, by Itanium-mangled name (size_t = unsigned long) */
 void *_Znwm(unsigned long size);		/* operator new(size_t) */

@@ -10,6 +10,9 @@
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <linux/if_vlan.h>
 #include <net/page_pool.h>
 
 #include "softcx.h"
@@ -63,12 +66,36 @@ unmap:
 }
 
 /*
- * Make sure the linear part holds the Ethernet header and whatever the
- * device wants inlined (the core inlines from pkt->head only).
+ * GSO attributes of @skb for an LSO WQE: type, MSS, wire packets and the
+ * header length the core inlines (L2..L4 end, where the device wants it).
+ * scx_features_check() keeps skbs with longer headers away (software GSO).
  */
-static bool scx_tx_linear_ok(const struct scx_priv *priv, struct sk_buff *skb)
+static void scx_tx_gso(struct sk_buff *skb, struct scx_tx_pkt *pkt)
 {
-	u32 need = min_t(u32, skb->len, max_t(u32, priv->min_inline, ETH_HLEN));
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+
+	pkt->gso_size = sh->gso_size;
+	pkt->gso_segs = sh->gso_segs;
+	if (sh->gso_type & SKB_GSO_UDP_L4) {
+		pkt->gso_type = SCX_TX_GSO_UDP_L4;
+		pkt->ihs = skb_transport_offset(skb) + sizeof(struct udphdr);
+	} else {
+		pkt->gso_type = sh->gso_type & SKB_GSO_TCPV6 ?
+				SCX_TX_GSO_TCPV6 : SCX_TX_GSO_TCPV4;
+		pkt->ihs = skb_tcp_all_headers(skb);
+	}
+}
+
+/*
+ * Make sure the linear part holds the Ethernet header and whatever the
+ * device wants inlined (the core inlines from pkt->head only): the LSO
+ * headers, or the minimum inline headers of a SEND.
+ */
+static bool scx_tx_linear_ok(const struct scx_priv *priv, struct sk_buff *skb,
+			     u32 ihs)
+{
+	u32 need = min_t(u32, skb->len,
+			 max_t(u32, max_t(u32, priv->min_inline, ETH_HLEN), ihs));
 
 	if (likely(skb_headlen(skb) >= need))
 		return true;
@@ -105,7 +132,11 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	ch = &priv->ch[qid];
 	txq = ch->txq;
 
-	if (unlikely(!skb->len || !scx_tx_linear_ok(priv, skb))) {
+	pkt.gso_type = SCX_TX_GSO_NONE;
+	pkt.ihs = 0;
+	if (skb_is_gso(skb))
+		scx_tx_gso(skb, &pkt);
+	if (unlikely(!skb->len || !scx_tx_linear_ok(priv, skb, pkt.ihs))) {
 		scx_tx_drop(ch, skb);
 		return NETDEV_TX_OK;
 	}
@@ -116,6 +147,7 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	pkt.len = skb->len;
 	pkt.csum = skb->ip_summed == CHECKSUM_PARTIAL ?
 		   SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
+	pkt.vlan = skb_vlan_tag_present(skb);
 	pkt.num_bytes = 0;
 	if (unlikely(scx_tx_map(priv->dmadev, skb, &pkt))) {
 		scx_tx_drop(ch, skb);
@@ -147,6 +179,63 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	return NETDEV_TX_OK;
 }
 
+/*
+ * Headers the LSO WQE cannot inline: let the stack segment in software.
+ * (An skb is dropped, not sent, when the core cannot express it.)
+ */
+netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev,
+				     netdev_features_t features)
+{
+	if (skb_is_gso(skb)) {
+		u32 hdr = skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4 ?
+			  skb_transport_offset(skb) + sizeof(struct udphdr) :
+			  skb_tcp_all_headers(skb);
+
+		if (unlikely(hdr > SCX_TX_MAX_LSO_HDR))
+			features &= ~NETIF_F_GSO_MASK;
+	}
+	return features;
+}
+
+/*
+ * TX error recovery, process context: with xmit (tx lock) and this
+ * channel's NAPI quiesced, the core flushes the SQ (every skb and mapping
+ * released) and resets it to RDY; BQL restarts from 0; the queue wakes.
+ */
+void scx_tx_recover_work(struct work_struct *work)
+{
+	struct scx_chan *ch = container_of(work, struct scx_chan, tx_recover_work);
+	struct scx_priv *priv = ch->priv;
+	struct netdev_queue *txq = ch->txq;
+	int err;
+
+	rtnl_lock();
+	/* Closed meanwhile: the close released everything. */
+	if (!priv->up || !ch->core)
+		goto out;
+	napi_disable(&ch->napi);
+	__netif_tx_lock_bh(txq);
+	netif_tx_stop_queue(txq);
+	err = scx_channel_tx_recover(ch->core);
+	netdev_tx_reset_queue(txq);
+	__netif_tx_unlock_bh(txq);
+	napi_enable(&ch->napi);
+	if (err < 0) {
+		netdev_err(priv->netdev, "TX queue %u: recovery failed (%d); queue stays stopped\n",
+			   ch->ix, err);
+		goto out;
+	}
+	if (err == 0)
+		netdev_info(priv->netdev, "TX queue %u: recovered from an error CQE\n", ch->ix);
+	netif_tx_wake_queue(txq);
+	/* One poll re-arms the CQs in case the last one was consumed by the error. */
+	local_bh_disable();
+	napi_schedule(&ch->napi);
+	local_bh_enable();
+out:
+	rtnl_unlock();
+}
+
 /* ---- NAPI ---- */
 
 int scx_napi_poll(struct napi_struct *napi, int budget)
@@ -159,6 +248,11 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 	work = scx_channel_poll(ch->core, budget, &done);
 
 	netdev_tx_completed_queue(txq, done.packets, done.bytes);
+	if (unlikely(done.tx_error)) {
+		/* The SQ is in ERR: no wake until the recovery work reset it. */
+		netif_tx_stop_queue(txq);
+		schedule_work(&ch->tx_recover_work);
+	}
 	/* The core freed SQ room: pairs with the barrier in scx_start_xmit(). */
 	smp_mb();
 	if (unlikely(netif_tx_queue_stopped(txq)) &&

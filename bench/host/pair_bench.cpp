@@ -37,6 +37,7 @@ struct Opts {
 	uint32_t log_sq = 10, log_rq = 10;	/* shim/softcx.h SCX_LOG_{SQ,RQ}_SIZE */
 	int budget = 64;		/* NAPI weight */
 	uint64_t collect_every = 8192;	/* packets between os-layer record collections */
+	uint32_t mpwqe = 0;		/* skb_tx_mpwqe (the shim's default is on where caps allow) */
 };
 
 [[noreturn]] void die(const char *what, int err = 0)
@@ -132,6 +133,7 @@ struct Bench {
 			prm.log_rq_size = o.log_rq;
 			prm.rx_headroom = 256;	/* XDP_PACKET_HEADROOM */
 			prm.rx_tailroom = 320;	/* SKB_DATA_ALIGN(sizeof(skb_shared_info)), x86_64 */
+			prm.tx_mpwqe = o.mpwqe;
 			err = scx_port_open(port[i], &prm, chans);
 			if (err)
 				die("scx_port_open", err);
@@ -187,6 +189,8 @@ struct Bench {
 				pkt.headlen = o.size;
 				pkt.len = o.size;
 				pkt.csum = 0;
+				pkt.gso_type = SCX_TX_GSO_NONE;
+				pkt.vlan = 0;
 				pkt.nr_frags = 1;
 				pkt.frags[0].dma = bench_dma_map(f, o.size);
 				pkt.frags[0].len = o.size;
@@ -248,7 +252,7 @@ void usage()
 {
 	fprintf(stderr,
 		"usage: softcx-bench-{host,lean} [--packets N] [--runs R] [--warmup N] [--batch B]\n"
-		"                                [--size BYTES] [--model cx4|cx5|cx6dx|cx7]\n"
+		"                                [--size BYTES] [--model cx4|cx5|cx6dx|cx7] [--mpwqe 0|1]\n"
 		"  N is rounded up to a multiple of B; k and M suffixes accepted.\n");
 	exit(2);
 }
@@ -278,6 +282,8 @@ int main(int argc, char **argv)
 			o.size = (uint32_t)parse_u64(v);
 		else if (!strcmp(a, "--model"))
 			o.model = scx_hw_model_parse(v);
+		else if (!strcmp(a, "--mpwqe"))
+			o.mpwqe = (uint32_t)parse_u64(v);
 		else
 			usage();
 		i++;
@@ -291,8 +297,9 @@ int main(int argc, char **argv)
 
 	b.setup();
 	printf("pair_bench: os layer %s, model %s, 1 channel, sq/rq 2^%u/2^%u, batch %u, "
-	       "frame %u B (+4 FCS), %llu packets x %d runs after %llu warm-up\n",
+	       "frame %u B (+4 FCS), skb_tx_mpwqe %s, %llu packets x %d runs after %llu warm-up\n",
 	       bench_os_name(), scx_hw_model_name(o.model), o.log_sq, o.log_rq, o.batch, o.size,
+	       o.mpwqe ? "on" : "off",
 	       (unsigned long long)o.packets, o.runs, (unsigned long long)o.warmup);
 	b.run(o.warmup);
 

@@ -49,6 +49,9 @@ struct scx_port_caps {
 	uint32_t max_mtu;	/* software MTU */
 	uint32_t max_channels;
 	uint32_t min_inline;	/* bytes of headers every SEND must inline */
+	uint32_t max_lso;	/* largest LSO payload+headers the device takes (0: no LSO) */
+	uint32_t max_lso_hdr;	/* longest header (L2..L4) an LSO WQE may inline */
+	uint32_t tx_mpwqe;	/* the device can do enhanced multi-packet send WQEs */
 };
 
 struct scx_port_params {
@@ -64,6 +67,8 @@ struct scx_port_params {
 	 */
 	uint32_t rx_headroom;
 	uint32_t rx_tailroom;
+	/* post eligible skbs in multi-packet WQE sessions (needs caps.tx_mpwqe) */
+	uint32_t tx_mpwqe;
 };
 
 /* nch_max fixes the ethtool -S layout for the port's lifetime. */
@@ -89,6 +94,7 @@ struct scx_channel *scx_port_channel(struct scx_port *p, uint32_t ix);
 struct scx_tx_done {
 	uint32_t packets;	/* for BQL */
 	uint32_t bytes;
+	uint32_t tx_error;	/* an error CQE moved the SQ to ERR: stop the queue, recover */
 };
 /*
  * TX completions first (not counted in budget), then RX up to budget, then
@@ -103,6 +109,11 @@ void scx_channel_arm(struct scx_channel *c);
 #define SCX_TX_MAX_FRAGS 18	/* head + MAX_SKB_FRAGS (17) */
 #define SCX_TX_CSUM_L3 0x1
 #define SCX_TX_CSUM_L4 0x2
+/* scx_tx_pkt.gso_type */
+#define SCX_TX_GSO_NONE 0
+#define SCX_TX_GSO_TCPV4 1
+#define SCX_TX_GSO_TCPV6 2
+#define SCX_TX_GSO_UDP_L4 3
 
 struct scx_tx_frag {
 	uint64_t dma;
@@ -118,19 +129,44 @@ struct scx_tx_pkt {
 	uint32_t csum;		/* SCX_TX_CSUM_* */
 	uint32_t nr_frags;	/* entries in frags[]; frags[0] maps the linear part */
 	struct scx_tx_frag frags[SCX_TX_MAX_FRAGS];
+	/* GSO (gso_type != NONE): one LSO WQE, headers [0, ihs) inlined */
+	uint32_t gso_type;	/* SCX_TX_GSO_* */
+	uint32_t gso_size;	/* MSS: payload bytes per wire packet */
+	uint32_t gso_segs;	/* wire packets */
+	uint32_t ihs;		/* header length L2..L4 (within headlen) */
+	uint8_t vlan;		/* VLAN tag in metadata (not inlined in the data) */
+	uint8_t rsvd[3];
 	uint32_t num_bytes;	/* out: BQL bytes */
 };
 
 #define SCX_TX_STOP 1		/* posted; the SQ is below its stop room: stop the queue */
 /*
- * Post one packet (no doorbell). Returns 0, SCX_TX_STOP, or a negative errno
- * (-ENOSPC: ring full, which the stop room should make impossible; the
- * caller drops and counts).
+ * Post one packet (no doorbell): a SEND or LSO WQE, or (MPWQE on, linear,
+ * no VLAN tag, no inline needed) one data segment appended to the open
+ * multi-packet session, which closes by itself when full. Returns 0,
+ * SCX_TX_STOP, or a negative errno (-ENOSPC: ring full, which the stop room
+ * should make impossible; -EINVAL: a packet the SQ cannot express; the
+ * caller drops and counts). Then the caller decides (BQL, xmit_more) whether
+ * to ring.
  */
 int scx_channel_xmit(struct scx_channel *c, struct scx_tx_pkt *pkt);
+/* Close the open MPWQE session, if any, and ring the doorbell for everything posted. */
 void scx_channel_doorbell(struct scx_channel *c);
-/* True when the SQ has its stop room free again (wake check). */
+/* True when the SQ has its stop room free again and is not recovering (wake check). */
 int scx_channel_tx_room(struct scx_channel *c);
+/*
+ * After scx_channel_poll() reported tx_error: with xmit and NAPI quiesced,
+ * release every outstanding WQE (unmap, free), reset the SQ (ERR -> RST ->
+ * RDY, counters from 0) and count tx_recover. Process context.
+ * Returns 0, 1 when the SQ was not recovering, or a negative errno.
+ */
+int scx_channel_tx_recover(struct scx_channel *c);
+/*
+ * Test hook: every WQE posted from now until the next recovery carries a
+ * bad lkey, so the device answers the first one with an error CQE.
+ * Call with xmit quiesced (tx lock held).
+ */
+void scx_channel_inject_tx_error(struct scx_channel *c);
 /* Counts a wake / a stop / a packet dropped before posting. */
 void scx_channel_count_tx(struct scx_channel *c, int stopped, int woken, int dropped);
 

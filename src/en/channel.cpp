@@ -9,7 +9,8 @@ int channel_open(Channel *c, const ChannelParams &p)
 	int err;
 
 	c->ix = p.ix;
-	err = sq_create(&c->sq, p.fn, p.os_dev, p.os_channel, p.log_sq_size, p.min_inline, p.ix,
+	err = sq_create(&c->sq, p.fn, p.os_dev, p.os_channel, p.log_sq_size, p.min_inline,
+			p.tx_mpwqe, p.ix,
 			&c->stats.sq);
 	if (err)
 		return err;
@@ -56,7 +57,10 @@ extern "C" void scx_channel_arm(scx_channel *c)
 
 extern "C" int scx_channel_xmit(scx_channel *c, scx_tx_pkt *pkt)
 {
-	return sq_xmit(&c->sq, pkt);
+	/* one predictable branch on a hot, per-SQ constant; each side specialised */
+	if (c->sq.mpwqe)
+		return sq_xmit<true>(&c->sq, pkt);
+	return sq_xmit<false>(&c->sq, pkt);
 }
 
 extern "C" void scx_channel_doorbell(scx_channel *c)
@@ -66,7 +70,20 @@ extern "C" void scx_channel_doorbell(scx_channel *c)
 
 extern "C" int scx_channel_tx_room(scx_channel *c)
 {
-	return c->sq.has_room(c->sq.stop_room);
+	return c->sq.has_room(c->sq.stop_room) &&
+	       !__atomic_load_n(&c->sq.recovering, __ATOMIC_ACQUIRE);
+}
+
+extern "C" int scx_channel_tx_recover(scx_channel *c)
+{
+	if (!__atomic_load_n(&c->sq.recovering, __ATOMIC_ACQUIRE))
+		return 1;	/* nothing to recover (e.g. a new channel set) */
+	return sq_recover(&c->sq);
+}
+
+extern "C" void scx_channel_inject_tx_error(scx_channel *c)
+{
+	c->sq.lkey.set(0xbad);
 }
 
 extern "C" void scx_channel_count_tx(scx_channel *c, int stopped, int woken, int dropped)

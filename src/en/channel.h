@@ -24,6 +24,7 @@ struct ChannelParams {
 	u8 log_sq_size;
 	u8 log_rq_size;
 	u32 min_inline;
+	bool tx_mpwqe;
 	RqLayout rx;
 };
 

@@ -132,6 +132,10 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 		caps->max_mtu = SCX_MAX_MTU;
 	caps->max_channels = p->nch_max;
 	caps->min_inline = p->caps.wqe_inline_mode == prm::kInlineNone ? 0 : kMaxInline;
+	caps->max_lso = p->caps.lso ? p->caps.max_lso_sz.get() : 0;
+	caps->max_lso_hdr = p->caps.lso ? kMaxLsoInline : 0;
+	/* sessions carry no inline headers: only for devices that need none */
+	caps->tx_mpwqe = p->caps.enhanced_mpw && !caps->min_inline;
 }
 
 extern "C" int scx_port_open(scx_port *p, const scx_port_params *params,
@@ -157,6 +161,9 @@ extern "C" int scx_port_open(scx_port *p, const scx_port_params *params,
 	cp.log_sq_size = (u8)params->log_sq_size;
 	cp.log_rq_size = (u8)params->log_rq_size;
 	cp.min_inline = caps.min_inline;
+	if (params->tx_mpwqe && !caps.tx_mpwqe)
+		return -SCX_EOPNOTSUPP;
+	cp.tx_mpwqe = params->tx_mpwqe != 0;
 	if (!rx_layout(params->mtu, params->rx_headroom, params->rx_tailroom, &cp.rx))
 		return -SCX_EINVAL;
 

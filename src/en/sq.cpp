@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TX send queue: single-packet SEND WQEs, doorbell batching and
- * completion handling (one CQE per doorbell, walked back to the SQ).
+ * TX send queue: SEND and LSO WQEs, enhanced multi-packet WQE sessions,
+ * doorbell batching, completion handling (one CQE per doorbell, walked back
+ * to the SQ) and recovery from error CQEs.
  */
 #include "en/sq.h"
 
@@ -14,15 +15,25 @@ namespace {
 constexpr u32 kTxCqPollBudget = 128;	/* CQEs per poll, as mlx5 */
 constexpr u32 kMinBqlBytes = 60;	/* ETH_ZLEN: what the wire carries at least */
 
-void release_wqe(Sq *sq, const TxWqeInfo &wi, int napi_budget)
+/* Unmap and free what one WQE holds; returns the skbs freed. */
+u32 release_wqe(Sq *sq, const TxWqeInfo &wi, int napi_budget)
 {
+	u32 pkts = 0;
+
 	for (u32 i = 0; i < wi.num_dma; i++) {
 		const TxDmaEntry &e = sq->dma_fifo[sq->dma_cc++ & sq->dma_mask];
 
 		scx_os_dma_unmap(sq->os_dev, e.dma, e.len, e.kind);
+		if (e.skb) {
+			scx_os_tx_free(sq->os_channel, e.skb, napi_budget);
+			pkts++;
+		}
 	}
-	if (wi.skb)
+	if (wi.skb) {
 		scx_os_tx_free(sq->os_channel, wi.skb, napi_budget);
+		pkts++;
+	}
+	return pkts;
 }
 
 /* One-WQEBB NOPs up to the ring edge so the next WQE is contiguous. */
@@ -44,18 +55,197 @@ void pad_to_edge(Sq *sq, u32 num_wqebbs)
 	}
 }
 
-/* Bytes of headers the device requires inline, within the linear part. */
-u32 inline_size(const Sq *sq, const scx_tx_pkt *pkt)
+u8 cs_flags_of(const scx_tx_pkt *pkt)
 {
-	u32 ihs = sq->min_inline;
+	return (u8)((pkt->csum & SCX_TX_CSUM_L3 ? prm::kCsL3 : 0) |
+		    (pkt->csum & SCX_TX_CSUM_L4 ? prm::kCsL4 : 0));
+}
 
-	return ihs < pkt->headlen ? ihs : pkt->headlen;
+void count_csum(Sq *sq, u8 cs_flags)
+{
+	if (cs_flags)
+		sq->stats->csum_partial.inc();
+	else
+		sq->stats->csum_none.inc();
+}
+
+bool stop_needed(const Sq *sq)
+{
+	return !sq->has_room(sq->stop_room);
+}
+
+/*
+ * One SEND or LSO WQE: ctrl, eth (csum flags, mss, ihs inline header bytes
+ * from the head), one data segment per mapping minus the inlined bytes.
+ */
+int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, u32 ihs, u16 mss)
+{
+	u32 inl_ds = ihs > 2 ? div_round_up(ihs - 2, prm::kSendWqeDS) : 0;
+	/* a head fully covered by the inline headers needs no pointer */
+	u32 data_ds = pkt->nr_frags - (pkt->frags[0].len <= ihs ? 1 : 0);
+	u32 ds = prm::kEmptyDsCount + inl_ds + data_ds;
+	u32 num_wqebbs = div_round_up(ds, prm::kDsPerWqeBB);
+
+	if (!sq->has_room(num_wqebbs + num_wqebbs - 1))
+		return -SCX_ENOSPC;
+	pad_to_edge(sq, num_wqebbs);
+
+	u16 pi = sq->pc & sq->mask;
+	u8 *wqe = sq->wqe_at(sq->pc);
+	auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(wqe);
+	auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
+	u8 cs = cs_flags_of(pkt);
+
+	__builtin_memset(wqe, 0, num_wqebbs * prm::kSendWqeBB);
+	eth->cs_flags = cs;
+	count_csum(sq, cs);
+	if (mss)
+		eth->mss.set(mss);
+	if (ihs) {
+		eth->inline_hdr_sz.set((u16)ihs);
+		__builtin_memcpy(eth->inline_hdr_start, pkt->head, ihs < 2 ? ihs : 2);
+		if (ihs > 2)
+			__builtin_memcpy(eth + 1, pkt->head + 2, ihs - 2);
+	}
+
+	auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + (prm::kEmptyDsCount + inl_ds) *
+						       prm::kSendWqeDS);
+	for (u32 i = 0; i < pkt->nr_frags; i++) {
+		const scx_tx_frag &f = pkt->frags[i];
+		u32 skip = i == 0 ? ihs : 0;
+
+		/* every mapping is released on completion, even a fully inlined head */
+		sq->dma_fifo[sq->dma_pc++ & sq->dma_mask] = TxDmaEntry{f.dma, f.len, f.kind, nullptr};
+		if (f.len <= skip)
+			continue;
+		dseg->byte_count.set(f.len - skip);
+		dseg->lkey = sq->lkey;
+		dseg->addr.set(f.dma + skip);
+		dseg++;
+	}
+
+	ctrl->set(opcode, sq->pc, sq->sqn, ds);
+	sq->wqe_info[pi] = TxWqeInfo{pkt->skb, pkt->num_bytes, (u16)num_wqebbs,
+				     (u16)pkt->nr_frags};
+	sq->doorbell_cseg = ctrl;
+	sq->unrung++;
+	sq->pc += num_wqebbs;
+	return 0;
+}
+
+int xmit_send(Sq *sq, scx_tx_pkt *pkt)
+{
+	u32 ihs = sq->min_inline < pkt->headlen ? sq->min_inline : pkt->headlen;
+
+	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
+	int err = post_wqe(sq, pkt, prm::kOpSend, ihs, 0);
+	if (err)
+		return err;
+	sq->stats->packets.inc();
+	sq->stats->bytes.add(pkt->len);
+	return 0;
+}
+
+/*
+ * LSO: headers [0, ihs) inlined (the device replicates them per segment and
+ * requires them to end at the L4 header's end), the payload gathered. The
+ * counters count wire packets and bytes, as mlx5.
+ */
+int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
+{
+	u32 ihs = pkt->ihs;
+
+	if (ihs > kMaxLsoInline || ihs > pkt->headlen || ihs >= pkt->len || !pkt->gso_size ||
+	    pkt->gso_size > 0xffff || !pkt->gso_segs)
+		return -SCX_EINVAL;
+	pkt->num_bytes = pkt->len + (pkt->gso_segs - 1) * ihs;
+	int err = post_wqe(sq, pkt, prm::kOpLso, ihs, (u16)pkt->gso_size);
+	if (err)
+		return err;
+	sq->stats->packets.add(pkt->gso_segs);
+	sq->stats->bytes.add(pkt->num_bytes);
+	sq->stats->tso_packets.inc();
+	sq->stats->tso_bytes.add(pkt->len - ihs);
+	return 0;
+}
+
+/* Complete the open session: ctrl, WQE info, pc. No doorbell. */
+void mpw_close(Sq *sq)
+{
+	MpwSession &s = sq->mpw;
+	prm::CtrlSeg *ctrl = s.ctrl;
+
+	if (!ctrl)
+		return;
+	u32 num_wqebbs = div_round_up(s.ds_count, prm::kDsPerWqeBB);
+
+	ctrl->set(prm::kOpEnhancedMpsw, sq->pc, sq->sqn, s.ds_count);
+	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, s.bytes, (u16)num_wqebbs,
+						    s.pkt_count};
+	sq->doorbell_cseg = ctrl;
+	sq->pc += num_wqebbs;
+	s.ctrl = nullptr;
+}
+
+/* Append one linear, non-inlined packet to the session (opening one if needed). */
+int mpw_xmit(Sq *sq, scx_tx_pkt *pkt)
+{
+	MpwSession &s = sq->mpw;
+	u8 cs = cs_flags_of(pkt);
+
+	if (s.ctrl && s.cs_flags != cs)
+		mpw_close(sq);
+	if (!s.ctrl) {
+		if (!sq->has_room(2 * kMpwMaxWqeBBs - 1))
+			return -SCX_ENOSPC;
+		pad_to_edge(sq, kMpwMaxWqeBBs);
+		u8 *wqe = sq->wqe_at(sq->pc);
+		auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
+
+		__builtin_memset(wqe, 0, sizeof(prm::CtrlSeg) + sizeof(prm::EthSeg));
+		eth->cs_flags = cs;
+		s = MpwSession{reinterpret_cast<prm::CtrlSeg *>(wqe), 0,
+			       (u16)prm::kEmptyDsCount, 0, cs};
+		sq->stats->mpwqe_blks.inc();
+	}
+
+	const scx_tx_frag &f = pkt->frags[0];
+	auto *d = reinterpret_cast<prm::DataSeg *>(reinterpret_cast<u8 *>(s.ctrl) +
+						   s.ds_count * prm::kSendWqeDS);
+
+	d->byte_count.set(pkt->len);
+	d->lkey = sq->lkey;
+	d->addr.set(f.dma);
+	sq->dma_fifo[sq->dma_pc++ & sq->dma_mask] = TxDmaEntry{f.dma, f.len, f.kind, pkt->skb};
+	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
+	s.bytes += pkt->num_bytes;
+	s.ds_count++;
+	s.pkt_count++;
+	sq->unrung++;
+	count_csum(sq, cs);
+	sq->stats->mpwqe_pkts.inc();
+	sq->stats->packets.inc();
+	sq->stats->bytes.add(pkt->len);
+	if (s.ds_count == kMpwMaxDs)
+		mpw_close(sq);	/* full: complete; the caller still decides the doorbell */
+	return 0;
+}
+
+void release_all(Sq *sq)
+{
+	mpw_close(sq);
+	while (sq->cc != sq->pc) {
+		const TxWqeInfo wi = sq->wqe_info[sq->cc & sq->mask];
+
+		release_wqe(sq, wi, 0);
+		sq->cc += wi.num_wqebbs;
+	}
 }
 
 } /* namespace */
 
 int sq_create(Sq *sq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
-	      u32 min_inline, u32 vector, SqStats *stats)
+	      u32 min_inline, bool mpwqe, u32 vector, SqStats *stats)
 {
 	prm::CreateSqIn in = {};
 	prm::CreateObjOut out = {};
@@ -69,8 +259,16 @@ int sq_create(Sq *sq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	sq->log_size = log_size;
 	sq->mask = (u16)(n - 1);
 	sq->min_inline = min_inline > kMaxInline ? kMaxInline : min_inline;
-	/* A WQE of X WQEBBs may need X-1 NOPs of padding before it. */
-	sq->stop_room = 2 * kSqMaxWqeBBs - 1;
+	/* Sessions carry no inline headers: a device that needs them gets none. */
+	sq->mpwqe = mpwqe && !sq->min_inline;
+	sq->lkey.set(prm::kReservedLkey);
+	/*
+	 * A WQE of X WQEBBs may need X-1 NOPs of padding before it; an open
+	 * session may still grow to its maximum (and was padded for it).
+	 */
+	sq->stop_room = (u16)(2 * kSqMaxWqeBBs - 1 + (sq->mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 0));
+	if (sq->stop_room > n)
+		return -SCX_EINVAL;
 
 	err = cq_create(&sq->cq, fn, os_dev, log_size, vector);
 	if (err)
@@ -94,6 +292,7 @@ int sq_create(Sq *sq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	in.cqn.set(sq->cq.cqn);
 	in.log_wq_sz = log_size;
 	in.min_wqe_inline_mode = min_inline ? prm::kInlineL2 : prm::kInlineNone;
+	in.allow_multi_pkt_send_wqe = sq->mpwqe ? 1 : 0;
 	in.dbr_addr.set(sq->db.dma);
 	in.pas.set(sq->ring.dma);
 	err = cmd_run(fn, prm::kCmdCreateSq, &in, &out);
@@ -122,12 +321,7 @@ void sq_destroy(Sq *sq)
 		return;
 	cmd_destroy(sq->fn, prm::kCmdDestroySq, sq->sqn);
 	/* The device is gone: release whatever it never completed. */
-	while (sq->cc != sq->pc) {
-		const TxWqeInfo wi = sq->wqe_info[sq->cc & sq->mask];
-
-		release_wqe(sq, wi, 0);
-		sq->cc += wi.num_wqebbs;
-	}
+	release_all(sq);
 	sq->db.free(sq->os_dev);
 	sq->ring.free(sq->os_dev);
 	scx_os_free(sq->dma_fifo);
@@ -135,74 +329,32 @@ void sq_destroy(Sq *sq)
 	cq_destroy(&sq->cq, sq->os_dev);
 }
 
-int sq_xmit(Sq *sq, scx_tx_pkt *pkt)
+template <bool kMpw> int sq_xmit(Sq *sq, scx_tx_pkt *pkt)
 {
-	if (pkt->nr_frags > SCX_TX_MAX_FRAGS || !pkt->nr_frags)
+	int err;
+
+	if (__builtin_expect(pkt->nr_frags > SCX_TX_MAX_FRAGS || !pkt->nr_frags, 0))
 		return -SCX_EINVAL;
-
-	u32 ihs = inline_size(sq, pkt);
-	u32 inl_ds = ihs > 2 ? div_round_up(ihs - 2, prm::kSendWqeDS) : 0;
-	/* a head fully covered by the inline headers needs no pointer */
-	u32 data_ds = pkt->nr_frags - (pkt->frags[0].len <= ihs ? 1 : 0);
-	u32 ds = prm::kEmptyDsCount + inl_ds + data_ds;
-	u32 num_wqebbs = div_round_up(ds, prm::kDsPerWqeBB);
-	if (!sq->has_room(num_wqebbs + num_wqebbs - 1))
-		return -SCX_ENOSPC;
-	pad_to_edge(sq, num_wqebbs);
-
-	u16 pi = sq->pc & sq->mask;
-	u8 *wqe = sq->wqe_at(sq->pc);
-	auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(wqe);
-	auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
-
-	__builtin_memset(wqe, 0, num_wqebbs * prm::kSendWqeBB);
-	if (pkt->csum & SCX_TX_CSUM_L3)
-		eth->cs_flags |= prm::kCsL3;
-	if (pkt->csum & SCX_TX_CSUM_L4)
-		eth->cs_flags |= prm::kCsL4;
-	if (pkt->csum)
-		sq->stats->csum_partial.inc();
-	else
-		sq->stats->csum_none.inc();
-
-	if (ihs) {
-		eth->inline_hdr_sz.set((u16)ihs);
-		__builtin_memcpy(eth->inline_hdr_start, pkt->head, ihs < 2 ? ihs : 2);
-		if (ihs > 2)
-			__builtin_memcpy(eth + 1, pkt->head + 2, ihs - 2);
+	if (kMpw) {
+		/* eligible: linear, no VLAN tag to insert, no inline (SQ-wide), no LSO */
+		if (__builtin_expect(pkt->nr_frags == 1 && !pkt->gso_type && !pkt->vlan, 1)) {
+			err = mpw_xmit(sq, pkt);
+			return err ? err : (stop_needed(sq) ? SCX_TX_STOP : 0);
+		}
+		mpw_close(sq);
 	}
-
-	auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + (prm::kEmptyDsCount + inl_ds) *
-						       prm::kSendWqeDS);
-	for (u32 i = 0; i < pkt->nr_frags; i++) {
-		const scx_tx_frag &f = pkt->frags[i];
-		u32 skip = i == 0 ? ihs : 0;
-
-		/* every mapping is released on completion, even a fully inlined head */
-		sq->dma_fifo[sq->dma_pc++ & sq->dma_mask] = TxDmaEntry{f.dma, f.len, f.kind};
-		if (f.len <= skip)
-			continue;
-		dseg->byte_count.set(f.len - skip);
-		dseg->lkey.set(prm::kReservedLkey);
-		dseg->addr.set(f.dma + skip);
-		dseg++;
-	}
-
-	ctrl->set(prm::kOpSend, sq->pc, sq->sqn, ds);
-	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
-	sq->wqe_info[pi] = TxWqeInfo{pkt->skb, pkt->num_bytes, (u16)num_wqebbs,
-				     (u16)pkt->nr_frags};
-	sq->doorbell_cseg = ctrl;
-	sq->unrung++;
-	sq->pc += num_wqebbs;
-	sq->stats->packets.inc();
-	sq->stats->bytes.add(pkt->len);
-
-	return sq->has_room(sq->stop_room) ? 0 : SCX_TX_STOP;
+	err = pkt->gso_type ? xmit_lso(sq, pkt) : xmit_send(sq, pkt);
+	if (err)
+		return err;
+	return stop_needed(sq) ? SCX_TX_STOP : 0;
 }
+template int sq_xmit<true>(Sq *sq, scx_tx_pkt *pkt);
+template int sq_xmit<false>(Sq *sq, scx_tx_pkt *pkt);
 
 void sq_doorbell(Sq *sq)
 {
+	mpw_close(sq);
+
 	prm::CtrlSeg *ctrl = sq->doorbell_cseg;
 	u64 v;
 
@@ -210,6 +362,7 @@ void sq_doorbell(Sq *sq)
 		return;
 	/* Only the WQE that rings the doorbell asks for a completion. */
 	ctrl->fm_ce_se |= prm::kCtrlCqUpdate;
+	/* packets posted without a doorbell of their own (the stack had more) */
 	sq->stats->xmit_more.add(sq->unrung - (sq->unrung ? 1 : 0));
 	sq->stats->doorbells.inc();
 	sq->doorbell_cseg = nullptr;
@@ -234,24 +387,26 @@ bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 
 		n++;
 		sq->stats->cqes.inc();
-		if (cqe->opcode() == prm::kCqeReqErr) {
+		if (__builtin_expect(cqe->opcode() == prm::kCqeReqErr, 0)) {
 			auto *err = reinterpret_cast<const prm::ErrCqe *>(cqe);
 
 			sq->stats->cqe_err.inc();
 			scx_os_log(SCX_LOG_ERR, "SQ 0x%x error CQE: syndrome 0x%x wqe 0x%x\n",
 				   sq->sqn, err->syndrome, wqe_counter);
-			/* Recovery (flush + reset) is not implemented yet: the SQ
-			 * stays in ERR; close releases what is outstanding. */
+			/* The SQ is in ERR: the rest is flushed by sq_recover(). */
 			cq->pop();
-			continue;
+			__atomic_store_n(&sq->recovering, true, __ATOMIC_RELAXED);
+			done->tx_error = 1;
+			break;
 		}
 		do {
 			const TxWqeInfo wi = sq->wqe_info[sqcc & sq->mask];
+			u32 pkts;
 
 			last = sqcc == wqe_counter;
-			release_wqe(sq, wi, napi_budget);
-			if (wi.skb) {
-				done->packets++;
+			pkts = release_wqe(sq, wi, napi_budget);
+			if (pkts) {
+				done->packets += pkts;
 				done->bytes += wi.num_bytes;
 			}
 			sqcc += wi.num_wqebbs;
@@ -263,7 +418,43 @@ bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 	cq->update_ci();
 	/* Publish the room after the slots are released. */
 	__atomic_store_n(&sq->cc, sqcc, __ATOMIC_RELEASE);
-	return n == kTxCqPollBudget;
+	return n == kTxCqPollBudget && !done->tx_error;
+}
+
+int sq_recover(Sq *sq)
+{
+	int err;
+
+	/* ERR -> RST: the device drops its view of the ring and restarts at 0. */
+	err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueErr, prm::kQueueRst);
+	if (err) {
+		/* Not in ERR (a spurious request): flush it there first. */
+		cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRdy, prm::kQueueErr);
+		err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueErr,
+				       prm::kQueueRst);
+		if (err)
+			return err;
+	}
+	/* Nothing the device wrote before the error is needed any more. */
+	while (sq->cq.peek())
+		sq->cq.pop();
+	sq->cq.update_ci();
+	release_all(sq);
+	sq->pc = 0;
+	__atomic_store_n(&sq->cc, (u16)0, __ATOMIC_RELEASE);
+	sq->dma_pc = 0;
+	sq->dma_cc = 0;
+	sq->doorbell_cseg = nullptr;
+	sq->unrung = 0;
+	sq->lkey.set(prm::kReservedLkey);
+	sq->dbrec[prm::kSndDbr].set(0);
+	wmb();
+	err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRst, prm::kQueueRdy);
+	if (err)
+		return err;
+	__atomic_store_n(&sq->recovering, false, __ATOMIC_RELEASE);
+	sq->stats->recover.inc();
+	return 0;
 }
 
 } /* namespace softcx::en */

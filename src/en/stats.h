@@ -23,8 +23,14 @@ struct RqStats {
 struct SqStats {
 	Counter packets;
 	Counter bytes;
+	Counter tso_packets;
+	Counter tso_bytes;
+	Counter tso_inner_packets;
+	Counter tso_inner_bytes;
 	Counter csum_partial;
 	Counter csum_none;
+	Counter mpwqe_blks;
+	Counter mpwqe_pkts;
 	Counter nop;
 	Counter xmit_more;
 	Counter stopped;
@@ -32,6 +38,7 @@ struct SqStats {
 	Counter dropped;
 	Counter cqes;
 	Counter cqe_err;
+	Counter recover;
 	Counter doorbells;
 };
 

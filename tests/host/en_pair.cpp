@@ -46,6 +46,7 @@ scx_port_params Pair::params(uint32_t mtu) const
 	prm.log_rq_size = opt.log_rq;
 	prm.rx_headroom = 256;
 	prm.rx_tailroom = 320;
+	prm.tx_mpwqe = opt.tx_mpwqe;
 	return prm;
 }
 
@@ -82,16 +83,25 @@ void Pair::destroy()
 int Pair::post(int port, const frames::Bytes &f, uint32_t ch_ix, uint32_t csum,
 	       std::vector<size_t> cuts)
 {
+	scx_tx_pkt tmpl = {};
+
+	tmpl.csum = csum;
+	return post_pkt(port, f, tmpl, cuts, ch_ix);
+}
+
+int Pair::post_pkt(int port, const frames::Bytes &f, const scx_tx_pkt &tmpl,
+		   std::vector<size_t> cuts, uint32_t ch_ix)
+{
 	auto *b = new TxBuf{f, {}};
-	scx_tx_pkt pkt = {};
+	scx_tx_pkt pkt = tmpl;
 	size_t start = 0;
 
 	cuts.push_back(f.size());
+	pkt.nr_frags = 0;
 	pkt.skb = b;
 	pkt.head = b->data.data();
 	pkt.headlen = (uint32_t)cuts[0];
 	pkt.len = (uint32_t)f.size();
-	pkt.csum = csum;
 	for (size_t c : cuts) {
 		uint32_t len = (uint32_t)(c - start);
 		uint64_t dma = host::dma_map(b->data.data() + start, len,

@@ -38,6 +38,7 @@ struct Options {
 	uint32_t mtu = 1500;
 	uint32_t log_sq = 6;
 	uint32_t log_rq = 4;
+	bool tx_mpwqe = false;
 };
 
 /* One TX buffer the test owns until its completion. */
@@ -60,6 +61,9 @@ protected:
 	/* Post one frame on port's channel, split into `split` mappings; no doorbell. */
 	int post(int port, const frames::Bytes &f, uint32_t ch_ix = 0, uint32_t csum = 0,
 		 std::vector<size_t> cuts = {});
+	/* Post with extra packet attributes (GSO, VLAN flag): `tmpl` gives them. */
+	int post_pkt(int port, const frames::Bytes &f, const scx_tx_pkt &tmpl,
+		     std::vector<size_t> cuts = {}, uint32_t ch_ix = 0);
 	void doorbell(int port, uint32_t ch_ix = 0) { scx_channel_doorbell(ch(port, ch_ix)); }
 	/* Post + doorbell. */
 	int send(int port, const frames::Bytes &f, uint32_t ch_ix = 0, uint32_t csum = 0);

@@ -31,7 +31,7 @@ OUT=$RES/tests
 mkdir -p "$OUT"
 
 # The suite's order: cheap sanity first, destructive last.
-ORDER="t-harness t-insmod t-params t-carrier t-ping t-counters t-iperf t-stats-persist t-mac t-mtu t-rmmod-traffic"
+ORDER="t-harness t-insmod t-params t-carrier t-ping t-counters t-iperf t-tso t-mpwqe t-tx-recover t-stats-persist t-mac t-mtu t-rmmod-traffic"
 
 # ----------------------------------------------------------------- selection
 if [ $# -gt 0 ]; then
