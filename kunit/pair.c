@@ -70,6 +70,7 @@ int scx_pair_open(struct scx_pair *p, int side, u32 nch, u32 mtu, u32 log_sq, u3
 		.log_rq_size = log_rq,
 		.rx_headroom = SCX_RX_HEADROOM,
 		.rx_tailroom = SCX_RX_TAILROOM,
+		.tx_mpwqe = p->tx_mpwqe[side],
 	};
 	err = scx_port_open(p->port[side], pp, p->os_ch[side]);
 	if (err)

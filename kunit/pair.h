@@ -18,6 +18,7 @@ struct scx_pair {
 	struct scx_hw_function *fn[2];
 	struct scx_port *port[2];
 	bool open[2];
+	bool tx_mpwqe[2];		/* open with multi-packet WQE sessions */
 	u32 nch_max;
 	struct scx_port_params params[2];
 	struct scx_kt_irq irq[2];

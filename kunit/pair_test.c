@@ -274,12 +274,84 @@ static void scx_pair_rx_drops(struct kunit *test)
 	scx_pair_expect_pools_clean(p, 1);
 }
 
+/* Counter `name` of a port as ethtool -S shows it. */
+static u64 scx_kt_stat(struct kunit *test, struct scx_port *port, const char *name)
+{
+	u32 n = scx_stats_count(port), i;
+	char *names = kunit_kcalloc(test, n, SCX_STAT_NAME_LEN, GFP_KERNEL);
+	u64 *vals = kunit_kcalloc(test, n, sizeof(u64), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, names);
+	KUNIT_ASSERT_NOT_NULL(test, vals);
+	scx_stats_names(port, names);
+	scx_stats_values(port, vals);
+	for (i = 0; i < n; i++)
+		if (!strcmp(names + i * SCX_STAT_NAME_LEN, name))
+			return vals[i];
+	KUNIT_FAIL(test, "no counter %s", name);
+	return U64_MAX;
+}
+
+/*
+ * Enhanced multi-packet WQE sessions inside the kernel build: batches of
+ * linear frames share WQEs, split frames fall back to SEND, all arrive;
+ * a port without sessions posts none.
+ */
+static void scx_pair_mpwqe(struct kunit *test)
+{
+	struct scx_pair *p = test->priv;
+	const u32 n = 640, back = 100;
+	u64 blks, pkts, linear = 0;
+	u32 i;
+
+	KUNIT_ASSERT_EQ(test, scx_pair_create(test, p, "cx7", 1), 0);
+	p->tx_mpwqe[0] = true;
+	KUNIT_ASSERT_EQ(test, scx_pair_open(p, 0, 1, 1500, 8, 9), 0);
+	KUNIT_ASSERT_EQ(test, scx_pair_open(p, 1, 1, 1500, 8, 9), 0);
+	KUNIT_ASSERT_EQ(test, scx_pair_send(p, 0, 0, 0, n, 32), (int)n);
+	scx_pair_expect_received(test, p, 1, 0, n);
+	KUNIT_EXPECT_EQ(test, scx_pair_sum(p, 0, tx_freed), (u64)n);
+	blks = scx_kt_stat(test, p->port[0], "tx_mpwqe_blks");
+	pkts = scx_kt_stat(test, p->port[0], "tx_mpwqe_pkts");
+	/* every linear frame went into a session, every split one (seq % 3 == 1) fell back */
+	for (i = 0; i < n; i++)
+		linear += i % 3 != 1;
+	KUNIT_EXPECT_EQ(test, pkts, linear);
+	KUNIT_EXPECT_GT(test, blks, 0ull);
+	KUNIT_EXPECT_LT(test, blks, pkts);	/* sessions carried more than one packet */
+	KUNIT_EXPECT_EQ(test, scx_kt_stat(test, p->port[0], "tx_packets"), (u64)n);
+
+	KUNIT_ASSERT_EQ(test, scx_pair_send(p, 1, 0, n, back, 32), (int)back);
+	scx_pair_expect_received(test, p, 0, n, back);
+	KUNIT_EXPECT_EQ(test, scx_kt_stat(test, p->port[1], "tx_mpwqe_blks"), 0ull);
+
+	scx_pair_close(p, 0);
+	scx_pair_close(p, 1);
+	scx_pair_expect_pools_clean(p, 0);
+	scx_pair_expect_pools_clean(p, 1);
+}
+
+/* cx4 needs inline headers: it cannot do multi-packet sessions, and says so. */
+static void scx_pair_mpwqe_cx4(struct kunit *test)
+{
+	struct scx_pair *p = test->priv;
+
+	KUNIT_ASSERT_EQ(test, scx_pair_create(test, p, "cx4", 1), 0);
+	p->tx_mpwqe[0] = true;
+	KUNIT_EXPECT_EQ(test, scx_pair_open(p, 0, 1, 1500, 8, 9), -EOPNOTSUPP);
+	p->tx_mpwqe[0] = false;
+	KUNIT_EXPECT_EQ(test, scx_pair_open(p, 0, 1, 1500, 8, 9), 0);
+	scx_pair_close(p, 0);
+}
+
 static struct kunit_case scx_pair_cases[] = {
 	KUNIT_CASE_PARAM(scx_pair_traffic, scx_pair_gen_params),
 	KUNIT_CASE(scx_pair_reopen),
 	KUNIT_CASE(scx_pair_tx_stop),
 	KUNIT_CASE(scx_pair_close_pending),
 	KUNIT_CASE(scx_pair_rx_drops),
+	KUNIT_CASE(scx_pair_mpwqe),
+	KUNIT_CASE(scx_pair_mpwqe_cx4),
 	{}
 };
 
