@@ -32,6 +32,17 @@ src_hash=$(find src shim include Kbuild -type f \( -name '*.cpp' -o -name '*.h' 
 	echo "machine: $(nproc) CPUs ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/^Mem:/ {print $2}') GiB, load $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$SUM"
 
+# The machine may be shared: sample the load and the QEMU processes (ours is
+# one of them during the VM part) every 10 s into load.log.
+(
+	while :; do
+		echo "$(date +%T) load $(cut -d' ' -f1-3 /proc/loadavg) qemu-system processes $(pgrep -c qemu-system || true)"
+		sleep 10
+	done
+) > "$OUT/load.log" 2>&1 &
+SAMPLER=$!
+trap 'kill "$SAMPLER" 2>/dev/null || true' EXIT
+
 if [ "${BENCH_SKIP_HOST:-0}" != 1 ]; then
 	bench/host/run.sh "$OUT/host"
 	{
@@ -55,6 +66,8 @@ if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
 	fi
 	echo
 	echo "bench: VM benchmark (guest $KVER, TCG); the console goes to $OUT/vm/console.log"
+	others=$(pgrep -c qemu-system || true)
+	[ "$others" = 0 ] || echo "bench: WARNING: $others other qemu-system process(es) running: the VM figures will be noisy" | tee -a "$SUM"
 	rc=0
 	scripts/vm-run.sh --quiet --timeout "${BENCH_VM_TIMEOUT:-900}" --results "$OUT/vm" bench/vm/pktgen.sh || rc=$?
 	{
@@ -66,5 +79,9 @@ if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
 		[ $rc -eq 0 ] || echo "  FAILED: vm-run status $rc (see $OUT/vm/output.log, console.log)"
 	} | tee -a "$SUM"
 fi
-echo
+{
+	echo
+	echo "1-min load average during the run (load.log): $(awk '{print $3}' "$OUT/load.log" | sort -n | sed -n '1p;$p' | tr '\n' ' ' | sed 's/ $//; s/ / to /'), \
+at most $(awk '{print $NF}' "$OUT/load.log" | sort -n | tail -n 1) qemu-system processes at once (ours included)"
+} | tee -a "$SUM"
 echo "bench: results in $OUT (summary.txt)"
