@@ -37,7 +37,7 @@ struct Opts {
 	uint32_t log_sq = 10, log_rq = 10;	/* shim/softcx.h SCX_LOG_{SQ,RQ}_SIZE */
 	int budget = 64;		/* NAPI weight */
 	uint64_t collect_every = 8192;	/* packets between os-layer record collections */
-	uint32_t mpwqe = 0;		/* skb_tx_mpwqe (the shim's default is on where caps allow) */
+	int mpwqe = -1;			/* skb_tx_mpwqe; -1: the shim's default (on where caps allow) */
 };
 
 [[noreturn]] void die(const char *what, int err = 0)
@@ -133,7 +133,13 @@ struct Bench {
 			prm.log_rq_size = o.log_rq;
 			prm.rx_headroom = 256;	/* XDP_PACKET_HEADROOM */
 			prm.rx_tailroom = 320;	/* SKB_DATA_ALIGN(sizeof(skb_shared_info)), x86_64 */
-			prm.tx_mpwqe = o.mpwqe;
+			if (o.mpwqe < 0) {
+				scx_port_caps caps = {};
+
+				scx_port_get_caps(port[i], &caps);
+				o.mpwqe = caps.tx_mpwqe ? 1 : 0;
+			}
+			prm.tx_mpwqe = (uint32_t)o.mpwqe;
 			err = scx_port_open(port[i], &prm, chans);
 			if (err)
 				die("scx_port_open", err);
@@ -253,6 +259,7 @@ void usage()
 	fprintf(stderr,
 		"usage: softcx-bench-{host,lean} [--packets N] [--runs R] [--warmup N] [--batch B]\n"
 		"                                [--size BYTES] [--model cx4|cx5|cx6dx|cx7] [--mpwqe 0|1]\n"
+		"  --mpwqe: skb_tx_mpwqe off/on (default: the module's, on where the model can)\n"
 		"  N is rounded up to a multiple of B; k and M suffixes accepted.\n");
 	exit(2);
 }
@@ -283,7 +290,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--model"))
 			o.model = scx_hw_model_parse(v);
 		else if (!strcmp(a, "--mpwqe"))
-			o.mpwqe = (uint32_t)parse_u64(v);
+			o.mpwqe = parse_u64(v) ? 1 : 0;
 		else
 			usage();
 		i++;

@@ -75,6 +75,7 @@ wait_carrier veth1 "$NS_V"
 MAC_S=$(dev_mac scx1 "$NS_S")
 MAC_V=$(dev_mac veth1 "$NS_V")
 say "softcx: scx0 -> scx1 ($MAC_S, netns $NS_S), channels=1, tx queues $(ls -d /sys/class/net/scx0/queues/tx-* | wc -l)"
+say "softcx private flags (module defaults): $(ethtool --show-priv-flags scx0 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) *: *\([a-z]*\)$/\1=\2/p' | tr '\n' ' ')"
 say "veth:   veth0 -> veth1 ($MAC_V, netns $NS_V), tx queues $(ls -d /sys/class/net/veth0/queues/tx-* | wc -l)"
 
 # ------------------------------------------------------------------ pktgen
