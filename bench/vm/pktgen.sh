@@ -55,25 +55,8 @@ say "guest kernel $(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpui
 say "guest uptime at start: $(cut -d' ' -f1 /proc/uptime) s"
 
 # ------------------------------------------------------------------ setup
-modprobe pktgen
-modprobe veth
-scx_load channels=1
-ns_create "$NS_S"
-ns_create "$NS_V"
-sysctl -qw net.ipv6.conf.scx0.disable_ipv6=1
-ip link set scx1 netns "$NS_S"
-ip link add veth0 type veth peer name veth1 netns "$NS_V"
-sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
-ip link set scx0 up
-ip link set veth0 up
-ip -n "$NS_S" link set scx1 up
-ip -n "$NS_V" link set veth1 up
-wait_carrier scx0
-wait_carrier veth0
-wait_carrier scx1 "$NS_S"
-wait_carrier veth1 "$NS_V"
-MAC_S=$(dev_mac scx1 "$NS_S")
-MAC_V=$(dev_mac veth1 "$NS_V")
+source "$(dirname "$0")/setup.sh"
+bench_setup_pairs
 say "softcx: scx0 -> scx1 ($MAC_S, netns $NS_S), channels=1, tx queues $(ls -d /sys/class/net/scx0/queues/tx-* | wc -l)"
 say "softcx private flags (module defaults): $(ethtool --show-priv-flags scx0 2>/dev/null | sed -n 's/^\([a-z_0-9]*\) *: *\([a-z]*\)$/\1=\2/p' | tr '\n' ' ')"
 say "veth:   veth0 -> veth1 ($MAC_V, netns $NS_V), tx queues $(ls -d /sys/class/net/veth0/queues/tx-* | wc -l)"

@@ -20,26 +20,11 @@ OUT=${SCX_RESULTS:-$SCX_TEST_OUT}
 NS_S=bench-scx
 NS_V=bench-veth
 
-modprobe pktgen
-modprobe veth
-scx_load channels=1
-ns_create "$NS_S"
-ns_create "$NS_V"
-sysctl -qw net.ipv6.conf.scx0.disable_ipv6=1
-ip link set scx1 netns "$NS_S"
-ip link add veth0 type veth peer name veth1 netns "$NS_V"
-sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
-ip link set scx0 up
-ip link set veth0 up
-ip -n "$NS_S" link set scx1 up
-ip -n "$NS_V" link set veth1 up
-wait_carrier scx0
-wait_carrier veth0
-wait_carrier scx1 "$NS_S"
-wait_carrier veth1 "$NS_V"
+source "$(dirname "$0")/setup.sh"
+bench_setup_pairs
 
 for dev in scx0 veth0; do
-	if [ $dev == scx0 ]; then mac=$(dev_mac scx1 "$NS_S"); else mac=$(dev_mac veth1 "$NS_V"); fi
+	if [ $dev == scx0 ]; then mac=$MAC_S; else mac=$MAC_V; fi
 	pktgen_setup "$dev" "$COUNT" 10.99.0.2 "$mac"
 	pg_cmd "$dev" udp_src_min 9
 	pg_cmd "$dev" udp_src_max 9

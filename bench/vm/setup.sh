@@ -1,0 +1,26 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by the VM benchmarks (after tests/vm/lib.sh): the two senders side
+# by side, softcx scx0 -> scx1 (netns $NS_S) and veth0 -> veth1 (netns $NS_V),
+# each receiver in a netns without addresses so IP drops the frames cheaply.
+# Sets MAC_S and MAC_V, the receivers' MACs.
+bench_setup_pairs() {
+	modprobe pktgen
+	modprobe veth
+	scx_load channels=1
+	ns_create "$NS_S"
+	ns_create "$NS_V"
+	sysctl -qw net.ipv6.conf.scx0.disable_ipv6=1
+	ip link set scx1 netns "$NS_S"
+	ip link add veth0 type veth peer name veth1 netns "$NS_V"
+	sysctl -qw net.ipv6.conf.veth0.disable_ipv6=1
+	ip link set scx0 up
+	ip link set veth0 up
+	ip -n "$NS_S" link set scx1 up
+	ip -n "$NS_V" link set veth1 up
+	wait_carrier scx0
+	wait_carrier veth0
+	wait_carrier scx1 "$NS_S"
+	wait_carrier veth1 "$NS_V"
+	MAC_S=$(dev_mac scx1 "$NS_S")
+	MAC_V=$(dev_mac veth1 "$NS_V")
+}
