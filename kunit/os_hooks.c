@@ -83,20 +83,13 @@ static void scx_kt_pool_disconnect(void *pool)
 struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
 {
 	struct scx_kt_chan *ch = os_channel;
-	struct page_pool_params pp = {
-		.flags = SCX_PP_FLAGS,
-		.order = order,
-		.pool_size = size,
-		.nid = NUMA_NO_NODE,
-		.dev = ch->dev,
-		.dma_dir = DMA_FROM_DEVICE,
-		.max_len = PAGE_SIZE << order,
-		.offset = 0,
-		/* no init_callback: init_arg is only our way back to the channel */
-		.init_arg = ch,
-	};
 	struct xdp_mem_info mem = { .type = MEM_TYPE_PAGE_POOL };
+	struct page_pool_params pp;
 	struct scx_os_rxq *q;
+
+	scx_pp_params_init(&pp, ch->dev, size, order);
+	/* no init_callback: init_arg is only our way back to the channel */
+	pp.init_arg = ch;
 
 	if (order > MAX_ORDER - 1)
 		return NULL;

@@ -153,4 +153,20 @@ static inline dma_addr_t scx_rx_page_dma(struct page *page)
 }
 #endif
 
+/* RX buffer pool of one RQ: @size buffers of PAGE_SIZE << @order on @dev. */
+static inline void scx_pp_params_init(struct page_pool_params *pp, struct device *dev,
+				      u32 size, u32 order)
+{
+	*pp = (struct page_pool_params){
+		.flags = SCX_PP_FLAGS,
+		.order = order,
+		.pool_size = size,
+		.nid = dev_to_node(dev),
+		.dev = dev,
+		.dma_dir = DMA_FROM_DEVICE,
+		.max_len = PAGE_SIZE << order,
+		.offset = 0,
+	};
+}
+
 #endif /* SCX_SHIM_H */

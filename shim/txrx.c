@@ -290,17 +290,10 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
 {
 	struct scx_chan *ch = os_channel;
-	struct page_pool_params pp = {
-		.flags = SCX_PP_FLAGS,
-		.order = order,
-		.pool_size = size,
-		.nid = dev_to_node(ch->priv->dmadev),
-		.dev = ch->priv->dmadev,
-		.dma_dir = DMA_FROM_DEVICE,
-		.max_len = PAGE_SIZE << order,
-		.offset = 0,
-	};
+	struct page_pool_params pp;
 	struct scx_os_rxq *q;
+
+	scx_pp_params_init(&pp, ch->priv->dmadev, size, order);
 
 	if (order > MAX_ORDER - 1)
 		return NULL;

@@ -9,19 +9,7 @@
 # wire packets in both `ethtool -S` and `ip -s link`. With TSO off the same
 # traffic adds nothing to tx_tso_packets.
 source "$(dirname "$0")/lib.sh"
-need_cmd iperf3 python3 ethtool taskset
-
-# TCP receive frees skbs through the allocating CPU's defer list (6.1:
-# skb_attempt_defer_free), emptied only when that CPU runs NET_RX; after
-# the last TCP run a quiet CPU can keep an RX page out of its page_pool past
-# teardown. A ping sent from each CPU runs NET_RX there (the device delivers
-# from the doorbell) and empties the lists.
-flush_skb_defer_lists() {
-	local c
-	for ((c = 0; c < $(nproc); c++)); do
-		taskset -c $c ping -n -q -c 1 -W 1 "$IP1" >/dev/null 2>&1 || true
-	done
-}
+need_cmd iperf3 python3 ethtool
 
 scx_setup channels=2
 feat=$(ethtool -k scx0)
@@ -57,7 +45,6 @@ log "iperf3 TCP, TSO off: $((bps / 1000000)) Mbit/s"
 assert_gt "iperf3 TCP bits/s (TSO off)" 0 "$bps"
 assert_eq "scx0 tx_tso_packets delta with TSO off" 0 $(( $(ethtool_stat scx0 tx_tso_packets) - tso0 ))
 ethtool -K scx0 tso on
-flush_skb_defer_lists
 
 sleep 0.5
 for d in scx0 scx1; do

@@ -9,19 +9,7 @@
 # (tx_recover); traffic resumes (ping, then iperf3). With skb_tx_mpwqe on
 # (the failing WQE is a session) and off (a SEND).
 source "$(dirname "$0")/lib.sh"
-need_cmd ethtool ping iperf3 python3 taskset
-
-# TCP receive frees skbs through the allocating CPU's defer list (6.1:
-# skb_attempt_defer_free), emptied only when that CPU runs NET_RX; after
-# the last TCP run a quiet CPU can keep an RX page out of its page_pool past
-# teardown. A ping sent from each CPU runs NET_RX there (the device delivers
-# from the doorbell) and empties the lists.
-flush_skb_defer_lists() {
-	local c
-	for ((c = 0; c < $(nproc); c++)); do
-		taskset -c $c ping -n -q -c 1 -W 1 "$IP1" >/dev/null 2>&1 || true
-	done
-}
+need_cmd ethtool ping iperf3 python3
 
 [ -d /sys/kernel/debug/softcx ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 scx_setup channels=1
@@ -50,5 +38,4 @@ iperf_server "$NS" 5201
 timeout 60 iperf3 -c "$IP1" -p 5201 -t 2 -J > "$SCX_TEST_OUT/tcp.json" || fail "iperf3 after recovery failed"
 bps=$(json_get "$SCX_TEST_OUT/tcp.json" 'int(j["end"]["sum_received"]["bits_per_second"])')
 assert_gt "iperf3 TCP bits/s after recovery" 0 "$bps"
-flush_skb_defer_lists
 dmesg | grep -q "recovered from an error CQE" || fail "no recovery line in the kernel log"
