@@ -26,7 +26,7 @@ PKGS=(
 	python3
 	gcc-12 g++-12				# the kernel's compiler, C++ core
 	libgtest-dev libbenchmark-dev valgrind	# host tests and benches
-	clang llvm libbpf-dev bpftool xdp-tools	# BPF/XDP tests
+	clang llvm libbpf-dev bpftool xdp-tools linux-libc-dev	# BPF/XDP tests (asm/types.h: linux-libc-dev)
 )
 
 # Packages not in state "install ok installed".

@@ -413,3 +413,148 @@ pktgen_run() {
 	done < "$PG/$dev"
 	fail "pktgen: no pkts-sofar in $PG/$dev"
 }
+
+# ---------------------------------------------------------------- BPF / XDP
+# The test BPF programs (tests/bpf/*.c) are compiled with clang in the test
+# run. bpf_build: use <repo>/build/bpf when `make -C tests/bpf` already built
+# it up to date (on the host before the VM boots), else build into
+# $SCX_RESULTS/bpf (writable inside the VM; shared by the tests of one run).
+# Sets BPF to the directory holding NAME.o.
+bpf_build() {
+	local src=$SCX_ROOT/tests/bpf out rc=0
+	need_cmd clang make bpftool
+	if make -s -q -C "$src" OUT="$SCX_ROOT/build/bpf" >/dev/null 2>&1; then
+		BPF=$SCX_ROOT/build/bpf
+	else
+		out=${SCX_RESULTS:-$SCX_TEST_OUT}/bpf
+		out=$(make -s -C "$src" OUT="$out" 2>&1) || rc=$?
+		[ $rc -eq 0 ] || fail "building tests/bpf failed: $(echo "$out" | tail -n 5 | tr '\n' ' ')"
+		BPF=${SCX_RESULTS:-$SCX_TEST_OUT}/bpf
+	fi
+	# The guest cannot autoload modules (its usermode helper runs outside
+	# the chroot): clsact and cls_bpf for the tc programs.
+	modprobe -a sch_ingress cls_bpf || fail "modprobe sch_ingress cls_bpf failed"
+	# libxdp (xdp-loader, xdp-bench) pins its dispatcher in a bpffs; not
+	# under /sys, which `ip netns exec` remounts.
+	mkdir -p /run/scx-bpffs
+	mountpoint -q /run/scx-bpffs || mount -t bpf bpf /run/scx-bpffs || fail "cannot mount bpffs"
+	export LIBXDP_BPFFS=/run/scx-bpffs
+	log "BPF objects in $BPF"
+}
+
+# xdp_attached DEV [NS]: "MODE PROG_ID" of the XDP program on DEV (MODE as
+# in `ip -j link`: 1 native/driver, 2 generic/skb, 3 offload), empty if none.
+xdp_attached() {
+	local out re='"xdp":\{"mode":([0-9]+),"prog":\{"id":([0-9]+)'
+	out=$(ip ${2:+-n "$2"} -j link show dev "$1")
+	[[ "$out" =~ $re ]] && echo "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}"
+	return 0
+}
+
+# xdp_attach DEV NS OBJ [KIND]: `ip link set dev DEV KIND obj OBJ sec xdp`
+# (KIND: xdp (default), xdpdrv, xdpgeneric, xdpoffload), must succeed.
+xdp_attach() {
+	local dev=$1 ns=$2 obj=$3 kind=${4:-xdp} out rc=0
+	out=$(ip ${ns:+-n "$ns"} link set dev "$dev" "$kind" obj "$obj" sec xdp 2>&1) || rc=$?
+	[ $rc -eq 0 ] || fail "attach ${obj##*/} ($kind) to $dev: status $rc: $(echo "$out" | grep -v '^$' | tail -n 4 | tr '\n' ' ')"
+	[ -n "$(xdp_attached "$dev" "$ns")" ] || fail "attach ${obj##*/} to $dev: ip link shows no XDP program"
+}
+# xdp_detach DEV [NS]
+xdp_detach() {
+	ip ${2:+-n "$2"} link set dev "$1" xdp off
+	[ -z "$(xdp_attached "$1" "${2:-}")" ] || fail "$1: XDP program still attached after 'xdp off'"
+}
+
+# bpf_map_id NAME: id of the newest BPF map called NAME (maps are not per
+# netns); fails if there is none.
+bpf_map_id() {
+	local out id='' re="\"id\":([0-9]+),\"type\":\"[a-z_]+\",\"name\":\"$1\""
+	out=$(bpftool -j map show)
+	while [[ "$out" =~ $re ]]; do
+		id=${BASH_REMATCH[1]}
+		out=${out#*"${BASH_REMATCH[0]}"}
+	done
+	[ -n "$id" ] || fail "no BPF map named $1"
+	echo "$id"
+}
+
+# bpf_map_dump ID: the u64 values of array map ID into the array BPFV
+# (index = key), from one `bpftool map dump`.
+declare -ga BPFV=()
+bpf_map_dump() {
+	local out re='"formatted":\{"key":([0-9]+),"value":([0-9]+)\}'
+	out=$(bpftool -j map dump id "$1") || fail "bpftool map dump id $1 failed"
+	BPFV=()
+	while [[ "$out" =~ $re ]]; do
+		BPFV[BASH_REMATCH[1]]=${BASH_REMATCH[2]}
+		out=${out#*"${BASH_REMATCH[0]}"}
+	done
+	[ ${#BPFV[@]} -gt 0 ] || fail "bpftool map dump id $1: no values"
+}
+
+# u32le N: the 4 bytes of N, little endian, as bpftool arguments.
+u32le() { echo $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+# bpf_map_set_u32 ID KEY VALUE [NS]: map ID[KEY] = VALUE (u32 keys and values),
+# from netns NS (a devmap resolves the ifindex in the caller's netns).
+bpf_map_set_u32() {
+	local -a k v
+	read -r -a k <<< "$(u32le "$2")"; read -r -a v <<< "$(u32le "$3")"
+	in_ns "${4:-}" bpftool map update id "$1" key "${k[@]}" value "${v[@]}" ||
+		fail "bpftool map update id $1 key $2 value $3 failed"
+}
+
+# chk_attach DEV NS [DST_MAC SRC_MAC [TRAILER]]: tests/bpf/tc_check.o on
+# DEV's clsact ingress (needs bpf_build); with MACs, frames must carry them;
+# TRAILER: bytes xdp_tail appends. Sets CHK (its counter map's id).
+chk_attach() {
+	local dev=$1 ns=$2 dst=${3:-} src=${4:-} trailer=${5:-0} cfg
+	local -a bytes
+	in_ns "$ns" tc qdisc replace dev "$dev" clsact
+	in_ns "$ns" tc filter replace dev "$dev" ingress pref 1 handle 1 bpf direct-action \
+		obj "$BPF/tc_check.o" sec tc 2>&1 | grep -v '^$' | tail -n 3 >&2 || true
+	in_ns "$ns" tc filter show dev "$dev" ingress | grep -q 'tc_check' ||
+		fail "tc_check not attached to $dev ingress"
+	cfg=$(bpf_map_id chk_cfg); CHK=$(bpf_map_id chk_cnt)
+	if [ -n "$dst" ]; then
+		read -r -a bytes <<< "${dst//:/ } ${src//:/ } 01 00 00 00 $(printf '%02x ' $((trailer & 255)) $((trailer >> 8 & 255))) 00 00"
+		bpftool map update id "$cfg" key 0 0 0 0 value hex "${bytes[@]}"
+	fi
+	log "tc_check on $dev ingress (counter map $CHK${dst:+, MACs $dst <- $src}, trailer $trailer)"
+}
+# chk_read ID: counters of a tc_check map: CHK_OK CHK_BAD_L2 CHK_BAD_HDR
+# CHK_BAD_PAYLOAD CHK_OTHER CHK_BYTES CHK_SEQSUM.
+# shellcheck disable=SC2034
+chk_read() {
+	bpf_map_dump "$1"
+	CHK_OK=${BPFV[0]} CHK_BAD_L2=${BPFV[1]} CHK_BAD_HDR=${BPFV[2]} CHK_BAD_PAYLOAD=${BPFV[3]}
+	CHK_OTHER=${BPFV[4]} CHK_BYTES=${BPFV[5]} CHK_SEQSUM=${BPFV[6]}
+}
+# chk_detach DEV [NS]
+chk_detach() { in_ns "${2:-}" tc qdisc del dev "$1" clsact 2>/dev/null || true; }
+
+# xdp_exc_start / xdp_exc_count [ACTION] / xdp_exc_stop: count
+# xdp:xdp_exception tracepoint hits (trace_xdp_exception) in a tracefs
+# instance of our own (run-all.sh uses the main buffer for page_pool_release);
+# xdp_exc_count prints the hits since xdp_exc_start whose action is ACTION
+# (e.g. XDP_ABORTED), or all of them.
+XDP_TI=/sys/kernel/tracing/instances/scx_xdp
+xdp_exc_start() {
+	[ -d /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing ||
+		fail "cannot mount tracefs"
+	[ -d $XDP_TI ] || mkdir $XDP_TI || fail "cannot create tracefs instance $XDP_TI"
+	echo 0 > $XDP_TI/tracing_on
+	echo 1024 > $XDP_TI/buffer_size_kb
+	: > $XDP_TI/trace
+	echo 1 > $XDP_TI/events/xdp/xdp_exception/enable
+	echo 1 > $XDP_TI/tracing_on
+}
+xdp_exc_count() {
+	local n
+	n=$(grep -c "xdp_exception:.*${1:-}" $XDP_TI/trace || true)
+	echo "${n:-0}"
+}
+xdp_exc_stop() {
+	[ -d $XDP_TI ] || return 0
+	echo 0 > $XDP_TI/events/xdp/xdp_exception/enable
+	rmdir $XDP_TI 2>/dev/null || true
+}

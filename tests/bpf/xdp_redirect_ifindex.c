@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: GPL-2.0
+/* XDP_REDIRECT every frame with bpf_redirect(ifindex): the ifindex is slot 0
+ * of the array map redir_ifindex (0, the initial value: XDP_PASS). Set it with
+ *   bpftool map update name redir_ifindex key 0 0 0 0 value <ifindex, 4 bytes LE> */
+#include "common.h"
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} redir_ifindex SEC(".maps");
+
+SEC("xdp")
+int xdp_redir_ifindex(struct xdp_md *ctx)
+{
+	__u32 k = 0, *ifi = bpf_map_lookup_elem(&redir_ifindex, &k);
+
+	if (!ifi || !*ifi)
+		return XDP_PASS;
+	return bpf_redirect(*ifi, 0);
+}
+
+char _license[] SEC("license") = "GPL";
