@@ -22,9 +22,18 @@ namespace softcx::hw {
 
 /* ---- limits (reported in HcaCaps where the caps have a field) ---- */
 constexpr u32 kMaxFunctions = 16;
-constexpr u32 kMaxSqs = 64;
-constexpr u32 kMaxRqs = 64;
-constexpr u32 kMaxCqs = 128;
+/*
+ * Queue tables: two full channel sets must fit at once while a driver
+ * switches from one to the other (the new set is built before the old one
+ * goes). Per set: SCX_MAX_CHANNELS channels of 3 SQs (stack, XDP_TX, XDP
+ * redirect target), 1 RQ and 4 CQs, plus one RSS object. Slots cost a few
+ * dozen bytes and a lock each; an SQ's scratch memory is allocated only by
+ * CREATE_SQ.
+ */
+constexpr u32 kChannelSets = 2;
+constexpr u32 kMaxSqs = kChannelSets * SCX_MAX_CHANNELS * 3;
+constexpr u32 kMaxRqs = kChannelSets * SCX_MAX_CHANNELS;
+constexpr u32 kMaxCqs = kChannelSets * SCX_MAX_CHANNELS * 4;
 constexpr u32 kMaxRss = 4;
 constexpr u32 kLogMaxSqSize = 13;	/* WQEBBs */
 constexpr u32 kLogMaxRqSize = 13;	/* WQEs */
@@ -35,17 +44,21 @@ constexpr u32 kMaxLsoSize = 256 * 1024;
 constexpr u32 kRqWqeLogStride = 4;	/* one 16-byte data segment per RX WQE */
 
 /*
- * Object number = type << 20 | generation << 8 | slot. The type keeps an SQ
+ * Object number = type << 21 | generation << 10 | slot. The type keeps an SQ
  * number from naming an RQ (or a CQ ...) by accident; the generation
- * (1..0xfff) keeps a stale number from matching a reused slot. Numbers are
+ * (1..0x7ff) keeps a stale number from matching a reused slot. Numbers are
  * never 0 and fit the 24-bit sqn field of a ctrl segment.
  */
 enum class ObjType : u32 { Cq = 1, Sq = 2, Rq = 3, Rss = 4 };
-constexpr u32 kObjIxBits = 8;
+constexpr u32 kObjIxBits = 10;
 constexpr u32 kObjIxMask = (1u << kObjIxBits) - 1;
-constexpr u32 kObjGenBits = 12;
+constexpr u32 kObjGenBits = 11;
 constexpr u32 kObjGenMax = (1u << kObjGenBits) - 1;
 constexpr u32 kObjTypeShift = kObjIxBits + kObjGenBits;
+static_assert(kMaxSqs <= kObjIxMask + 1 && kMaxRqs <= kObjIxMask + 1 &&
+	      kMaxCqs <= kObjIxMask + 1 && kMaxRss <= kObjIxMask + 1);
+static_assert(((u32)ObjType::Rss << kObjTypeShift) + (1u << kObjTypeShift) - 1 < (1u << 24),
+	      "object numbers must fit 24 bits");
 
 /* Capabilities in host order; encode_caps() turns them into prm::HcaCaps. */
 struct Caps {

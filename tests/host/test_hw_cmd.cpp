@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The command interface: caps per model, object lifecycle, and every rejection. */
+#include "hw/adapter.h"
 #include "hw_harness.h"
 
 using namespace hwt;
+namespace hw = softcx::hw;
 
 namespace {
 
@@ -69,9 +71,10 @@ TEST_P(HwCaps, MatchTheModel)
 	EXPECT_EQ(c.log_max_rq_sz, 13);
 	EXPECT_EQ(c.log_max_cq_sz, 16);
 	EXPECT_EQ(c.log_max_rss_tbl, prm::kRssMaxTableLog);
-	EXPECT_EQ(c.max_sqs.get(), 64);
-	EXPECT_EQ(c.max_rqs.get(), 64);
-	EXPECT_EQ(c.max_cqs.get(), 128);
+	/* two full sets of 64 channels (3 SQs, 1 RQ, 4 CQs each) fit at once */
+	EXPECT_EQ(c.max_sqs.get(), 2 * 64 * 3);
+	EXPECT_EQ(c.max_rqs.get(), 2 * 64);
+	EXPECT_EQ(c.max_cqs.get(), 2 * 64 * 4);
 	EXPECT_GT(c.max_lso_sz.get(), 65535u);
 	/* Both functions of the adapter report the same */
 	prm::HcaCaps c1 = query_caps(fn1);
@@ -194,7 +197,7 @@ TEST_F(HwCmd, CqSizeAndMemoryChecks)
 TEST_F(HwCmd, CqTableLimit)
 {
 	std::vector<std::unique_ptr<Cq>> cqs;
-	for (int i = 0; i < 128; i++) {
+	for (uint32_t i = 0; i < hw::kMaxCqs; i++) {
 		cqs.push_back(std::make_unique<Cq>());
 		ASSERT_EQ(cqs.back()->create(fn0, 0, 0), prm::kStatOk);
 	}
@@ -296,46 +299,47 @@ TEST_F(HwCmd, QueueTableLimits)
 	std::vector<std::unique_ptr<Cq>> cqs;
 	std::vector<std::unique_ptr<Sq>> sqs;
 	std::vector<std::unique_ptr<Rq>> rqs;
-	for (int i = 0; i < 64; i++) {
+	static_assert(hw::kMaxSqs + hw::kMaxRqs <= hw::kMaxCqs);
+	for (uint32_t i = 0; i < hw::kMaxSqs; i++) {
 		cqs.push_back(std::make_unique<Cq>());
 		ASSERT_EQ(cqs.back()->create(fn0, 0, 0), prm::kStatOk);
 		sqs.push_back(std::make_unique<Sq>());
-		ASSERT_EQ(sqs.back()->create(fn0, cqs.back()->cqn, 0), prm::kStatOk);
+		ASSERT_EQ(sqs.back()->create(fn0, cqs.back()->cqn, 0), prm::kStatOk) << i;
+	}
+	for (uint32_t i = 0; i < hw::kMaxRqs; i++) {
 		cqs.push_back(std::make_unique<Cq>());
 		ASSERT_EQ(cqs.back()->create(fn0, 0, 0), prm::kStatOk);
 		rqs.push_back(std::make_unique<Rq>());
-		ASSERT_EQ(rqs.back()->create(fn0, cqs.back()->cqn, 0, 64), prm::kStatOk);
+		ASSERT_EQ(rqs.back()->create(fn0, cqs.back()->cqn, 0, 64), prm::kStatOk) << i;
 	}
+	while (cqs.size() < hw::kMaxCqs) {
+		cqs.push_back(std::make_unique<Cq>());
+		ASSERT_EQ(cqs.back()->create(fn0, 0, 0), prm::kStatOk);
+	}
+	Cq c1;
+	EXPECT_EQ(c1.create(fn0, 0, 0), prm::kStatExceedLim) << "CQ table full";
 	ASSERT_EQ(cqs[0]->destroy(), prm::kStatResourceBusy);
+
+	/* a freed SQ slot takes a new SQ, and only one */
 	ASSERT_EQ(sqs[0]->destroy(), prm::kStatOk);
-	ASSERT_EQ(rqs[0]->destroy(), prm::kStatOk);
-	/* cq 0 and 1 are free of users now; 64 SQs/RQs exist after recreating */
 	Sq sq;
-	Rq rq;
 	ASSERT_EQ(sq.create(fn0, cqs[0]->cqn, 0), prm::kStatOk);
-	ASSERT_EQ(rq.create(fn0, cqs[1]->cqn, 0, 64), prm::kStatOk);
-	Cq c1, c2;
-	ASSERT_EQ(c1.create(fn0, 0, 0), prm::kStatExceedLim);	/* 128 CQs in use */
-	ASSERT_EQ(cqs[2]->destroy(), prm::kStatResourceBusy);
-	ASSERT_EQ(sqs[1]->destroy(), prm::kStatOk);
-	ASSERT_EQ(cqs[2]->destroy(), prm::kStatOk);
-	ASSERT_EQ(c1.create(fn0, 0, 0), prm::kStatOk);
+	ASSERT_EQ(rqs[0]->destroy(), prm::kStatOk);	/* frees a CQ of its user */
+	Cq &free_cq = *cqs[hw::kMaxSqs];
 	Sq sq2;
-	ASSERT_EQ(sq2.create(fn0, c1.cqn, 0), prm::kStatOk);	/* the 64th SQ */
+	EXPECT_EQ(sq2.create(fn0, free_cq.cqn, 0), prm::kStatExceedLim) << "SQ beyond max_sqs";
+
+	/* likewise for RQs */
+	Rq rq;
+	ASSERT_EQ(rq.create(fn0, free_cq.cqn, 0, 64), prm::kStatOk);
+	ASSERT_EQ(sqs[1]->destroy(), prm::kStatOk);
 	Rq rq2;
-	ASSERT_EQ(rqs[1]->destroy(), prm::kStatOk);
-	ASSERT_EQ(c2.create(fn0, 0, 0), prm::kStatExceedLim);
-	ASSERT_EQ(cqs[3]->destroy(), prm::kStatOk);
-	ASSERT_EQ(c2.create(fn0, 0, 0), prm::kStatOk);
-	Sq sq3;
-	EXPECT_EQ(sq3.create(fn0, c2.cqn, 0), prm::kStatExceedLim) << "65th SQ";
-	ASSERT_EQ(rq2.create(fn0, c2.cqn, 0, 64), prm::kStatOk);
-	Rq rq3;
-	Cq c3;
-	ASSERT_EQ(sqs[2]->destroy(), prm::kStatOk);
-	ASSERT_EQ(cqs[4]->destroy(), prm::kStatOk);
-	ASSERT_EQ(c3.create(fn0, 0, 0), prm::kStatOk);
-	EXPECT_EQ(rq3.create(fn0, c3.cqn, 0, 64), prm::kStatExceedLim) << "65th RQ";
+	EXPECT_EQ(rq2.create(fn0, cqs[1]->cqn, 0, 64), prm::kStatExceedLim) << "RQ beyond max_rqs";
+
+	/* object numbers of the highest slots still fit the 24-bit sqn field */
+	EXPECT_LT(sqs.back()->sqn, 1u << 24);
+	EXPECT_LT(cqs.back()->cqn, 1u << 24);
+	EXPECT_EQ(sqs.back()->sqn & hw::kObjIxMask, hw::kMaxSqs - 1);
 }
 
 TEST_F(HwCmd, StateMachine)
