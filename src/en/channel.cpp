@@ -2,28 +2,130 @@
 /* Channel lifecycle and the per-channel entry points the shim's NAPI and xmit call. */
 #include "en/channel.h"
 
+#include "en/xdpsq.h"
+
 namespace softcx::en {
 
-int channel_open(Channel *c, const ChannelParams &p)
+namespace {
+
+SqConfig sq_config(const ChannelParams &p, SqKind kind)
+{
+	SqConfig cfg = {};
+
+	cfg.fn = p.fn;
+	cfg.os_dev = p.os_dev;
+	cfg.os_channel = p.os_channel;
+	cfg.log_size = p.log_sq_size;
+	cfg.kind = kind;
+	cfg.min_inline = p.min_inline;
+	cfg.mpwqe = kind == SqKind::Skb ? p.tx_mpwqe : p.xdp_mpwqe;
+	cfg.vector = p.ix;
+	cfg.hw_mtu = p.hw_mtu;
+	return cfg;
+}
+
+/*
+ * The redirect target SQ's producer runs on any CPU (serialised by the
+ * caller), its completions and its recovery in this channel's NAPI. The
+ * recovery rewrites the ring, so the two exclude each other with a flag:
+ * a producer that finds it taken (or the SQ in error) refuses the frame
+ * as full; a recovery that finds it taken retries on the next poll.
+ */
+bool xmit_enter(Sq *sq)
+{
+	if (__atomic_exchange_n(&sq->xmit_busy, 1, __ATOMIC_ACQUIRE))
+		return false;
+	if (!__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED))
+		return true;
+	__atomic_store_n(&sq->xmit_busy, 0, __ATOMIC_RELEASE);
+	return false;
+}
+
+void xmit_exit(Sq *sq)
+{
+	__atomic_store_n(&sq->xmit_busy, 0, __ATOMIC_RELEASE);
+}
+
+/* An XDP SQ in ERR is recovered here, in NAPI, without the OS: nothing else posts to it. */
+template <SqKind K> bool xdpsq_recover(Sq *sq)
 {
 	int err;
 
+	if (K == SqKind::Frame && __atomic_exchange_n(&sq->xmit_busy, 1, __ATOMIC_ACQUIRE))
+		return false;
+	err = sq_recover<K>(sq);
+	if (K == SqKind::Frame)
+		xmit_exit(sq);
+	if (err)
+		scx_os_log(SCX_LOG_ERR, "XDP SQ 0x%x: recovery failed (%d), retrying\n", sq->sqn,
+			   err);
+	else
+		scx_os_log(SCX_LOG_WARN, "XDP SQ 0x%x recovered\n", sq->sqn);
+	return !err;
+}
+
+/* Completions of an XDP SQ; true when NAPI must run again (more CQEs, recovery pending). */
+template <SqKind K> bool xdpsq_poll(Sq *sq)
+{
+	scx_tx_done done = {};
+	bool busy = sq_poll_cq<K>(sq, 1, &done);
+
+	if (__builtin_expect(done.tx_error || __atomic_load_n(&sq->recovering, __ATOMIC_RELAXED), 0))
+		busy |= !xdpsq_recover<K>(sq);
+	return busy;
+}
+
+} /* namespace */
+
+int channel_open(Channel *c, const ChannelParams &p)
+{
+	SqConfig cfg;
+	int err;
+
 	c->ix = p.ix;
-	err = sq_create(&c->sq, p.fn, p.os_dev, p.os_channel, p.log_sq_size, p.min_inline,
-			p.tx_mpwqe, p.ix,
-			&c->stats.sq);
+	c->rx_xdp = !p.xdp ? RxXdp::Off : p.xdp_mpwqe ? RxXdp::TxMpw : RxXdp::TxSend;
+	cfg = sq_config(p, SqKind::Skb);
+	cfg.stats = &c->stats.sq;
+	err = sq_create(&c->sq, cfg);
 	if (err)
 		return err;
-	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_channel, p.log_rq_size, p.rx, p.ix,
+	cfg = sq_config(p, SqKind::Frame);
+	cfg.xstats = &c->stats.xmitsq;
+	err = sq_create(&c->xmitsq, cfg);
+	if (err)
+		goto err_sq;
+	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_channel, p.log_rq_size, p.rx, p.xdp, p.ix,
 			&c->stats.rq);
 	if (err)
-		sq_destroy(&c->sq);
+		goto err_xmitsq;
+	if (p.xdp) {
+		cfg = sq_config(p, SqKind::Page);
+		cfg.xstats = &c->stats.xdpsq;
+		cfg.pool = c->rq.pool;
+		err = sq_create(&c->xdpsq, cfg);
+		if (err)
+			goto err_rq;
+		/* sessions only if the SQ could do them (no min inline) */
+		c->rx_xdp = c->xdpsq.mpwqe ? RxXdp::TxMpw : RxXdp::TxSend;
+		c->rq.xdpsq = &c->xdpsq;
+	}
+	return 0;
+
+err_rq:
+	rq_destroy(&c->rq);
+err_xmitsq:
+	sq_destroy(&c->xmitsq);
+err_sq:
+	sq_destroy(&c->sq);
 	return err;
 }
 
 void channel_close(Channel *c)
 {
+	/* XDP_TX pages go back to the RQ's pool before the pool goes */
+	sq_destroy(&c->xdpsq);
 	rq_destroy(&c->rq);
+	sq_destroy(&c->xmitsq);
 	sq_destroy(&c->sq);
 }
 
@@ -40,11 +142,28 @@ extern "C" int scx_channel_poll(scx_channel *c, int budget, scx_tx_done *done)
 	c->stats.ch.poll.inc();
 	done->packets = 0;
 	done->bytes = 0;
-	busy = sq_poll_cq(&c->sq, budget, done);
+	busy = sq_poll_cq<SqKind::Skb>(&c->sq, budget, done);
 	if (budget <= 0)
-		return 0;	/* netpoll: TX only */
-	work = rq_poll_cq(&c->rq, budget);
+		return 0;	/* netpoll: the stack's TX only */
+	/* XDP SQ completions before RX: their room and pages are what RX needs */
+	if (c->rx_xdp != RxXdp::Off)
+		busy |= xdpsq_poll<SqKind::Page>(&c->xdpsq);
+	busy |= xdpsq_poll<SqKind::Frame>(&c->xmitsq);
+	switch (c->rx_xdp) {
+	case RxXdp::Off:
+		work = rq_poll_cq<RxXdp::Off>(&c->rq, budget);
+		break;
+	case RxXdp::TxSend:
+		work = rq_poll_cq<RxXdp::TxSend>(&c->rq, budget);
+		break;
+	default:
+		work = rq_poll_cq<RxXdp::TxMpw>(&c->rq, budget);
+		break;
+	}
 	busy |= rq_refill(&c->rq);
+	/* one doorbell for everything XDP_TX posted in this poll */
+	if (c->rx_xdp != RxXdp::Off)
+		xdpsq_doorbell(&c->xdpsq);
 	return busy ? budget : work;
 }
 
@@ -52,6 +171,9 @@ extern "C" void scx_channel_arm(scx_channel *c)
 {
 	c->stats.ch.arm.inc();
 	c->sq.cq.arm();
+	if (c->rx_xdp != RxXdp::Off)
+		c->xdpsq.cq.arm();
+	c->xmitsq.cq.arm();
 	c->rq.cq.arm();
 }
 
@@ -78,7 +200,7 @@ extern "C" int scx_channel_tx_recover(scx_channel *c)
 {
 	if (!__atomic_load_n(&c->sq.recovering, __ATOMIC_ACQUIRE))
 		return 1;	/* nothing to recover (e.g. a new channel set) */
-	return sq_recover(&c->sq);
+	return sq_recover<SqKind::Skb>(&c->sq);
 }
 
 extern "C" void scx_channel_inject_tx_error(scx_channel *c)
@@ -94,4 +216,36 @@ extern "C" void scx_channel_count_tx(scx_channel *c, int stopped, int woken, int
 		c->stats.sq.wake.inc();
 	if (dropped)
 		c->stats.sq.dropped.inc();
+}
+
+extern "C" int scx_channel_xdp_xmit(scx_channel *c, const scx_xdp_frame *f)
+{
+	Sq *sq = &c->xmitsq;
+	XdpTxDesc d = {f->dma, f->data, f->len, f->frame};
+	int err;
+
+	if (__builtin_expect(!xmit_enter(sq), 0)) {
+		sq->xstats->full.inc();	/* in error, being recovered */
+		return -SCX_ENOSPC;
+	}
+	if (sq->mpwqe)
+		err = xdpsq_xmit<SqKind::Frame, true>(sq, d);
+	else
+		err = xdpsq_xmit<SqKind::Frame, false>(sq, d);
+	xmit_exit(sq);
+	return err;
+}
+
+extern "C" void scx_channel_xdp_xmit_flush(scx_channel *c, int flush)
+{
+	Sq *sq = &c->xmitsq;
+
+	/* being recovered: whatever was posted is flushed with the ring */
+	if (!xmit_enter(sq))
+		return;
+	if (flush)
+		xdpsq_doorbell(sq);
+	else
+		mpw_close(sq);
+	xmit_exit(sq);
 }

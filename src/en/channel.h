@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A channel: one NAPI context's queues (TX SQ + CQ, RX RQ + CQ) and counters. */
+/*
+ * A channel: one NAPI context's queues and counters: the stack's SQ, the RQ,
+ * the XDP_TX SQ (only while a program is attached) and the SQ that takes
+ * frames redirected to the port (ndo_xdp_xmit), each with its CQ.
+ */
 #pragma once
 
 #include "en/rq.h"
@@ -8,8 +12,11 @@
 struct scx_channel {
 	softcx::en::Sq sq;
 	softcx::en::Rq rq;
+	softcx::en::Sq xdpsq;	/* XDP_TX; ring.cpu == nullptr without a program */
+	softcx::en::Sq xmitsq;	/* ndo_xdp_xmit */
 	softcx::en::ChannelStats stats;
 	softcx::u32 ix;
+	softcx::en::RxXdp rx_xdp;	/* how the RX handler runs (fixed at open) */
 };
 
 namespace softcx::en {
@@ -25,6 +32,9 @@ struct ChannelParams {
 	u8 log_rq_size;
 	u32 min_inline;
 	bool tx_mpwqe;
+	bool xdp;		/* a program is attached: XDP_TX SQ, RX through the program */
+	bool xdp_mpwqe;		/* XDP SQs post in MPWQE sessions */
+	u32 hw_mtu;		/* longest frame an XDP SQ sends */
 	RqLayout rx;
 };
 

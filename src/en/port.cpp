@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Port lifecycle: caps, channel set build/teardown and the RSS object that
- * spreads received packets over the channels' RQs.
+ * spreads received packets over the channels' RQs, and the safe switch from
+ * one set to another (the new set is built and steered to while the old
+ * one still runs; then the old one goes).
  */
 #include "en/port.h"
 
@@ -11,7 +13,7 @@ namespace softcx::en {
 
 namespace {
 
-constexpr u32 kHwMtuOverhead = 14 + 4 + 4;	/* ETH_HLEN + VLAN_HLEN + FCS, as mlx5 */
+constexpr u32 kHwMtuOverhead = SCX_HW_MTU_OVERHEAD;	/* ETH_HLEN + VLAN_HLEN + FCS, as mlx5 */
 constexpr u32 kRssLogTable = 7;
 constexpr u8 kMaxRxOrder = 3;
 
@@ -22,7 +24,8 @@ constexpr u8 kRssKey[prm::kRssKeySize] = {
 	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
 };
 
-int rss_create(Port *p)
+/* The set's RSS object; being the newest, it steers the port's RX from now on. */
+int rss_create(Port *p, ChannelSet *set)
 {
 	prm::RssIn *in = zalloc_one<prm::RssIn>();
 	prm::CreateObjOut out = {};
@@ -35,13 +38,13 @@ int rss_create(Port *p)
 	in->log_table_size = kRssLogTable;
 	__builtin_memcpy(in->toeplitz_key, kRssKey, sizeof(kRssKey));
 	for (u32 i = 0; i < (1u << kRssLogTable); i++)
-		in->rqn[i].set(p->channels[i % p->nch].rq.rqn);
+		in->rqn[i].set(set->ch[i % set->nch].rq.rqn);
 	err = cmd_run(p->fn, prm::kCmdCreateRss, in, &out);
 	scx_os_free(in);
 	if (err)
 		return err;
-	p->rss_num = out.obj_num.get();
-	p->has_rss = true;
+	set->rss_num = out.obj_num.get();
+	set->has_rss = true;
 	return 0;
 }
 
@@ -49,6 +52,64 @@ void channels_close(Channel *chs, u32 n)
 {
 	for (u32 i = 0; i < n; i++)
 		channel_close(&chs[i]);
+}
+
+/*
+ * Tear a set down: RSS first (RX no longer reaches its RQs), then the
+ * queues (the device lock guarantees no engine touches ring memory
+ * afterwards), then its counters move into the port's base.
+ */
+void set_close(Port *p, ChannelSet *set)
+{
+	Channel *chs = set->ch;
+	u32 n = set->nch;
+
+	if (!chs)
+		return;
+	if (set->has_rss)
+		cmd_destroy(p->fn, prm::kCmdDestroyRss, set->rss_num);
+	set->has_rss = false;
+	channels_close(chs, n);
+	{
+		LockGuard g(p->stats_lock);
+
+		for (u32 i = 0; i < n; i++)
+			stats_fold(&p->base[i], &chs[i].stats);
+		*set = ChannelSet{};
+	}
+	scx_os_free(chs);
+}
+
+/* Channel parameters from port parameters, or a negative errno. */
+int channel_params(Port *p, const scx_port_params *params, ChannelParams *cp)
+{
+	scx_port_caps caps;
+
+	scx_port_get_caps(p, &caps);
+	if (!params->nch || params->nch > p->nch_max || params->mtu < SCX_MIN_MTU ||
+	    params->mtu > caps.max_mtu || params->log_sq_size < 6 ||
+	    params->log_sq_size > p->caps.log_max_sq_sz || params->log_rq_size < 1 ||
+	    params->log_rq_size > p->caps.log_max_rq_sz)
+		return -SCX_EINVAL;
+	if ((params->tx_mpwqe && !caps.tx_mpwqe) || (params->xdp_tx_mpwqe && !caps.xdp_tx_mpwqe))
+		return -SCX_EOPNOTSUPP;
+
+	*cp = ChannelParams{};
+	cp->fn = p->fn;
+	cp->os_dev = p->os_dev;
+	cp->log_sq_size = (u8)params->log_sq_size;
+	cp->log_rq_size = (u8)params->log_rq_size;
+	cp->min_inline = caps.min_inline;
+	cp->tx_mpwqe = params->tx_mpwqe != 0;
+	cp->xdp = params->xdp != 0;
+	cp->xdp_mpwqe = params->xdp_tx_mpwqe != 0;
+	cp->hw_mtu = params->mtu + kHwMtuOverhead;
+	if (!rx_layout(params->mtu, params->rx_headroom, params->rx_tailroom, &cp->rx))
+		return -SCX_EINVAL;
+	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
+	if (cp->xdp && cp->rx.order)
+		return -SCX_EINVAL;
+	return 0;
 }
 
 } /* namespace */
@@ -90,9 +151,12 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_
 	err = cmd_query_caps(fn, &p->caps);
 	if (err)
 		goto err;
-	if (nch_max > p->caps.max_sqs.get() || nch_max > p->caps.max_rqs.get()) {
-		scx_os_log(SCX_LOG_ERR, "%u channels exceed the device's %u SQs / %u RQs\n",
-			   nch_max, p->caps.max_sqs.get(), p->caps.max_rqs.get());
+	/* two sets during a switch: 3 SQs, 1 RQ, 4 CQs per channel each */
+	if (2 * 3 * nch_max > p->caps.max_sqs.get() || 2 * nch_max > p->caps.max_rqs.get() ||
+	    2 * 4 * nch_max > p->caps.max_cqs.get()) {
+		scx_os_log(SCX_LOG_ERR, "%u channels exceed the device's %u SQs / %u RQs / %u CQs\n",
+			   nch_max, p->caps.max_sqs.get(), p->caps.max_rqs.get(),
+			   p->caps.max_cqs.get());
 		err = -SCX_EINVAL;
 		goto err;
 	}
@@ -116,6 +180,7 @@ extern "C" void scx_port_destroy(scx_port *p)
 {
 	if (!p)
 		return;
+	scx_port_abort(p);
 	scx_port_close(p);
 	scx_os_lock_destroy(p->stats_lock);
 	scx_os_free(p->base);
@@ -136,37 +201,22 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->max_lso_hdr = p->caps.lso ? kMaxLsoInline : 0;
 	/* sessions carry no inline headers: only for devices that need none */
 	caps->tx_mpwqe = p->caps.enhanced_mpw && !caps->min_inline;
+	caps->xdp_tx_mpwqe = p->caps.enhanced_mpw;
 }
 
-extern "C" int scx_port_open(scx_port *p, const scx_port_params *params,
-			     void *const *os_channels)
+extern "C" int scx_port_prepare(scx_port *p, const scx_port_params *params,
+				void *const *os_channels)
 {
-	scx_port_caps caps;
-	ChannelParams cp = {};
+	ChannelParams cp;
 	Channel *chs;
 	u32 i;
 	int err;
 
-	if (p->channels)
+	if (p->next.ch)
 		return -SCX_EBUSY;
-	scx_port_get_caps(p, &caps);
-	if (!params->nch || params->nch > p->nch_max || params->mtu < SCX_MIN_MTU ||
-	    params->mtu > caps.max_mtu || params->log_sq_size < 6 ||
-	    params->log_sq_size > p->caps.log_max_sq_sz || params->log_rq_size < 1 ||
-	    params->log_rq_size > p->caps.log_max_rq_sz)
-		return -SCX_EINVAL;
-
-	cp.fn = p->fn;
-	cp.os_dev = p->os_dev;
-	cp.log_sq_size = (u8)params->log_sq_size;
-	cp.log_rq_size = (u8)params->log_rq_size;
-	cp.min_inline = caps.min_inline;
-	if (params->tx_mpwqe && !caps.tx_mpwqe)
-		return -SCX_EOPNOTSUPP;
-	cp.tx_mpwqe = params->tx_mpwqe != 0;
-	if (!rx_layout(params->mtu, params->rx_headroom, params->rx_tailroom, &cp.rx))
-		return -SCX_EINVAL;
-
+	err = channel_params(p, params, &cp);
+	if (err)
+		return err;
 	chs = zalloc_array<Channel>(params->nch);
 	if (!chs)
 		return -SCX_ENOMEM;
@@ -180,48 +230,61 @@ extern "C" int scx_port_open(scx_port *p, const scx_port_params *params,
 	{
 		LockGuard g(p->stats_lock);	/* stats readers see the set from here */
 
-		p->nch = params->nch;
-		p->channels = chs;
+		p->next = ChannelSet{chs, params->nch, 0, false};
 	}
-	err = rss_create(p);
-	if (err) {
-		LockGuard g(p->stats_lock);
-
-		p->channels = nullptr;
-		p->nch = 0;
-		goto err_close;
-	}
-	return 0;
+	err = rss_create(p, &p->next);
+	if (err)
+		set_close(p, &p->next);
+	return err;
 
 err_close:
 	channels_close(chs, i);
+	{
+		LockGuard g(p->stats_lock);
+
+		for (u32 j = 0; j < i; j++)
+			stats_fold(&p->base[j], &chs[j].stats);
+	}
 	scx_os_free(chs);
+	return err;
+}
+
+extern "C" void scx_port_commit(scx_port *p)
+{
+	if (!p->next.ch)
+		return;
+	set_close(p, &p->live);
+	LockGuard g(p->stats_lock);
+
+	p->live = p->next;
+	p->next = ChannelSet{};
+}
+
+/* The live set's RSS object is older: it steers again once the prepared one is gone. */
+extern "C" void scx_port_abort(scx_port *p)
+{
+	set_close(p, &p->next);
+}
+
+extern "C" int scx_port_open(scx_port *p, const scx_port_params *params,
+			     void *const *os_channels)
+{
+	int err;
+
+	if (p->live.ch)
+		return -SCX_EBUSY;
+	err = scx_port_prepare(p, params, os_channels);
+	if (!err)
+		scx_port_commit(p);
 	return err;
 }
 
 extern "C" void scx_port_close(scx_port *p)
 {
-	Channel *chs = p->channels;
-	u32 n = p->nch;
-
-	if (!chs)
-		return;
-	if (p->has_rss)
-		cmd_destroy(p->fn, prm::kCmdDestroyRss, p->rss_num);
-	p->has_rss = false;
-	channels_close(chs, n);
-	{
-		LockGuard g(p->stats_lock);
-
-		for (u32 i = 0; i < n; i++)
-			stats_fold(&p->base[i], &chs[i].stats);
-		p->channels = nullptr;
-		p->nch = 0;
-	}
-	scx_os_free(chs);
+	set_close(p, &p->live);
 }
 
 extern "C" scx_channel *scx_port_channel(scx_port *p, uint32_t ix)
 {
-	return p->channels && ix < p->nch ? &p->channels[ix] : nullptr;
+	return p->live.ch && ix < p->live.nch ? &p->live.ch[ix] : nullptr;
 }

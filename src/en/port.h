@@ -1,20 +1,33 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* A port: one netdev's view of its PCI function, its channel set and counters. */
+/* A port: one netdev's view of its PCI function, its channel sets and counters. */
 #pragma once
 
 #include "en/channel.h"
 #include "prm/cmd.h"
+
+namespace softcx::en {
+
+/* Channels with the RSS object that spreads received packets over their RQs. */
+struct ChannelSet {
+	Channel *ch;		/* nullptr: no set */
+	u32 nch;
+	u32 rss_num;
+	bool has_rss;
+};
+
+} /* namespace softcx::en */
 
 struct scx_port {
 	softcx::bus::Function *fn;
 	void *os_dev;
 	softcx::prm::HcaCaps caps;
 	softcx::u32 nch_max;
-	/* the live channel set (nullptr while down), guarded by stats_lock for readers */
-	softcx::en::Channel *channels;
-	softcx::u32 nch;
-	softcx::u32 rss_num;
-	bool has_rss;
+	/*
+	 * The live set (down: none) and, during a safe switch, the prepared
+	 * one. Both change under stats_lock, which stats readers take.
+	 */
+	softcx::en::ChannelSet live;
+	softcx::en::ChannelSet next;
 	struct scx_os_lock *stats_lock;
 	/* counters of channel sets already destroyed, per channel index */
 	softcx::en::ChannelStats *base;
@@ -25,4 +38,13 @@ using Port = ::scx_port;
 
 /* RX buffer geometry for an MTU (exposed for tests). */
 bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out);
+/* Every channel of the port's sets, base excluded: f(index, stats). Caller holds stats_lock. */
+template <typename F> void for_each_live_stats(const Port *p, F f)
+{
+	const ChannelSet *sets[] = {&p->live, &p->next};
+
+	for (const ChannelSet *s : sets)
+		for (u32 i = 0; s->ch && i < s->nch; i++)
+			f(i, s->ch[i].stats);
+}
 } /* namespace softcx::en */

@@ -6,6 +6,7 @@
 #include "en/rq.h"
 
 #include "en/cmd.h"
+#include "en/xdpsq.h"
 
 namespace softcx::en {
 
@@ -32,7 +33,53 @@ u8 rx_hash_type(const prm::Cqe64 *cqe)
 	return SCX_HASH_NONE;
 }
 
-void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
+/*
+ * The program's verdict on the frame in slot. Returns true when the frame
+ * goes on to the stack (PASS, with pkt adjusted); otherwise the page is
+ * recycled, posted for XDP_TX or gone with a redirect.
+ */
+template <RxXdp X> bool run_xdp(Rq *rq, const RxSlot &slot, scx_rx_pkt *pkt)
+{
+	scx_xdp_buf b = {};
+
+	b.rxq = rq->pool;
+	b.page = slot.page;
+	b.dma = slot.dma;
+	b.frame_sz = kPageSize;
+	b.headroom = pkt->headroom;
+	b.len = pkt->len;
+	switch (scx_os_xdp_run(rq->os_channel, &b)) {
+	case SCX_XDP_PASS:
+		pkt->headroom = b.headroom;
+		pkt->len = b.len;
+		pkt->meta_len = (u16)b.meta_len;
+		return true;
+	case SCX_XDP_TX: {
+		Sq *sq = rq->xdpsq;
+		XdpTxDesc d = {slot.dma + b.headroom, b.data, b.len, slot.page};
+
+		/* counted as full or err when refused */
+		if (__builtin_expect(!__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED), 1)) {
+			if (!xdpsq_xmit<SqKind::Page, X == RxXdp::TxMpw>(sq, d))
+				return false;	/* the SQ holds the page until its completion */
+		} else {
+			sq->xstats->err.inc();	/* in ERR and not recovered yet */
+		}
+		scx_os_xdp_exception(rq->os_channel, SCX_XDP_TX);
+		break;
+	}
+	case SCX_XDP_REDIRECT:
+		rq->stats->xdp_redirect.inc();
+		return false;
+	default:	/* DROP, ABORTED (traced by the OS), anything unknown */
+		break;
+	}
+	rq->stats->xdp_drop.inc();
+	scx_os_rx_recycle(rq->pool, slot.page, 1);
+	return false;
+}
+
+template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 {
 	u16 ix = rq->cc & rq->mask;
 	RxSlot *slot = &rq->slots[ix];
@@ -41,7 +88,7 @@ void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	rq->cc++;
 	if (cqe->opcode() != prm::kCqeRespSend || cqe->wqe_counter.get() != (u16)(rq->cc - 1)) {
 		rq->stats->wqe_err.inc();
-		scx_os_rx_recycle(rq->pool, slot->page);
+		scx_os_rx_recycle(rq->pool, slot->page, 1);
 		slot->page = nullptr;
 		return;
 	}
@@ -52,7 +99,11 @@ void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	pkt.hash = cqe->rss_hash_result.get();
 	pkt.hash_type = rx_hash_type(cqe);
 	pkt.csum = rx_csum(cqe);
-	pkt.rsvd = 0;
+	pkt.meta_len = 0;
+	if (X != RxXdp::Off && !run_xdp<X>(rq, *slot, &pkt)) {
+		slot->page = nullptr;
+		return;
+	}
 	slot->page = nullptr;	/* the page moves to the skb (or back to the pool) */
 
 	if (scx_os_rx_deliver(rq->os_channel, &pkt)) {
@@ -70,7 +121,7 @@ void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 } /* namespace */
 
 int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
-	      const RqLayout &layout, u32 vector, RqStats *stats)
+	      const RqLayout &layout, bool xdp, u32 vector, RqStats *stats)
 {
 	prm::CreateRqIn in = {};
 	prm::CreateObjOut out = {};
@@ -92,7 +143,7 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	rq->slots = zalloc_array<RxSlot>(n);
 	if (!rq->slots)
 		goto err;
-	rq->pool = scx_os_rxq_create(os_channel, n, layout.order);
+	rq->pool = scx_os_rxq_create(os_channel, n, layout.order, xdp ? SCX_RXQ_XDP : 0);
 	if (!rq->pool)
 		goto err;
 	err = rq->ring.alloc(os_dev, n * sizeof(prm::RxWqeCyc));
@@ -138,10 +189,17 @@ void rq_destroy(Rq *rq)
 	if (rq->has_rqn)
 		cmd_destroy(rq->fn, prm::kCmdDestroyRq, rq->rqn);
 	rq->has_rqn = false;
+	/* Frames the device placed but NAPI never saw die with the RQ: count them. */
+	if (rq->cq.cqes) {
+		while (rq->cq.peek()) {
+			rq->cq.pop();
+			rq->stats->flushed.inc();
+		}
+	}
 	if (rq->slots) {
 		for (u32 i = 0; i < rq->size(); i++)
 			if (rq->slots[i].page)
-				scx_os_rx_recycle(rq->pool, rq->slots[i].page);
+				scx_os_rx_recycle(rq->pool, rq->slots[i].page, 0);
 		scx_os_free(rq->slots);
 		rq->slots = nullptr;
 	}
@@ -181,13 +239,13 @@ bool rq_refill(Rq *rq)
 	return rq->missing() >= rq->bulk;
 }
 
-int rq_poll_cq(Rq *rq, int budget)
+template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 {
 	const prm::Cqe64 *cqe;
 	int work = 0;
 
 	while (work < budget && (cqe = rq->cq.peek())) {
-		handle_cqe(rq, cqe);
+		handle_cqe<X>(rq, cqe);
 		rq->cq.pop();
 		work++;
 	}
@@ -195,5 +253,8 @@ int rq_poll_cq(Rq *rq, int budget)
 		rq->cq.update_ci();
 	return work;
 }
+template int rq_poll_cq<RxXdp::Off>(Rq *rq, int budget);
+template int rq_poll_cq<RxXdp::TxSend>(Rq *rq, int budget);
+template int rq_poll_cq<RxXdp::TxMpw>(Rq *rq, int budget);
 
 } /* namespace softcx::en */

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * RX receive queue, cyclic ("legacy") type: one 16-byte WQE per buffer,
- * one page_pool buffer per packet, refilled in bulks.
+ * one page_pool buffer per packet, refilled in bulks. With an XDP program
+ * every frame goes through it before any skb exists.
  */
 #pragma once
 
@@ -23,6 +24,11 @@ struct RqLayout {
 	u32 frame_room;		/* bytes the device may write at headroom */
 };
 
+struct Sq;
+
+/* How the RX handler is compiled: without XDP, or with XDP_TX posting SENDs or sessions. */
+enum class RxXdp : u8 { Off, TxSend, TxMpw };
+
 struct Rq {
 	/* hot */
 	u16 pc;			/* WQEs posted, free-running */
@@ -36,6 +42,7 @@ struct Rq {
 	RqLayout layout;
 	void *os_channel;
 	RqStats *stats;
+	Sq *xdpsq;		/* XDP_TX target (program attached), else nullptr */
 	Cq cq;
 	/* cold */
 	u32 rqn;
@@ -50,12 +57,12 @@ struct Rq {
 };
 
 int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
-	      const RqLayout &layout, u32 vector, RqStats *stats);
+	      const RqLayout &layout, bool xdp, u32 vector, RqStats *stats);
 void rq_destroy(Rq *rq);
 
 /* Post buffers while at least `bulk` are missing; true if a refill fell short. */
 bool rq_refill(Rq *rq);
 /* Handle up to budget RX CQEs; returns the number handled. */
-int rq_poll_cq(Rq *rq, int budget);
+template <RxXdp X> int rq_poll_cq(Rq *rq, int budget);
 
 } /* namespace softcx::en */

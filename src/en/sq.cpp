@@ -15,44 +15,35 @@ namespace {
 constexpr u32 kTxCqPollBudget = 128;	/* CQEs per poll, as mlx5 */
 constexpr u32 kMinBqlBytes = 60;	/* ETH_ZLEN: what the wire carries at least */
 
-/* Unmap and free what one WQE holds; returns the skbs freed. */
-u32 release_wqe(Sq *sq, const TxWqeInfo &wi, int napi_budget)
+/* Release one FIFO entry; returns 1 when it held a packet. */
+template <SqKind K> u32 release_entry(Sq *sq, const TxDmaEntry &e, int napi)
+{
+	if constexpr (K == SqKind::Skb) {
+		scx_os_dma_unmap(sq->os_dev, e.dma, e.len, e.kind);
+		if (!e.obj)
+			return 0;
+		scx_os_tx_free(sq->os_channel, e.obj, napi);
+	} else if constexpr (K == SqKind::Page) {
+		scx_os_rx_recycle(sq->pool, e.obj, napi ? 1 : 0);
+	} else {
+		scx_os_dma_unmap(sq->os_dev, e.dma, e.len, SCX_DMA_SINGLE);
+		scx_os_xdp_frame_free(sq->os_channel, e.obj, napi ? 1 : 0);
+	}
+	return 1;
+}
+
+/* Release what one WQE holds; returns the packets (skbs, pages, frames) released. */
+template <SqKind K> u32 release_wqe(Sq *sq, const TxWqeInfo &wi, int napi)
 {
 	u32 pkts = 0;
 
-	for (u32 i = 0; i < wi.num_dma; i++) {
-		const TxDmaEntry &e = sq->dma_fifo[sq->dma_cc++ & sq->dma_mask];
-
-		scx_os_dma_unmap(sq->os_dev, e.dma, e.len, e.kind);
-		if (e.skb) {
-			scx_os_tx_free(sq->os_channel, e.skb, napi_budget);
-			pkts++;
-		}
-	}
-	if (wi.skb) {
-		scx_os_tx_free(sq->os_channel, wi.skb, napi_budget);
+	for (u32 i = 0; i < wi.num_dma; i++)
+		pkts += release_entry<K>(sq, sq->dma_fifo[sq->dma_cc++ & sq->dma_mask], napi);
+	if (K == SqKind::Skb && wi.skb) {
+		scx_os_tx_free(sq->os_channel, wi.skb, napi);
 		pkts++;
 	}
 	return pkts;
-}
-
-/* One-WQEBB NOPs up to the ring edge so the next WQE is contiguous. */
-void pad_to_edge(Sq *sq, u32 num_wqebbs)
-{
-	u32 contig = sq->size() - (sq->pc & sq->mask);
-
-	if (contig >= num_wqebbs)
-		return;
-	while (contig--) {
-		auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(sq->wqe_at(sq->pc));
-
-		__builtin_memset(ctrl, 0, prm::kSendWqeBB);
-		ctrl->set(prm::kOpNop, sq->pc, sq->sqn, 1);
-		sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, 1, 0};
-		sq->doorbell_cseg = ctrl;
-		sq->pc++;
-		sq->stats->nop.inc();
-	}
 }
 
 u8 cs_flags_of(const scx_tx_pkt *pkt)
@@ -88,7 +79,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, u32 ihs, u16 mss)
 
 	if (!sq->has_room(num_wqebbs + num_wqebbs - 1))
 		return -SCX_ENOSPC;
-	pad_to_edge(sq, num_wqebbs);
+	pad_to_edge<SqKind::Skb>(sq, num_wqebbs);
 
 	u16 pi = sq->pc & sq->mask;
 	u8 *wqe = sq->wqe_at(sq->pc);
@@ -101,12 +92,8 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, u32 ihs, u16 mss)
 	count_csum(sq, cs);
 	if (mss)
 		eth->mss.set(mss);
-	if (ihs) {
-		eth->inline_hdr_sz.set((u16)ihs);
-		__builtin_memcpy(eth->inline_hdr_start, pkt->head, ihs < 2 ? ihs : 2);
-		if (ihs > 2)
-			__builtin_memcpy(eth + 1, pkt->head + 2, ihs - 2);
-	}
+	if (ihs)
+		put_inline_hdr(eth, pkt->head, ihs);
 
 	auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + (prm::kEmptyDsCount + inl_ds) *
 						       prm::kSendWqeDS);
@@ -115,7 +102,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, u32 ihs, u16 mss)
 		u32 skip = i == 0 ? ihs : 0;
 
 		/* every mapping is released on completion, even a fully inlined head */
-		sq->dma_fifo[sq->dma_pc++ & sq->dma_mask] = TxDmaEntry{f.dma, f.len, f.kind, nullptr};
+		fifo_push(sq, f.dma, f.len, f.kind, nullptr);
 		if (f.len <= skip)
 			continue;
 		dseg->byte_count.set(f.len - skip);
@@ -169,24 +156,6 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 	return 0;
 }
 
-/* Complete the open session: ctrl, WQE info, pc. No doorbell. */
-void mpw_close(Sq *sq)
-{
-	MpwSession &s = sq->mpw;
-	prm::CtrlSeg *ctrl = s.ctrl;
-
-	if (!ctrl)
-		return;
-	u32 num_wqebbs = div_round_up(s.ds_count, prm::kDsPerWqeBB);
-
-	ctrl->set(prm::kOpEnhancedMpsw, sq->pc, sq->sqn, s.ds_count);
-	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, s.bytes, (u16)num_wqebbs,
-						    s.pkt_count};
-	sq->doorbell_cseg = ctrl;
-	sq->pc += num_wqebbs;
-	s.ctrl = nullptr;
-}
-
 /* Append one linear, non-inlined packet to the session (opening one if needed). */
 int mpw_xmit(Sq *sq, scx_tx_pkt *pkt)
 {
@@ -198,28 +167,17 @@ int mpw_xmit(Sq *sq, scx_tx_pkt *pkt)
 	if (!s.ctrl) {
 		if (!sq->has_room(2 * kMpwMaxWqeBBs - 1))
 			return -SCX_ENOSPC;
-		pad_to_edge(sq, kMpwMaxWqeBBs);
-		u8 *wqe = sq->wqe_at(sq->pc);
-		auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
-
-		__builtin_memset(wqe, 0, sizeof(prm::CtrlSeg) + sizeof(prm::EthSeg));
-		eth->cs_flags = cs;
-		s = MpwSession{reinterpret_cast<prm::CtrlSeg *>(wqe), 0,
-			       (u16)prm::kEmptyDsCount, 0, cs};
+		pad_to_edge<SqKind::Skb>(sq, kMpwMaxWqeBBs);
+		mpw_open(sq, cs);
 		sq->stats->mpwqe_blks.inc();
 	}
 
 	const scx_tx_frag &f = pkt->frags[0];
-	auto *d = reinterpret_cast<prm::DataSeg *>(reinterpret_cast<u8 *>(s.ctrl) +
-						   s.ds_count * prm::kSendWqeDS);
 
-	d->byte_count.set(pkt->len);
-	d->lkey = sq->lkey;
-	d->addr.set(f.dma);
-	sq->dma_fifo[sq->dma_pc++ & sq->dma_mask] = TxDmaEntry{f.dma, f.len, f.kind, pkt->skb};
+	mpw_add_dseg(sq, f.dma, pkt->len);
+	fifo_push(sq, f.dma, f.len, f.kind, pkt->skb);
 	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
 	s.bytes += pkt->num_bytes;
-	s.ds_count++;
 	s.pkt_count++;
 	sq->unrung++;
 	count_csum(sq, cs);
@@ -231,50 +189,80 @@ int mpw_xmit(Sq *sq, scx_tx_pkt *pkt)
 	return 0;
 }
 
-void release_all(Sq *sq)
+template <SqKind K> void release_all(Sq *sq)
 {
 	mpw_close(sq);
 	while (sq->cc != sq->pc) {
 		const TxWqeInfo wi = sq->wqe_info[sq->cc & sq->mask];
 
-		release_wqe(sq, wi, 0);
+		release_wqe<K>(sq, wi, 0);
 		sq->cc += wi.num_wqebbs;
 	}
 }
 
+template <SqKind K> Counter &cqe_counter(Sq *sq)
+{
+	if constexpr (K == SqKind::Skb)
+		return sq->stats->cqes;
+	else
+		return sq->xstats->cqes;
+}
+
+/* XDP SQs have no error counters of their own in mlx5: an error CQE counts as err. */
+template <SqKind K> Counter &cqe_err_counter(Sq *sq)
+{
+	if constexpr (K == SqKind::Skb)
+		return sq->stats->cqe_err;
+	else
+		return sq->xstats->err;
+}
+
+/*
+ * Room a poster needs before it starts: a WQE of X WQEBBs may need X-1 NOPs
+ * of padding before it, and an open session may still grow to its maximum
+ * (and was padded for it). XDP WQEs are one WQEBB, or a session.
+ */
+u16 stop_room_of(SqKind kind, bool mpwqe)
+{
+	if (kind != SqKind::Skb)
+		return (u16)(mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 1);
+	return (u16)(2 * kSqMaxWqeBBs - 1 + (mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 0));
+}
+
 } /* namespace */
 
-int sq_create(Sq *sq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
-	      u32 min_inline, bool mpwqe, u32 vector, SqStats *stats)
+int sq_create(Sq *sq, const SqConfig &cfg)
 {
 	prm::CreateSqIn in = {};
 	prm::CreateObjOut out = {};
-	u32 n = 1u << log_size;
+	u32 n = 1u << cfg.log_size;
+	void *os_dev = cfg.os_dev;
+	bus::Function *fn = cfg.fn;
 	int err;
 
 	sq->fn = fn;
 	sq->os_dev = os_dev;
-	sq->os_channel = os_channel;
-	sq->stats = stats;
-	sq->log_size = log_size;
+	sq->os_channel = cfg.os_channel;
+	sq->kind = cfg.kind;
+	sq->stats = cfg.stats;
+	sq->xstats = cfg.xstats;
+	sq->pool = cfg.pool;
+	sq->hw_mtu = cfg.hw_mtu;
+	sq->log_size = cfg.log_size;
 	sq->mask = (u16)(n - 1);
-	sq->min_inline = min_inline > kMaxInline ? kMaxInline : min_inline;
+	sq->min_inline = cfg.min_inline > kMaxInline ? kMaxInline : cfg.min_inline;
 	/* Sessions carry no inline headers: a device that needs them gets none. */
-	sq->mpwqe = mpwqe && !sq->min_inline;
+	sq->mpwqe = cfg.mpwqe && !sq->min_inline;
 	sq->lkey.set(prm::kReservedLkey);
-	/*
-	 * A WQE of X WQEBBs may need X-1 NOPs of padding before it; an open
-	 * session may still grow to its maximum (and was padded for it).
-	 */
-	sq->stop_room = (u16)(2 * kSqMaxWqeBBs - 1 + (sq->mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 0));
+	sq->stop_room = stop_room_of(cfg.kind, sq->mpwqe);
 	if (sq->stop_room > n)
 		return -SCX_EINVAL;
 
-	err = cq_create(&sq->cq, fn, os_dev, log_size, vector);
+	err = cq_create(&sq->cq, fn, os_dev, cfg.log_size, cfg.vector);
 	if (err)
 		return err;
 	sq->wqe_info = zalloc_array<TxWqeInfo>(n);
-	/* at most one mapping per DS; a WQE has fewer DS than WQEBBs * 4 */
+	/* at most one FIFO entry per DS; a WQE has fewer DS than WQEBBs * 4 */
 	sq->dma_mask = n * prm::kDsPerWqeBB - 1;
 	sq->dma_fifo = zalloc_array<TxDmaEntry>(sq->dma_mask + 1);
 	err = -SCX_ENOMEM;
@@ -290,8 +278,8 @@ int sq_create(Sq *sq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	sq->dbrec = static_cast<prm::be32 *>(sq->db.cpu);
 
 	in.cqn.set(sq->cq.cqn);
-	in.log_wq_sz = log_size;
-	in.min_wqe_inline_mode = min_inline ? prm::kInlineL2 : prm::kInlineNone;
+	in.log_wq_sz = cfg.log_size;
+	in.min_wqe_inline_mode = cfg.min_inline ? prm::kInlineL2 : prm::kInlineNone;
 	in.allow_multi_pkt_send_wqe = sq->mpwqe ? 1 : 0;
 	in.dbr_addr.set(sq->db.dma);
 	in.pas.set(sq->ring.dma);
@@ -321,7 +309,17 @@ void sq_destroy(Sq *sq)
 		return;
 	cmd_destroy(sq->fn, prm::kCmdDestroySq, sq->sqn);
 	/* The device is gone: release whatever it never completed. */
-	release_all(sq);
+	switch (sq->kind) {
+	case SqKind::Skb:
+		release_all<SqKind::Skb>(sq);
+		break;
+	case SqKind::Page:
+		release_all<SqKind::Page>(sq);
+		break;
+	case SqKind::Frame:
+		release_all<SqKind::Frame>(sq);
+		break;
+	}
 	sq->db.free(sq->os_dev);
 	sq->ring.free(sq->os_dev);
 	scx_os_free(sq->dma_fifo);
@@ -354,17 +352,21 @@ template int sq_xmit<false>(Sq *sq, scx_tx_pkt *pkt);
 void sq_doorbell(Sq *sq)
 {
 	mpw_close(sq);
-
-	prm::CtrlSeg *ctrl = sq->doorbell_cseg;
-	u64 v;
-
-	if (!ctrl)
+	if (!sq->doorbell_cseg)
 		return;
-	/* Only the WQE that rings the doorbell asks for a completion. */
-	ctrl->fm_ce_se |= prm::kCtrlCqUpdate;
 	/* packets posted without a doorbell of their own (the stack had more) */
 	sq->stats->xmit_more.add(sq->unrung - (sq->unrung ? 1 : 0));
 	sq->stats->doorbells.inc();
+	sq_ring(sq);
+}
+
+void sq_ring(Sq *sq)
+{
+	prm::CtrlSeg *ctrl = sq->doorbell_cseg;
+	u64 v;
+
+	/* Only the WQE that rings the doorbell asks for a completion. */
+	ctrl->fm_ce_se |= prm::kCtrlCqUpdate;
 	sq->doorbell_cseg = nullptr;
 	sq->unrung = 0;
 	dma_wmb();
@@ -374,7 +376,7 @@ void sq_doorbell(Sq *sq)
 	bus::mmio_write64(sq->fn, prm::kUarSqDoorbell, v);
 }
 
-bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
+template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 {
 	Cq *cq = &sq->cq;
 	u16 sqcc = sq->cc;
@@ -386,11 +388,11 @@ bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 		bool last;
 
 		n++;
-		sq->stats->cqes.inc();
+		cqe_counter<K>(sq).inc();
 		if (__builtin_expect(cqe->opcode() == prm::kCqeReqErr, 0)) {
 			auto *err = reinterpret_cast<const prm::ErrCqe *>(cqe);
 
-			sq->stats->cqe_err.inc();
+			cqe_err_counter<K>(sq).inc();
 			scx_os_log(SCX_LOG_ERR, "SQ 0x%x error CQE: syndrome 0x%x wqe 0x%x\n",
 				   sq->sqn, err->syndrome, wqe_counter);
 			/* The SQ is in ERR: the rest is flushed by sq_recover(). */
@@ -404,7 +406,7 @@ bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 			u32 pkts;
 
 			last = sqcc == wqe_counter;
-			pkts = release_wqe(sq, wi, napi_budget);
+			pkts = release_wqe<K>(sq, wi, napi_budget);
 			if (pkts) {
 				done->packets += pkts;
 				done->bytes += wi.num_bytes;
@@ -420,8 +422,11 @@ bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 	__atomic_store_n(&sq->cc, sqcc, __ATOMIC_RELEASE);
 	return n == kTxCqPollBudget && !done->tx_error;
 }
+template bool sq_poll_cq<SqKind::Skb>(Sq *sq, int napi_budget, scx_tx_done *done);
+template bool sq_poll_cq<SqKind::Page>(Sq *sq, int napi_budget, scx_tx_done *done);
+template bool sq_poll_cq<SqKind::Frame>(Sq *sq, int napi_budget, scx_tx_done *done);
 
-int sq_recover(Sq *sq)
+template <SqKind K> int sq_recover(Sq *sq)
 {
 	int err;
 
@@ -439,7 +444,7 @@ int sq_recover(Sq *sq)
 	while (sq->cq.peek())
 		sq->cq.pop();
 	sq->cq.update_ci();
-	release_all(sq);
+	release_all<K>(sq);
 	sq->pc = 0;
 	__atomic_store_n(&sq->cc, (u16)0, __ATOMIC_RELEASE);
 	sq->dma_pc = 0;
@@ -453,8 +458,12 @@ int sq_recover(Sq *sq)
 	if (err)
 		return err;
 	__atomic_store_n(&sq->recovering, false, __ATOMIC_RELEASE);
-	sq->stats->recover.inc();
+	if constexpr (K == SqKind::Skb)
+		sq->stats->recover.inc();
 	return 0;
 }
+template int sq_recover<SqKind::Skb>(Sq *sq);
+template int sq_recover<SqKind::Page>(Sq *sq);
+template int sq_recover<SqKind::Frame>(Sq *sq);
 
 } /* namespace softcx::en */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * TX send queue: a cyclic ring of 64-byte WQEBBs, per-slot WQE info for
- * completion, a FIFO of the DMA mappings (and, for multi-packet WQEs, the
- * skbs) each WQE holds, and the open enhanced multi-packet WQE session.
+ * completion, a FIFO of what each WQE holds (DMA mappings and the skbs,
+ * pages or XDP frames behind them), and the open enhanced multi-packet WQE
+ * session. One ring type serves the stack's SQ and the XDP SQs; what a
+ * completion releases is fixed per SQ (SqKind) and compiled in by template.
  */
 #pragma once
 
@@ -13,19 +15,30 @@
 
 namespace softcx::en {
 
-struct TxWqeInfo {
-	void *skb;		/* single-packet WQE; nullptr for NOPs and MPWQE sessions */
-	u32 num_bytes;		/* BQL bytes */
-	u16 num_wqebbs;
-	u16 num_dma;		/* entries in the DMA FIFO */
+/* What an SQ carries, and so what its completions release. */
+enum class SqKind : u8 {
+	Skb,	/* the stack's SQ: unmap each mapping, free each skb */
+	Page,	/* XDP_TX: RX pages, recycled into the RQ's page pool */
+	Frame,	/* ndo_xdp_xmit: OS frames, unmapped (single) and handed back */
 };
 
-/* One mapping; an MPWQE session's entries also carry their skb (one each). */
+struct TxWqeInfo {
+	void *skb;		/* single-packet skb WQE; nullptr otherwise */
+	u32 num_bytes;		/* BQL bytes */
+	u16 num_wqebbs;
+	u16 num_dma;		/* entries in the FIFO */
+};
+
+/*
+ * One FIFO entry. Skb SQ: a mapping, plus its skb for MPWQE packets.
+ * Page SQ: obj is the RX page (dma unused: the pool owns the mapping).
+ * Frame SQ: obj is the OS frame, dma its single mapping.
+ */
 struct TxDmaEntry {
 	u64 dma;
 	u32 len;
 	u32 kind;
-	void *skb;
+	void *obj;
 };
 
 /* The open enhanced multi-packet send WQE ("session"); ctrl == nullptr: none open. */
@@ -53,6 +66,8 @@ static_assert(kMpwMaxDs <= prm::kMaxDsCount);
 /* Inline header limits: L2 incl. one VLAN tag (min inline); L2..L4 with options (LSO). */
 constexpr u32 kMaxInline = 18;
 constexpr u32 kMaxLsoInline = 256;
+/* Shortest frame the device sends: an Ethernet header. */
+constexpr u32 kMinTxFrame = 14;
 
 /* Largest single WQE this driver posts, in WQEBBs: ctrl+eth, inline DS, one DS per fragment. */
 constexpr u32 kSqMaxDs = prm::kEmptyDsCount + (kMaxLsoInline - 2 + 15) / 16 + SCX_TX_MAX_FRAGS;
@@ -68,9 +83,12 @@ struct Sq {
 	u16 stop_room;
 	u32 sqn;
 	u32 min_inline;
-	bool mpwqe;		/* post eligible skbs in MPWQE sessions (fixed per SQ) */
+	bool mpwqe;		/* post in MPWQE sessions (fixed per SQ) */
 	bool recovering;	/* error CQE seen; no wake until recovered */
+	bool xdp_inline;	/* XDP MPWQE: inline small frames (hysteresis, per session) */
+	u8 xmit_busy;		/* Frame SQ: a producer or the recovery is inside */
 	prm::be32 lkey;		/* of every data segment (the error hook spoils it) */
+	u32 hw_mtu;		/* XDP: longest frame (MTU + L2 overhead) */
 	MpwSession mpw;
 	u8 *wqes;
 	prm::be32 *dbrec;
@@ -84,13 +102,16 @@ struct Sq {
 	bus::Function *fn;
 	void *os_dev;
 	void *os_channel;
-	SqStats *stats;
+	SqStats *stats;		/* Skb SQ */
+	XdpSqStats *xstats;	/* XDP SQs */
+	scx_os_rxq *pool;	/* Page SQ: the RQ's page pool */
 	/* completion */
 	Cq cq;
 	/* cold */
 	DmaBuf ring;
 	DmaBuf db;
 	u8 log_size;
+	SqKind kind;
 
 	u32 size() const { return mask + 1u; }
 	u16 cc_acquire() const { return __atomic_load_n(&cc, __ATOMIC_ACQUIRE); }
@@ -101,16 +122,122 @@ struct Sq {
 	u8 *wqe_at(u16 ctr) const { return wqes + (u32)(ctr & mask) * prm::kSendWqeBB; }
 };
 
-int sq_create(Sq *sq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
-	      u32 min_inline, bool mpwqe, u32 vector, SqStats *stats);
+struct SqConfig {
+	bus::Function *fn;
+	void *os_dev;
+	void *os_channel;
+	u8 log_size;
+	SqKind kind;
+	u32 min_inline;
+	bool mpwqe;
+	u32 vector;
+	u32 hw_mtu;		/* XDP SQs */
+	SqStats *stats;		/* Skb */
+	XdpSqStats *xstats;	/* Page, Frame */
+	scx_os_rxq *pool;	/* Page */
+};
+
+int sq_create(Sq *sq, const SqConfig &cfg);
 void sq_destroy(Sq *sq);
 
-/* Posting, specialised on the MPWQE setting of the SQ (chosen at open). */
+/* Stack posting, specialised on the MPWQE setting of the SQ (chosen at open). */
 template <bool kMpw> int sq_xmit(Sq *sq, scx_tx_pkt *pkt);
 void sq_doorbell(Sq *sq);
-/* Handle TX CQEs; true when more remain than one poll may take. */
-bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done);
-/* Flush and reset after an error CQE (xmit and NAPI quiesced). */
-int sq_recover(Sq *sq);
+/* Request a CQE on the last WQE posted and ring for everything posted. */
+void sq_ring(Sq *sq);
+/*
+ * Handle CQEs, releasing what the WQEs held (napi: from NAPI, so pages
+ * and frames may go to per-CPU caches); true when more remain than one
+ * poll may take. An error CQE sets `recovering` and done->tx_error.
+ */
+template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done);
+/* Flush and reset after an error CQE (posting and completion quiesced). */
+template <SqKind K> int sq_recover(Sq *sq);
+
+/* ---- pieces the WQE builders share ---- */
+
+template <SqKind K> inline Counter &nop_counter(Sq *sq)
+{
+	if constexpr (K == SqKind::Skb)
+		return sq->stats->nop;
+	else
+		return sq->xstats->nops;
+}
+
+/* One-WQEBB NOPs up to the ring edge so the next num_wqebbs are contiguous. */
+template <SqKind K> inline void pad_to_edge(Sq *sq, u32 num_wqebbs)
+{
+	u32 contig = sq->size() - (sq->pc & sq->mask);
+
+	if (contig >= num_wqebbs)
+		return;
+	while (contig--) {
+		auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(sq->wqe_at(sq->pc));
+
+		__builtin_memset(ctrl, 0, prm::kSendWqeBB);
+		ctrl->set(prm::kOpNop, sq->pc, sq->sqn, 1);
+		sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, 1, 0};
+		sq->doorbell_cseg = ctrl;
+		sq->pc++;
+		nop_counter<K>(sq).inc();
+	}
+}
+
+/* Inline ihs header bytes: two in the eth segment, the rest in the DS after it. */
+inline void put_inline_hdr(prm::EthSeg *eth, const u8 *src, u32 ihs)
+{
+	eth->inline_hdr_sz.set((u16)ihs);
+	__builtin_memcpy(eth->inline_hdr_start, src, ihs < 2 ? ihs : 2);
+	if (ihs > 2)
+		__builtin_memcpy(eth + 1, src + 2, ihs - 2);
+}
+
+/* A session's first WQEBB: ctrl and eth zeroed, the session open at pc (already padded). */
+inline void mpw_open(Sq *sq, u8 cs_flags)
+{
+	u8 *wqe = sq->wqe_at(sq->pc);
+	auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
+
+	__builtin_memset(wqe, 0, sizeof(prm::CtrlSeg) + sizeof(prm::EthSeg));
+	eth->cs_flags = cs_flags;
+	sq->mpw = MpwSession{reinterpret_cast<prm::CtrlSeg *>(wqe), 0, (u16)prm::kEmptyDsCount, 0,
+			     cs_flags};
+}
+
+/* Complete the open session: ctrl, WQE info, pc. No doorbell. */
+inline void mpw_close(Sq *sq)
+{
+	MpwSession &s = sq->mpw;
+	prm::CtrlSeg *ctrl = s.ctrl;
+
+	if (!ctrl)
+		return;
+	u32 num_wqebbs = div_round_up(s.ds_count, prm::kDsPerWqeBB);
+
+	ctrl->set(prm::kOpEnhancedMpsw, sq->pc, sq->sqn, s.ds_count);
+	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, s.bytes, (u16)num_wqebbs,
+						    s.pkt_count};
+	sq->doorbell_cseg = ctrl;
+	sq->pc += num_wqebbs;
+	s.ctrl = nullptr;
+}
+
+/* Append a data pointer to the open session's next DS. */
+inline void mpw_add_dseg(Sq *sq, u64 dma, u32 len)
+{
+	MpwSession &s = sq->mpw;
+	auto *d = reinterpret_cast<prm::DataSeg *>(reinterpret_cast<u8 *>(s.ctrl) +
+						   s.ds_count * prm::kSendWqeDS);
+
+	d->byte_count.set(len);
+	d->lkey = sq->lkey;
+	d->addr.set(dma);
+	s.ds_count++;
+}
+
+inline void fifo_push(Sq *sq, u64 dma, u32 len, u32 kind, void *obj)
+{
+	sq->dma_fifo[sq->dma_pc++ & sq->dma_mask] = TxDmaEntry{dma, len, kind, obj};
+}
 
 } /* namespace softcx::en */

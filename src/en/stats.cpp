@@ -13,6 +13,8 @@ namespace softcx::en {
 
 #define SCX_RQ(f) { #f, StatGroup::Rx, __builtin_offsetof(ChannelStats, rq.f) }
 #define SCX_SQ(f) { #f, StatGroup::Tx, __builtin_offsetof(ChannelStats, sq.f) }
+#define SCX_XDPTX(name, f) { name, StatGroup::Rx, __builtin_offsetof(ChannelStats, xdpsq.f) }
+#define SCX_XMIT(name, f) { name, StatGroup::Tx, __builtin_offsetof(ChannelStats, xmitsq.f) }
 #define SCX_CH(f) { #f, StatGroup::Ch, __builtin_offsetof(ChannelStats, ch.f) }
 #define SCX_DEV(f) { #f, StatGroup::Device, __builtin_offsetof(DeviceStats, f) }
 
@@ -23,6 +25,16 @@ const StatDesc kStatDescs[] = {
 	SCX_RQ(csum_none),
 	SCX_RQ(buff_alloc_err),
 	SCX_RQ(wqe_err),
+	SCX_RQ(xdp_drop),
+	SCX_RQ(xdp_redirect),
+	SCX_RQ(flushed),
+	SCX_XDPTX("xdp_tx_xmit", xmit),
+	SCX_XDPTX("xdp_tx_mpwqe", mpwqe),
+	SCX_XDPTX("xdp_tx_inlnw", inlnw),
+	SCX_XDPTX("xdp_tx_nops", nops),
+	SCX_XDPTX("xdp_tx_full", full),
+	SCX_XDPTX("xdp_tx_err", err),
+	SCX_XDPTX("xdp_tx_cqe", cqes),
 	SCX_SQ(packets),
 	SCX_SQ(bytes),
 	SCX_SQ(tso_packets),
@@ -42,6 +54,13 @@ const StatDesc kStatDescs[] = {
 	SCX_SQ(cqe_err),
 	SCX_SQ(recover),
 	SCX_SQ(doorbells),
+	SCX_XMIT("xdp_xmit", xmit),
+	SCX_XMIT("xdp_mpwqe", mpwqe),
+	SCX_XMIT("xdp_inlnw", inlnw),
+	SCX_XMIT("xdp_nops", nops),
+	SCX_XMIT("xdp_full", full),
+	SCX_XMIT("xdp_err", err),
+	SCX_XMIT("xdp_cqes", cqes),
 	SCX_CH(poll),
 	SCX_CH(arm),
 	SCX_DEV(rx_out_of_buffer),
@@ -59,6 +78,8 @@ const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 
 #undef SCX_RQ
 #undef SCX_SQ
+#undef SCX_XDPTX
+#undef SCX_XMIT
 #undef SCX_CH
 #undef SCX_DEV
 
@@ -175,9 +196,8 @@ void snapshot(Port *p, ChannelStats *out)
 	for (u32 i = 0; i < p->nch_max; i++) {
 		out[i] = ChannelStats{};
 		stats_fold(&out[i], &p->base[i]);
-		if (p->channels && i < p->nch)
-			stats_fold(&out[i], &p->channels[i].stats);
 	}
+	for_each_live_stats(p, [&](u32 i, const ChannelStats &s) { stats_fold(&out[i], &s); });
 }
 
 } /* namespace */
@@ -246,17 +266,17 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	{
 		LockGuard g(p->stats_lock);
 
-		for (u32 i = 0; i < p->nch_max; i++) {
+		for (u32 i = 0; i < p->nch_max; i++)
 			stats_fold(&total, &p->base[i]);
-			if (p->channels && i < p->nch)
-				stats_fold(&total, &p->channels[i].stats);
-		}
+		for_each_live_stats(p, [&](u32, const ChannelStats &s) { stats_fold(&total, &s); });
 	}
 	s->rx_packets = total.rq.packets.read();
 	s->rx_bytes = total.rq.bytes.read();
 	s->tx_packets = total.sq.packets.read();
 	s->tx_bytes = total.sq.bytes.read();
-	s->rx_dropped = total.rq.buff_alloc_err.read() + total.rq.wqe_err.read();
+	/* XDP drops are the program's choice, not the driver's: not rx_dropped (as mlx5) */
+	s->rx_dropped = total.rq.buff_alloc_err.read() + total.rq.wqe_err.read() +
+			total.rq.flushed.read();
 	s->tx_dropped = total.sq.dropped.read();
 
 

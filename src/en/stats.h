@@ -18,6 +18,9 @@ struct RqStats {
 	Counter csum_none;
 	Counter buff_alloc_err;
 	Counter wqe_err;
+	Counter xdp_drop;	/* DROP, ABORTED, unknown, and XDP_TX that could not be posted */
+	Counter xdp_redirect;
+	Counter flushed;	/* placed by the device, never polled: the RQ was closed first */
 };
 
 struct SqStats {
@@ -42,6 +45,17 @@ struct SqStats {
 	Counter doorbells;
 };
 
+/* An XDP send queue: the XDP_TX SQ ("rx_xdp_tx_*") or the redirect target SQ ("tx_xdp_*"). */
+struct XdpSqStats {
+	Counter xmit;		/* frames posted */
+	Counter mpwqe;		/* MPWQE sessions opened */
+	Counter inlnw;		/* frames copied inline into a session */
+	Counter nops;		/* NOP WQEBBs of edge padding */
+	Counter full;		/* frames refused: no room (or the SQ is recovering) */
+	Counter err;		/* frames refused as invalid; error CQEs */
+	Counter cqes;
+};
+
 struct ChStats {
 	Counter poll;
 	Counter arm;
@@ -50,7 +64,9 @@ struct ChStats {
 /* All counters of one channel index; also the folded base of a port. */
 struct ChannelStats {
 	RqStats rq;
+	XdpSqStats xdpsq;	/* XDP_TX */
 	SqStats sq;
+	XdpSqStats xmitsq;	/* ndo_xdp_xmit */
 	ChStats ch;
 };
 

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Posting on the XDP send queues: the XDP_TX SQ (Page: the RQ's pages,
+ * from the channel's own NAPI) and the redirect target SQ (Frame: OS
+ * frames, from ndo_xdp_xmit on any CPU, serialised by the caller). Both are
+ * plain Sq rings; these builders add one frame per SEND WQE, or one segment
+ * per frame to an enhanced MPWQE session whose eth segment stays zero.
+ * Defined here, inline, so the RX handler's XDP_TX path compiles into it.
+ */
+#pragma once
+
+#include "en/sq.h"
+
+namespace softcx::en {
+
+/* One frame for an XDP SQ. */
+struct XdpTxDesc {
+	u64 dma;		/* of the frame's first byte */
+	const u8 *data;		/* CPU address of that byte (inlined bytes come from here) */
+	u32 len;
+	void *obj;		/* the page (Page SQ) or the OS frame (Frame SQ) */
+};
+
+/*
+ * MPWQE inline hysteresis: when this many frames are outstanding the
+ * device is behind, and copying small frames into the WQE saves it a DMA
+ * read each; once it has caught up (low mark) pointers are cheaper again.
+ */
+constexpr u32 kXdpInlineHigh = 128;
+constexpr u32 kXdpInlineLow = 10;
+/* Largest inline frame: 16 DS of which 4 bytes are the byte count. */
+constexpr u32 kXdpInlineMaxDs = 16;
+constexpr u32 kXdpMaxInline = kXdpInlineMaxDs * prm::kSendWqeDS - 4;
+/* A SEND with the minimum inline headers and one pointer fits one WQEBB. */
+static_assert(prm::kEmptyDsCount + (kMaxInline - 2 + 15) / 16 + 1 <= prm::kDsPerWqeBB);
+
+/* Close the open session and ring for everything posted, if anything is unrung. */
+inline void xdpsq_doorbell(Sq *sq)
+{
+	mpw_close(sq);
+	if (sq->doorbell_cseg)
+		sq_ring(sq);
+}
+
+inline bool xdp_len_ok(const Sq *sq, u32 len)
+{
+	return len >= kMinTxFrame && len >= sq->min_inline && len <= sq->hw_mtu;
+}
+
+/* No room: let the device drain what is posted, count, refuse. */
+inline int xdp_full(Sq *sq)
+{
+	xdpsq_doorbell(sq);
+	sq->xstats->full.inc();
+	return -SCX_ENOSPC;
+}
+
+/* One SEND WQE: ctrl, eth (+ min inline headers), one pointer to the rest. */
+template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
+{
+	u32 ihs = sq->min_inline;
+
+	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0)) {
+		sq->xstats->err.inc();
+		return -SCX_EINVAL;
+	}
+	if (__builtin_expect(!sq->has_room(1), 0))
+		return xdp_full(sq);
+
+	u8 *wqe = sq->wqe_at(sq->pc);
+	auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(wqe);
+	auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
+	u32 ds = prm::kEmptyDsCount;
+
+	__builtin_memset(wqe, 0, prm::kSendWqeBB);
+	if (ihs) {
+		put_inline_hdr(eth, d.data, ihs);
+		ds += div_round_up(ihs - 2, prm::kSendWqeDS);
+	}
+	if (d.len > ihs) {
+		auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + ds * prm::kSendWqeDS);
+
+		dseg->byte_count.set(d.len - ihs);
+		dseg->lkey = sq->lkey;
+		dseg->addr.set(d.dma + ihs);
+		ds++;
+	}
+	fifo_push(sq, d.dma, d.len, SCX_DMA_SINGLE, d.obj);
+	ctrl->set(prm::kOpSend, sq->pc, sq->sqn, ds);
+	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, 1, 1};
+	sq->doorbell_cseg = ctrl;
+	sq->pc++;
+	sq->xstats->xmit.inc();
+	return 0;
+}
+
+/* Inline hysteresis, decided once per session on the frames still outstanding. */
+inline void xdp_update_inline(Sq *sq)
+{
+	u32 outstanding = sq->dma_pc - __atomic_load_n(&sq->dma_cc, __ATOMIC_RELAXED);
+
+	if (outstanding >= kXdpInlineHigh)
+		sq->xdp_inline = true;
+	else if (outstanding <= kXdpInlineLow)
+		sq->xdp_inline = false;
+}
+
+/* Append the frame to the open session, opening one first when none is. */
+template <SqKind K> int xdpsq_mpw(Sq *sq, const XdpTxDesc &d)
+{
+	MpwSession &s = sq->mpw;
+
+	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0)) {
+		sq->xstats->err.inc();
+		return -SCX_EINVAL;
+	}
+	if (!s.ctrl) {
+		if (__builtin_expect(!sq->has_room(sq->stop_room), 0))
+			return xdp_full(sq);
+		pad_to_edge<K>(sq, kMpwMaxWqeBBs);
+		mpw_open(sq, 0);
+		xdp_update_inline(sq);
+		sq->xstats->mpwqe.inc();
+	}
+	if (sq->xdp_inline && d.len <= kXdpMaxInline) {
+		u8 *seg = reinterpret_cast<u8 *>(s.ctrl) + s.ds_count * prm::kSendWqeDS;
+		prm::be32 bc;
+
+		bc.set(d.len | prm::kInlineSegFlag);
+		__builtin_memcpy(seg, &bc, sizeof(bc));
+		__builtin_memcpy(seg + sizeof(bc), d.data, d.len);
+		s.ds_count = (u16)(s.ds_count + div_round_up(sizeof(bc) + d.len, prm::kSendWqeDS));
+		sq->xstats->inlnw.inc();
+	} else {
+		mpw_add_dseg(sq, d.dma, d.len);
+	}
+	fifo_push(sq, d.dma, d.len, SCX_DMA_SINGLE, d.obj);
+	s.pkt_count++;
+	sq->xstats->xmit.inc();
+	/* full: no room for one more frame of the largest kind this session takes */
+	if (sq->xdp_inline ? s.ds_count + kXdpInlineMaxDs > kMpwMaxDs : s.ds_count == kMpwMaxDs)
+		mpw_close(sq);
+	return 0;
+}
+
+template <SqKind K, bool kMpw> inline int xdpsq_xmit(Sq *sq, const XdpTxDesc &d)
+{
+	return kMpw ? xdpsq_mpw<K>(sq, d) : xdpsq_send<K>(sq, d);
+}
+
+} /* namespace softcx::en */
