@@ -36,7 +36,7 @@ void Pair::TearDown()
 	EXPECT_EQ(host::errors(), 0);
 }
 
-scx_port_params Pair::params(uint32_t mtu) const
+scx_port_params Pair::params(uint32_t mtu, int port) const
 {
 	scx_port_params prm = {};
 
@@ -47,6 +47,8 @@ scx_port_params Pair::params(uint32_t mtu) const
 	prm.rx_headroom = 256;
 	prm.rx_tailroom = 320;
 	prm.tx_mpwqe = opt.tx_mpwqe;
+	prm.xdp = (opt.xdp_ports >> port) & 1;
+	prm.xdp_tx_mpwqe = opt.xdp_mpwqe;
 	return prm;
 }
 
@@ -63,7 +65,7 @@ void Pair::build(const Options &o)
 		ASSERT_EQ(scx_port_create(fn, &os_dev, o.nch, &p[i].port), 0);
 		p[i].os_ch.assign(o.nch, 0);
 		auto chans = p[i].os_channels();
-		scx_port_params prm = params(o.mtu);
+		scx_port_params prm = params(o.mtu, i);
 		ASSERT_EQ(scx_port_open(p[i].port, &prm, chans.data()), 0);
 	}
 }

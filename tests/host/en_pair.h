@@ -39,6 +39,8 @@ struct Options {
 	uint32_t log_sq = 6;
 	uint32_t log_rq = 4;
 	bool tx_mpwqe = false;
+	uint32_t xdp_ports = 0;		/* bit i: port i runs with an XDP program */
+	bool xdp_mpwqe = false;		/* xdp_tx_mpwqe (both ports) */
 };
 
 /* One TX buffer the test owns until its completion. */
@@ -55,7 +57,7 @@ protected:
 	/* (Re)build the pair with options; SetUp builds the defaults. */
 	void build(const Options &o);
 	void destroy();
-	scx_port_params params(uint32_t mtu) const;
+	scx_port_params params(uint32_t mtu, int port = 0) const;
 
 	scx_channel *ch(int port, uint32_t ix = 0) { return scx_port_channel(p[port].port, ix); }
 	/* Post one frame on port's channel, split into `split` mappings; no doorbell. */

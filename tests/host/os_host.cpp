@@ -118,6 +118,7 @@ void check_order(HostLock *l)
 struct HostRxq {
 	void *os_channel;
 	uint32_t order;
+	uint32_t flags;
 	size_t outstanding;
 };
 
@@ -131,6 +132,11 @@ size_t g_rxqs_live;
 int g_fail_deliveries, g_fail_allocs;
 std::map<void *, std::vector<host::RxRecord>> g_delivered;
 std::map<void *, std::vector<void *>> g_tx_freed;
+uint64_t g_recycles[2];		/* [napi] */
+host::XdpProg g_xdp_prog;
+std::map<void *, std::vector<host::Bytes>> g_redirected;
+std::map<std::pair<void *, int>, uint64_t> g_xdp_exceptions;
+std::map<void *, std::vector<void *>> g_frames_freed;
 
 void rxbuf_release(void *page)
 {
@@ -306,10 +312,11 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 		hook(irq_ctx, vector);
 }
 
-struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
+				     uint32_t flags)
 {
 	(void)size;
-	auto *q = new HostRxq{ os_channel, order, 0 };
+	auto *q = new HostRxq{ os_channel, order, flags, 0 };
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	g_rxqs_live++;
 	return reinterpret_cast<struct scx_os_rxq *>(q);
@@ -349,9 +356,16 @@ void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
 	return page;
 }
 
-void scx_os_rx_recycle(struct scx_os_rxq *q, void *page)
+void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi)
 {
-	(void)q;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		auto it = g_rxbufs.find(page);
+		if (it != g_rxbufs.end() && it->second.q &&
+		    it->second.q != reinterpret_cast<HostRxq *>(q))
+			host_error("RX buffer %p recycled into a pool it does not belong to", page);
+		g_recycles[napi ? 1 : 0]++;
+	}
 	rxbuf_release(page);
 }
 
@@ -365,6 +379,9 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 			return -1;
 		}
 		uint32_t size = 4096u << (it->second.q ? it->second.q->order : 0);
+		if (pkt->meta_len > pkt->headroom)
+			host_error("rx_deliver: %u metadata bytes but headroom %u", pkt->meta_len,
+				   pkt->headroom);
 		if ((uint64_t)pkt->headroom + pkt->len > size)
 			host_error("rx_deliver: headroom %u + len %u beyond the %u-byte buffer",
 				   pkt->headroom, pkt->len, size);
@@ -380,6 +397,52 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 	}
 	rxbuf_release(pkt->page);
 	return -1;
+}
+
+int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
+{
+	host::XdpProg prog;
+	uint8_t *page = static_cast<uint8_t *>(b->page);
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		auto it = g_rxbufs.find(b->page);
+		if (it == g_rxbufs.end()) {
+			host_error("xdp_run on page %p that is not an RX buffer", b->page);
+			return SCX_XDP_ABORTED;
+		}
+		if (it->second.q != reinterpret_cast<HostRxq *>(b->rxq) || it->second.dma != b->dma)
+			host_error("xdp_run: rxq or dma do not match the page");
+		if (!it->second.q || !(it->second.q->flags & SCX_RXQ_XDP))
+			host_error("xdp_run on a buffer of a pool not created for XDP");
+		if (b->frame_sz != 4096u || b->headroom + b->len > b->frame_sz)
+			host_error("xdp_run: frame_sz %u headroom %u len %u", b->frame_sz,
+				   b->headroom, b->len);
+		prog = g_xdp_prog;
+	}
+	int verdict = prog ? prog(os_channel, page, b) : SCX_XDP_PASS;
+	b->data = page + b->headroom;
+	if (verdict == SCX_XDP_REDIRECT) {
+		/* xdp_do_redirect: the frame leaves with its page */
+		{
+			std::lock_guard<std::recursive_mutex> l(g_mu);
+			g_redirected[os_channel].emplace_back(b->data, b->data + b->len);
+		}
+		rxbuf_release(b->page);
+	}
+	return verdict;
+}
+
+void scx_os_xdp_exception(void *os_channel, int verdict)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_xdp_exceptions[{ os_channel, verdict }]++;
+}
+
+void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+{
+	(void)napi;
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_frames_freed[os_channel].push_back(frame);
 }
 
 void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
@@ -465,6 +528,37 @@ const std::vector<void *> &tx_freed(void *os_channel)
 	return g_tx_freed[os_channel];
 }
 
+uint64_t rx_recycled(bool napi)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_recycles[napi ? 1 : 0];
+}
+
+void set_xdp_prog(XdpProg prog)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_xdp_prog = std::move(prog);
+}
+
+const std::vector<Bytes> &xdp_redirected(void *os_channel)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_redirected[os_channel];
+}
+
+uint64_t xdp_exceptions(void *os_channel, int verdict)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_xdp_exceptions.find({ os_channel, verdict });
+	return it == g_xdp_exceptions.end() ? 0 : it->second;
+}
+
+const std::vector<void *> &xdp_frames_freed(void *os_channel)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_frames_freed[os_channel];
+}
+
 uint64_t irq_count(void *irq_ctx, uint32_t vector)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
@@ -513,6 +607,11 @@ void reset()
 	g_irq_hook = nullptr;
 	g_fail_deliveries = 0;
 	g_fail_allocs = 0;
+	g_recycles[0] = g_recycles[1] = 0;
+	g_xdp_prog = nullptr;
+	g_redirected.clear();
+	g_xdp_exceptions.clear();
+	g_frames_freed.clear();
 }
 
 } /* namespace host */

@@ -50,6 +50,24 @@ void rx_fail_next_deliveries(int n);
 /* Make the next n scx_os_rx_alloc calls fail. */
 void rx_fail_next_allocs(int n);
 
+/* scx_os_rx_recycle calls since reset(), from NAPI (napi != 0) or not. */
+uint64_t rx_recycled(bool napi);
+
+/* ---- XDP ---- */
+using Bytes = std::vector<uint8_t>;
+/*
+ * Native stand-in for a BPF program: sees the page (CPU address) and the
+ * buffer, may rewrite bytes and move headroom / len / meta_len, returns a
+ * verdict. Without one, scx_os_xdp_run passes everything. On REDIRECT the
+ * layer records the frame and takes the page, as xdp_do_redirect does.
+ */
+using XdpProg = std::function<int(void *os_channel, uint8_t *page, scx_xdp_buf *b)>;
+void set_xdp_prog(XdpProg prog);
+const std::vector<Bytes> &xdp_redirected(void *os_channel);
+uint64_t xdp_exceptions(void *os_channel, int verdict);
+/* Frames handed back by scx_os_xdp_frame_free, in order. */
+const std::vector<void *> &xdp_frames_freed(void *os_channel);
+
 /* ---- TX completions (scx_os_tx_free) ---- */
 const std::vector<void *> &tx_freed(void *os_channel);
 
@@ -65,7 +83,7 @@ int64_t locks_live();
 
 /* ---- bookkeeping ---- */
 int errors();
-/* Forget all records (deliveries, irqs, errors, hooks, failure injection); allocations stay. */
+/* Forget all records (deliveries, irqs, errors, hooks, XDP program, failure injection); allocations stay. */
 void reset();
 
 } /* namespace host */
