@@ -32,7 +32,8 @@
 # tx-on/tx-off. Summary: $SCX_RESULTS/xdp-summary.txt.
 #
 # Environment: SCX_BENCH_COUNT (200000), SCX_BENCH_WARMUP (50000),
-# SCX_BENCH_REPS (3), SCX_BENCH_BURST (32).
+# SCX_BENCH_REPS (3), SCX_BENCH_BURST (32), SCX_BENCH_CONFIGS (a subset of
+# the configurations above, space-separated; default all).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
 need_cmd ip ethtool tc
 
@@ -165,7 +166,7 @@ run() {
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
-CFGS=(xdp-drop tc-drop veth-xdp xdp-drop-b tc-drop-b tx-on tx-off)
+read -r -a CFGS <<< "${SCX_BENCH_CONFIGS:-xdp-drop tc-drop veth-xdp xdp-drop-b tc-drop-b tx-on tx-off}"
 say "warm-up ($WARMUP frames each):"
 for c in "${CFGS[@]}"; do run "warmup $c" "$c" "$WARMUP"; done
 declare -A R=() P=() B=() F=()
@@ -184,11 +185,16 @@ for c in "${CFGS[@]}"; do
 	# shellcheck disable=SC2086
 	say "RESULT $(printf '%-11s' "$c") handled/s:${R[$c]} median ${M[$c]} | pktgen pps:${P[$c]} median $(median ${P[$c]})"
 done
-say "RESULT ratio XDP_DROP / tc matchall drop, burst 1:      $(ratio "${M[xdp-drop]}" "${M[tc-drop]}") (goal >= 2.45)"
-say "RESULT ratio XDP_DROP / tc matchall drop, burst $BURST:     $(ratio "${M[xdp-drop-b]}" "${M[tc-drop-b]}") (goal >= 2.45)"
-say "RESULT ratio softcx XDP_DROP / veth XDP_DROP, burst 1:  $(ratio "${M[xdp-drop]}" "${M[veth-xdp]}") (goal >= 2)"
-say "RESULT ratio XDP_TX xdp_tx_mpwqe on / off, burst $BURST:    $(ratio "${M[tx-on]}" "${M[tx-off]}")"
+ratio_line() {   # TEXT A B [GOAL]
+	[ -n "${M[$2]:-}" ] && [ -n "${M[$3]:-}" ] || return 0
+	say "RESULT ratio $1: $(ratio "${M[$2]}" "${M[$3]}")${4:+ (goal >= $4)}"
+}
+ratio_line "XDP_DROP / tc matchall drop, burst 1" xdp-drop tc-drop 2.45
+ratio_line "XDP_DROP / tc matchall drop, burst $BURST" xdp-drop-b tc-drop-b 2.45
+ratio_line "softcx XDP_DROP / veth XDP_DROP, burst 1" xdp-drop veth-xdp 2
+ratio_line "XDP_TX xdp_tx_mpwqe on / off, burst $BURST" tx-on tx-off
 for c in tx-on tx-off; do
+	[ -n "${B[$c]:-}" ] || continue
 	# shellcheck disable=SC2086
 	bm=$(median ${B[$c]})
 	# shellcheck disable=SC2086

@@ -19,7 +19,7 @@
 #    redirects to scx0 with bpf_redirect(); scx1 (nsr) receives them: scx0
 #    tx_xdp_xmit +N, scx1 rx_packets +N, N intact (60 and 1000 bytes). With
 #    scx0's MTU at 1000, 1200-byte frames are refused: tx_xdp_xmit +0,
-#    tx_xdp_err +N, nothing arrives.
+#    nothing arrives; then, at MTU 1500 again, frames flow.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool
 bpf_build
@@ -180,9 +180,11 @@ assert_eq "veth->scx0 1000B: intact frames at scx1" $((N / 2)) "$OK"
 ip link set scx0 mtu 1000
 wait_carrier scx0
 vredir "veth->scx0 1200B, MTU 1000" 200 1200
+# (6.1's devmap/bpf_redirect path refuses frames over MTU + 18 itself,
+# xdp_ok_fwd_dev, before ndo_xdp_xmit: tx_xdp_err is logged, not asserted.)
 assert_eq "1200B over MTU 1000: scx0 tx_xdp_xmit delta" 0 "${B0[0]}"
-assert_eq "1200B over MTU 1000: scx0 tx_xdp_err delta" 200 "${B0[2]}"
 assert_eq "1200B over MTU 1000: scx1 rx_packets delta" 0 "$RX1"
+assert_eq "1200B over MTU 1000: intact frames at scx1" 0 "$OK"
 ip link set scx0 mtu 1500
 wait_carrier scx0
 vredir "veth->scx0 60B after MTU back" 200 60
