@@ -293,11 +293,13 @@ void scenarios(struct scx_hw_function *fn, const Mem &m, Cases &c)
 
 	/* exhaustion: every CQ slot taken, then one more (rings may alias: no traffic) */
 	{
-		u32 nums[hw::kMaxCqs], made = 0, i;
+		/* a whole table of numbers is too big for a kernel stack frame */
+		auto *nums = static_cast<u32 *>(scx_os_zalloc(sizeof(u32) * hw::kMaxCqs));
+		u32 made = 0, i;
 		CreateCqIn in = cq_in(m, Mem::kCq1, 0, 0);
-		int st = kStatOk;
+		int st = nums ? kStatOk : kStatExceedLim;
 
-		for (i = 0; i < hw::kMaxCqs && st == kStatOk; i++) {
+		for (i = 0; nums && i < hw::kMaxCqs && st == kStatOk; i++) {
 			st = run(fn, kCmdCreateCq, &in, &nums[i]);
 			made += st == kStatOk;
 		}
@@ -305,6 +307,7 @@ void scenarios(struct scx_hw_function *fn, const Mem &m, Cases &c)
 		c.add("CREATE_CQ beyond max_cqs", kStatExceedLim, run(fn, kCmdCreateCq, &in));
 		for (i = 0; i < made; i++)
 			destroy(fn, kCmdDestroyCq, nums[i]);
+		scx_os_free(nums);
 	}
 }
 

@@ -80,14 +80,16 @@ static void scx_kt_pool_disconnect(void *pool)
 	WRITE_ONCE(scx_kt_pool_freed, pool);
 }
 
-struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
+				     uint32_t flags)
 {
 	struct scx_kt_chan *ch = os_channel;
 	struct xdp_mem_info mem = { .type = MEM_TYPE_PAGE_POOL };
 	struct page_pool_params pp;
 	struct scx_os_rxq *q;
 
-	scx_pp_params_init(&pp, ch->dev, size, order);
+	scx_pp_params_init(&pp, ch->dev, size, order,
+			   flags & SCX_RXQ_XDP ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE);
 	/* no init_callback: init_arg is only our way back to the channel */
 	pp.init_arg = ch;
 
@@ -144,13 +146,30 @@ void *scx_os_rx_alloc(struct scx_os_rxq *q, uint64_t *dma)
 	return page;
 }
 
-void scx_os_rx_recycle(struct scx_os_rxq *q, void *page)
+void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi)
 {
 	struct scx_kt_chan *ch = q->pool->p.init_arg;
 
 	ch->rx_recycles++;
 	ch->bufs_out--;
+	/* never direct: the suites' pools are bound to no NAPI */
 	page_pool_put_full_page(q->pool, page, false);
+}
+
+/* ---- XDP: the suites attach no program; a set built for XDP passes everything ---- */
+
+int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
+{
+	b->data = (const u8 *)page_address(b->page) + b->headroom;
+	return SCX_XDP_PASS;
+}
+
+void scx_os_xdp_exception(void *os_channel, int verdict)
+{
+}
+
+void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+{
 }
 
 /* ---- test frames ---- */

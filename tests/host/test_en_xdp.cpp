@@ -548,6 +548,45 @@ TEST_F(Xdp, XmitInlineHysteresis)
 	poll(0);
 }
 
+/* The marks exactly: on at 128 outstanding (not 127), off at 10 (not 11). */
+TEST_F(Xdp, InlineHysteresisMarks)
+{
+	for (int k : {9, 10}) {
+		Options o;
+		o.xdp_mpwqe = true;
+		o.log_sq = 10;
+		o.log_rq = 8;
+		build(o);
+		host::reset();
+		auto inlnw = [&] { return stat(0, "tx_xdp_inlnw"); };
+		/* 127 - k frames rung, k more posted: 127 outstanding, a session opens: pointers */
+		for (int i = 0; i < 127 - k; i++)
+			ASSERT_EQ(xmit(0, udp_frame(40, 1000, (uint8_t)i)), 0);
+		flush(0, 1);
+		for (int i = 0; i < k; i++)
+			ASSERT_EQ(xmit(0, udp_frame(40, 2000, (uint8_t)i)), 0);
+		flush(0, 0);
+		ASSERT_EQ(xmit(0, udp_frame(40)), 0);
+		flush(0, 0);
+		EXPECT_EQ(inlnw(), 0u) << "127 outstanding";
+		/* 128 outstanding: inline on */
+		ASSERT_EQ(xmit(0, udp_frame(40)), 0);
+		flush(0, 0);
+		EXPECT_EQ(inlnw(), 1u) << "128 outstanding";
+		/* the rung batch completes: k + 2 outstanding remain; on stays on above 10 */
+		poll(0);
+		ASSERT_EQ(xmit(0, udp_frame(40)), 0);
+		flush(0, 0);
+		EXPECT_EQ(inlnw(), k + 2 > 10 ? 2u : 1u) << (k + 2) << " outstanding";
+		flush(0, 1);
+		poll(1);
+		poll(0);
+		EXPECT_EQ(rx(1).size(), 127u + 2 + 1);
+		EXPECT_EQ(host::xdp_frames_freed(&p[0].os_ch[0]).size(), 127u + 2 + 1);
+		xmit_frames.clear();
+	}
+}
+
 /* ---- error CQEs on XDP SQs: recovered in place, in NAPI ---- */
 
 TEST_F(Xdp, XdpTxSqRecoversInPlace)
