@@ -18,9 +18,10 @@ static void scx_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info
 }
 
 /* Private flags, in bit order. */
-enum { SCX_PFLAG_SKB_TX_MPWQE, SCX_NUM_PFLAGS };
+enum { SCX_PFLAG_SKB_TX_MPWQE, SCX_PFLAG_XDP_TX_MPWQE, SCX_NUM_PFLAGS };
 static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	[SCX_PFLAG_SKB_TX_MPWQE] = "skb_tx_mpwqe",
+	[SCX_PFLAG_XDP_TX_MPWQE] = "xdp_tx_mpwqe",
 };
 
 static int scx_get_sset_count(struct net_device *dev, int sset)
@@ -41,33 +42,50 @@ static u32 scx_get_priv_flags(struct net_device *dev)
 {
 	struct scx_priv *priv = netdev_priv(dev);
 
-	return priv->tx_mpwqe ? BIT(SCX_PFLAG_SKB_TX_MPWQE) : 0;
+	return (priv->tx_mpwqe ? BIT(SCX_PFLAG_SKB_TX_MPWQE) : 0) |
+	       (priv->xdp_tx_mpwqe ? BIT(SCX_PFLAG_XDP_TX_MPWQE) : 0);
 }
 
-/* RTNL held (ethtool). A change while up rebuilds the channel set, like an MTU change. */
+/* Refuse turning on a flag the device cannot do. */
+static bool scx_pflag_supported(struct scx_priv *priv, u32 changed, u32 flags, u32 bit,
+				bool cap, const char *why)
+{
+	if (!(changed & BIT(bit)) || !(flags & BIT(bit)) || cap)
+		return true;
+	netdev_err(priv->netdev, "%s: not supported by this device (model %s: %s)\n",
+		   scx_pflag_names[bit], scx_hw_model_name(priv->adapter->model), why);
+	return false;
+}
+
+/*
+ * RTNL held (ethtool). A change while up switches to a channel set built
+ * with the new flags, like an MTU change; on failure the old set runs on.
+ */
 static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 {
 	struct scx_priv *priv = netdev_priv(dev);
-	bool mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
+	u32 changed = flags ^ scx_get_priv_flags(dev);
+	bool old_skb = priv->tx_mpwqe, old_xdp = priv->xdp_tx_mpwqe;
 	int err;
 
-	if (mpwqe == priv->tx_mpwqe)
+	if (!changed)
 		return 0;
-	if (mpwqe && !priv->tx_mpwqe_cap) {
-		netdev_err(dev, "skb_tx_mpwqe: not supported by this device (model %s: no enhanced multi-packet send WQE without inline headers)\n",
-			   scx_hw_model_name(priv->adapter->model));
+	if (!scx_pflag_supported(priv, changed, flags, SCX_PFLAG_SKB_TX_MPWQE,
+				 priv->tx_mpwqe_cap,
+				 "no enhanced multi-packet send WQE without inline headers") ||
+	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_XDP_TX_MPWQE,
+				 priv->xdp_tx_mpwqe_cap, "no enhanced multi-packet send WQE"))
 		return -EOPNOTSUPP;
-	}
-	priv->tx_mpwqe = mpwqe;
+	priv->tx_mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
+	priv->xdp_tx_mpwqe = flags & BIT(SCX_PFLAG_XDP_TX_MPWQE);
 	if (!priv->up)
 		return 0;
-	err = scx_datapath_restart(priv);
+	err = scx_datapath_switch(priv, dev->mtu, priv->xdp_prog);
 	if (err) {
-		priv->tx_mpwqe = !mpwqe;
-		if (!scx_datapath_restart(priv) && netif_running(priv->peer)) {
-			netif_carrier_on(dev);
-			netif_carrier_on(priv->peer);
-		}
+		netdev_err(dev, "cannot build channels with the new private flags: %d; keeping the old ones\n",
+			   err);
+		priv->tx_mpwqe = old_skb;
+		priv->xdp_tx_mpwqe = old_xdp;
 	}
 	return err;
 }

@@ -87,6 +87,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 		ch->txq = netdev_get_tx_queue(dev, i);
 		priv->os_channels[i] = ch;
 		INIT_WORK(&ch->tx_recover_work, scx_tx_recover_work);
+		spin_lock_init(&ch->xdp_xmit_lock);
 		netif_napi_add(dev, &ch->napi, scx_napi_poll);
 	}
 
@@ -101,6 +102,8 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->min_inline = caps.min_inline;
 	priv->tx_mpwqe_cap = caps.tx_mpwqe;
 	priv->tx_mpwqe = caps.tx_mpwqe;	/* skb_tx_mpwqe: on where the device can */
+	priv->xdp_tx_mpwqe_cap = caps.xdp_tx_mpwqe;
+	priv->xdp_tx_mpwqe = caps.xdp_tx_mpwqe;	/* xdp_tx_mpwqe: likewise */
 	if (caps.max_lso)
 		netif_set_tso_max_size(dev, caps.max_lso);
 	if (caps.max_lso_hdr != SCX_TX_MAX_LSO_HDR)

@@ -11,10 +11,10 @@
 
 #include "softcx.h"
 
-/* Open the core's channel set at @mtu and start NAPI and TX. RTNL held. */
-static int scx_datapath_start(struct scx_priv *priv, u32 mtu)
+static void scx_fill_params(const struct scx_priv *priv, u32 mtu, bool xdp,
+			    struct scx_port_params *params)
 {
-	struct scx_port_params params = {
+	*params = (struct scx_port_params){
 		.nch = priv->nch,
 		.mtu = mtu,
 		.log_sq_size = SCX_LOG_SQ_SIZE,
@@ -22,63 +22,95 @@ static int scx_datapath_start(struct scx_priv *priv, u32 mtu)
 		.rx_headroom = SCX_RX_HEADROOM,
 		.rx_tailroom = SCX_RX_TAILROOM,
 		.tx_mpwqe = priv->tx_mpwqe,
+		.xdp = xdp,
+		.xdp_tx_mpwqe = priv->xdp_tx_mpwqe,
 	};
-	struct net_device *dev = priv->netdev;
+}
+
+/* NAPI, TX and ndo_xdp_xmit on the live channel set (RTNL). */
+static void scx_datapath_resume(struct scx_priv *priv)
+{
 	u32 i;
-	int err;
 
-	err = scx_port_open(priv->port, &params, priv->os_channels);
-	if (err)
-		return err;
-
-	for (i = 0; i < priv->nch; i++) {
-		priv->ch[i].core = scx_port_channel(priv->port, i);
+	for (i = 0; i < priv->nch; i++)
 		napi_enable(&priv->ch[i].napi);
-	}
 	priv->up = true;
-	netif_tx_start_all_queues(dev);
+	netif_tx_start_all_queues(priv->netdev);
+	WRITE_ONCE(priv->xdp_xmit_ready, true);
 
 	/* The CQs start unarmed: one poll per channel arms them. */
 	local_bh_disable();
 	for (i = 0; i < priv->nch; i++)
 		napi_schedule(&priv->ch[i].napi);
 	local_bh_enable();
-	return 0;
 }
 
 /*
- * Quiesce and close the channel set. NAPI goes first: once no poll runs,
- * nothing can wake a TX queue behind netif_tx_disable().
+ * Stop everything that touches the channel set. ndo_xdp_xmit callers run
+ * under RCU: after synchronize_net() none is inside. Then NAPI: once no
+ * poll runs, nothing can wake a TX queue behind netif_tx_disable().
  */
-static void scx_datapath_stop(struct scx_priv *priv)
+static void scx_datapath_quiesce(struct scx_priv *priv)
 {
-	struct net_device *dev = priv->netdev;
 	u32 i;
 
+	WRITE_ONCE(priv->xdp_xmit_ready, false);
+	synchronize_net();
 	for (i = 0; i < priv->nch; i++)
 		napi_disable(&priv->ch[i].napi);
-	netif_tx_disable(dev);
+	netif_tx_disable(priv->netdev);
 	priv->up = false;
+}
 
-	scx_port_close(priv->port);
+/* The core's live set changed: point the channels at it, with @prog; BQL from 0. */
+static void scx_datapath_rebind(struct scx_priv *priv, struct bpf_prog *prog)
+{
+	u32 i;
+
 	for (i = 0; i < priv->nch; i++) {
-		priv->ch[i].core = NULL;
+		priv->ch[i].core = scx_port_channel(priv->port, i);
+		WRITE_ONCE(priv->ch[i].xdp_prog, prog);
 		netdev_tx_reset_queue(priv->ch[i].txq);
 	}
 }
 
-int scx_datapath_restart(struct scx_priv *priv)
+/* Open the core's channel set at @mtu and start NAPI and TX. RTNL held. */
+static int scx_datapath_start(struct scx_priv *priv, u32 mtu)
 {
+	struct scx_port_params params;
 	int err;
 
-	scx_datapath_stop(priv);
-	err = scx_datapath_start(priv, priv->netdev->mtu);
-	if (err) {
-		netdev_err(priv->netdev, "cannot reopen the channel set: %d: data path down\n", err);
-		netif_carrier_off(priv->netdev);
-		netif_carrier_off(priv->peer);
-	}
-	return err;
+	scx_fill_params(priv, mtu, priv->xdp_prog, &params);
+	err = scx_port_open(priv->port, &params, priv->os_channels);
+	if (err)
+		return err;
+	scx_datapath_rebind(priv, priv->xdp_prog);
+	scx_datapath_resume(priv);
+	return 0;
+}
+
+static void scx_datapath_stop(struct scx_priv *priv)
+{
+	scx_datapath_quiesce(priv);
+	scx_port_close(priv->port);
+	scx_datapath_rebind(priv, NULL);
+}
+
+int scx_datapath_switch(struct scx_priv *priv, u32 mtu, struct bpf_prog *prog)
+{
+	struct scx_port_params params;
+	int err;
+
+	scx_fill_params(priv, mtu, prog, &params);
+	/* Built next to the live set, which keeps running if this fails. */
+	err = scx_port_prepare(priv->port, &params, priv->os_channels);
+	if (err)
+		return err;
+	scx_datapath_quiesce(priv);
+	scx_port_commit(priv->port);
+	scx_datapath_rebind(priv, prog);
+	scx_datapath_resume(priv);
+	return 0;
 }
 
 static int scx_open(struct net_device *dev)
@@ -115,26 +147,21 @@ static int scx_change_mtu(struct net_device *dev, int new_mtu)
 	struct scx_priv *priv = netdev_priv(dev);
 	int err;
 
-	if (!priv->up) {
-		dev->mtu = new_mtu;
-		return 0;
+	if (priv->xdp_prog && new_mtu > SCX_XDP_MAX_MTU) {
+		netdev_err(dev, "MTU too large for XDP: %d > %lu (one page per packet); detach the program first\n",
+			   new_mtu, SCX_XDP_MAX_MTU);
+		return -EINVAL;
 	}
-
-	scx_datapath_stop(priv);
-	err = scx_datapath_start(priv, new_mtu);
-	if (!err) {
-		dev->mtu = new_mtu;
-		return 0;
+	if (priv->up) {
+		err = scx_datapath_switch(priv, new_mtu, priv->xdp_prog);
+		if (err) {
+			netdev_err(dev, "cannot build channels for MTU %d: %d; keeping MTU %u\n",
+				   new_mtu, err, dev->mtu);
+			return err;
+		}
 	}
-
-	netdev_err(dev, "cannot reopen with MTU %d: %d; keeping MTU %u\n",
-		   new_mtu, err, dev->mtu);
-	if (scx_datapath_start(priv, dev->mtu)) {
-		netdev_err(dev, "cannot reopen with MTU %u: data path down\n", dev->mtu);
-		netif_carrier_off(dev);
-		netif_carrier_off(priv->peer);
-	}
-	return err;
+	dev->mtu = new_mtu;
+	return 0;
 }
 
 static void scx_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
@@ -161,6 +188,8 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_change_mtu		= scx_change_mtu,
+	.ndo_bpf		= scx_ndo_bpf,
+	.ndo_xdp_xmit		= scx_xdp_xmit,
 };
 
 /* Everything of the netdev that does not depend on the core. */

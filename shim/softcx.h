@@ -13,6 +13,7 @@
 #include <linux/platform_device.h>
 #include <linux/skbuff.h>
 #include <net/page_pool.h>
+#include <net/xdp.h>
 
 #include <softcx/core.h>
 #include <softcx/os.h>
@@ -26,6 +27,8 @@
 #define SCX_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define SCX_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
 #define SCX_TX_MAX_LSO_HDR	256	/* the core's LSO inline header limit (caps.max_lso_hdr) */
+/* Largest MTU with an XDP program: one page per packet, headroom and skb_shared_info. */
+#define SCX_XDP_MAX_MTU		(PAGE_SIZE - SCX_RX_HEADROOM - SCX_RX_TAILROOM - SCX_HW_MTU_OVERHEAD)
 
 /* The emulated adapter: one platform device, one device model, 2 * pairs ports. */
 struct scx_adapter {
@@ -45,6 +48,13 @@ struct scx_chan {
 	struct netdev_queue *txq;
 	struct scx_priv *priv;
 	u32 ix;
+	/*
+	 * The program the channel's RQ runs (when the core built it for XDP).
+	 * Read in NAPI; written only with this NAPI disabled (RTNL).
+	 */
+	struct bpf_prog *xdp_prog;
+	bool xdp_redirected;		/* this poll redirected: xdp_do_flush() at its end */
+	spinlock_t xdp_xmit_lock;	/* ndo_xdp_xmit callers sharing the channel's XDP SQ */
 };
 
 /* netdev_priv(): one port of the adapter. */
@@ -60,6 +70,10 @@ struct scx_priv {
 	u32 min_inline;			/* headers each SEND inlines (core caps) */
 	bool tx_mpwqe_cap;		/* the device can do skb MPWQE (core caps) */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
+	bool xdp_tx_mpwqe_cap;		/* XDP frames can go in MPWQE sessions (core caps) */
+	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */
+	struct bpf_prog *xdp_prog;	/* attached program, one reference (RTNL) */
+	bool xdp_xmit_ready;		/* ndo_xdp_xmit may use the channels (RCU readers) */
 	struct dentry *debugfs;		/* softcx/scxN */
 	bool up;			/* channel set open (RTNL) */
 	void *os_channels[SCX_MAX_CHANNELS];
@@ -70,6 +84,8 @@ struct scx_priv {
 struct scx_os_rxq {
 	struct page_pool *pool;
 	u32 order;
+	enum dma_data_direction dir;
+	struct xdp_rxq_info xdp_rxq;	/* memory model of the pool, queue of the channel */
 };
 
 extern const struct net_device_ops scx_netdev_ops;
@@ -77,14 +93,19 @@ extern const struct ethtool_ops scx_ethtool_ops;
 
 /* netdev.c */
 void scx_netdev_setup(struct net_device *dev);
-/* Rebuild the channel set with the current params (RTNL, port up). */
-int scx_datapath_restart(struct scx_priv *priv);
+/*
+ * Switch the running port to a channel set built for @mtu and @prog (RTNL,
+ * port up): the new set is built first; a failure leaves the old one running.
+ */
+int scx_datapath_switch(struct scx_priv *priv, u32 mtu, struct bpf_prog *prog);
+int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 
 /* txrx.c */
 netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev);
 netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev,
 				     netdev_features_t features);
 int scx_napi_poll(struct napi_struct *napi, int budget);
+int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);
 void scx_tx_recover_work(struct work_struct *work);
 
 /* debugfs.c */
@@ -129,6 +150,22 @@ static inline dma_addr_t scx_rx_page_dma(struct page *page)
 {
 	return page_pool_get_dma_addr(page);
 }
+
+static inline dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
+{
+	return dma_map_single(dev, f->data, f->len, DMA_TO_DEVICE);
+}
+
+static inline void scx_rx_sync_for_cpu(struct device *dev, dma_addr_t dma, u32 len,
+				       enum dma_data_direction dir)
+{
+	dma_sync_single_for_cpu(dev, dma, len, dir);
+}
+
+static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u32 len)
+{
+	dma_sync_single_for_device(dev, dma, len, DMA_BIDIRECTIONAL);
+}
 #else
 #define SCX_PP_FLAGS	0
 
@@ -151,11 +188,25 @@ static inline dma_addr_t scx_rx_page_dma(struct page *page)
 {
 	return page_to_phys(page);
 }
+
+static inline dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
+{
+	return virt_to_phys(f->data);
+}
+
+static inline void scx_rx_sync_for_cpu(struct device *dev, dma_addr_t dma, u32 len,
+				       enum dma_data_direction dir)
+{
+}
+
+static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u32 len)
+{
+}
 #endif
 
 /* RX buffer pool of one RQ: @size buffers of PAGE_SIZE << @order on @dev. */
 static inline void scx_pp_params_init(struct page_pool_params *pp, struct device *dev,
-				      u32 size, u32 order)
+				      u32 size, u32 order, enum dma_data_direction dir)
 {
 	*pp = (struct page_pool_params){
 		.flags = SCX_PP_FLAGS,
@@ -163,7 +214,7 @@ static inline void scx_pp_params_init(struct page_pool_params *pp, struct device
 		.pool_size = size,
 		.nid = dev_to_node(dev),
 		.dev = dev,
-		.dma_dir = DMA_FROM_DEVICE,
+		.dma_dir = dir,
 		.max_len = PAGE_SIZE << order,
 		.offset = 0,
 	};

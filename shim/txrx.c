@@ -13,7 +13,10 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <linux/if_vlan.h>
+#include <linux/bpf_trace.h>
+#include <linux/filter.h>
 #include <net/page_pool.h>
+#include <net/xdp.h>
 
 #include "softcx.h"
 
@@ -246,6 +249,10 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 	int work;
 
 	work = scx_channel_poll(ch->core, budget, &done);
+	if (ch->xdp_redirected) {
+		ch->xdp_redirected = false;
+		xdp_do_flush();
+	}
 
 	netdev_tx_completed_queue(txq, done.packets, done.bytes);
 	if (unlikely(done.tx_error)) {
@@ -287,13 +294,13 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 
 /* ---- OS hooks: RX buffers ---- */
 
-struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
+				     uint32_t flags)
 {
 	struct scx_chan *ch = os_channel;
 	struct page_pool_params pp;
 	struct scx_os_rxq *q;
-
-	scx_pp_params_init(&pp, ch->priv->dmadev, size, order);
+	int err;
 
 	if (order > MAX_ORDER - 1)
 		return NULL;
@@ -301,18 +308,35 @@ struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t o
 	if (!q)
 		return NULL;
 	q->order = order;
+	/* XDP_TX sends RX pages back out: the device reads them too. */
+	q->dir = flags & SCX_RXQ_XDP ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
+	scx_pp_params_init(&pp, ch->priv->dmadev, size, order, q->dir);
 	q->pool = page_pool_create(&pp);
-	if (IS_ERR(q->pool)) {
-		kfree(q);
-		return NULL;
-	}
+	if (IS_ERR(q->pool))
+		goto err_free;
+	err = xdp_rxq_info_reg(&q->xdp_rxq, ch->priv->netdev, ch->ix, ch->napi.napi_id);
+	if (err)
+		goto err_pool;
+	err = xdp_rxq_info_reg_mem_model(&q->xdp_rxq, MEM_TYPE_PAGE_POOL, q->pool);
+	if (err)
+		goto err_unreg;
 	return q;
+
+err_unreg:
+	xdp_rxq_info_unreg(&q->xdp_rxq);
+err_pool:
+	page_pool_destroy(q->pool);
+err_free:
+	kfree(q);
+	return NULL;
 }
 
 void scx_os_rxq_destroy(struct scx_os_rxq *q)
 {
 	if (!q)
 		return;
+	/* Drops the memory model's hold on the pool, then ours. */
+	xdp_rxq_info_unreg(&q->xdp_rxq);
 	page_pool_destroy(q->pool);
 	kfree(q);
 }
@@ -328,9 +352,9 @@ void *scx_os_rx_alloc(struct scx_os_rxq *q, uint64_t *dma)
 	return page;
 }
 
-void scx_os_rx_recycle(struct scx_os_rxq *q, void *page)
+void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi)
 {
-	page_pool_put_full_page(q->pool, page, false);
+	page_pool_put_full_page(q->pool, page, napi);
 }
 
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
@@ -342,18 +366,20 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 	u32 size = PAGE_SIZE << pool->p.order;
 	struct sk_buff *skb;
 
-	if (unlikely(pkt->len < ETH_HLEN ||
+	if (unlikely(pkt->len < ETH_HLEN || pkt->meta_len > pkt->headroom ||
 		     pkt->headroom + pkt->len + SCX_RX_TAILROOM > size))
 		goto drop;
 
-	dma_sync_single_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom,
-				pkt->len, DMA_FROM_DEVICE);
+	scx_rx_sync_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom,
+			    pkt->len, pool->p.dma_dir);
 	skb = napi_build_skb(page_address(page), size);
 	if (unlikely(!skb))
 		goto drop;
 	skb_mark_for_recycle(skb);
 	skb_reserve(skb, pkt->headroom);
 	skb_put(skb, pkt->len);
+	if (pkt->meta_len)
+		skb_metadata_set(skb, pkt->meta_len);
 	skb->protocol = eth_type_trans(skb, dev);
 
 	if (pkt->csum == SCX_CSUM_UNNECESSARY && (dev->features & NETIF_F_RXCSUM))
@@ -368,6 +394,116 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 drop:
 	page_pool_recycle_direct(pool, page);
 	return -1;
+}
+
+/* ---- OS hooks: XDP ---- */
+
+int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
+{
+	struct scx_chan *ch = os_channel;
+	struct bpf_prog *prog = READ_ONCE(ch->xdp_prog);
+	struct scx_os_rxq *q = b->rxq;
+	struct page *page = b->page;
+	struct xdp_buff xdp;
+	u8 *va = page_address(page);
+	u32 act;
+	int err;
+
+	/* A set built for XDP never runs without a program; be safe anyway. */
+	if (unlikely(!prog))
+		return SCX_XDP_PASS;
+	scx_rx_sync_for_cpu(q->pool->p.dev, b->dma + b->headroom, b->len, q->dir);
+	xdp_init_buff(&xdp, b->frame_sz, &q->xdp_rxq);
+	xdp_prepare_buff(&xdp, va, b->headroom, b->len, true);
+
+	act = bpf_prog_run_xdp(prog, &xdp);
+	switch (act) {
+	case XDP_PASS:
+	case XDP_TX:
+		b->headroom = xdp.data - (void *)va;
+		b->len = xdp.data_end - xdp.data;
+		b->meta_len = xdp.data - xdp.data_meta;
+		b->data = xdp.data;
+		if (act == XDP_PASS)
+			return SCX_XDP_PASS;
+		scx_rx_sync_for_device(q->pool->p.dev, b->dma + b->headroom, b->len);
+		return SCX_XDP_TX;
+	case XDP_REDIRECT:
+		err = xdp_do_redirect(ch->priv->netdev, &xdp, prog);
+		if (unlikely(err))
+			break;
+		ch->xdp_redirected = true;
+		return SCX_XDP_REDIRECT;
+	case XDP_DROP:
+		return SCX_XDP_DROP;
+	default:
+		bpf_warn_invalid_xdp_action(ch->priv->netdev, prog, act);
+		fallthrough;
+	case XDP_ABORTED:
+		break;
+	}
+	trace_xdp_exception(ch->priv->netdev, prog, act);
+	return SCX_XDP_ABORTED;
+}
+
+void scx_os_xdp_exception(void *os_channel, int verdict)
+{
+	struct scx_chan *ch = os_channel;
+	struct bpf_prog *prog = READ_ONCE(ch->xdp_prog);
+
+	if (prog)
+		trace_xdp_exception(ch->priv->netdev, prog,
+				    verdict == SCX_XDP_TX ? XDP_TX : XDP_ABORTED);
+}
+
+void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+{
+	if (napi)
+		xdp_return_frame_rx_napi(frame);
+	else
+		xdp_return_frame(frame);
+}
+
+/*
+ * ndo_xdp_xmit: frames redirected to this port (from another device's
+ * NAPI, a devmap or a cpumap) go out through the XDP SQ of the channel
+ * this CPU maps to. Returns how many frames were taken; the caller frees
+ * the rest.
+ */
+int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_xdp_frame f;
+	struct scx_chan *ch;
+	int i;
+
+	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
+		return -EINVAL;
+	/* RCU reader (the caller's NAPI or BH section): the switch waits for us. */
+	if (unlikely(!READ_ONCE(priv->xdp_xmit_ready)))
+		return -ENETDOWN;
+	ch = &priv->ch[smp_processor_id() % priv->nch];
+	if (unlikely(!ch->core))
+		return -ENETDOWN;
+
+	spin_lock(&ch->xdp_xmit_lock);
+	for (i = 0; i < n; i++) {
+		struct xdp_frame *xdpf = frames[i];
+
+		f.frame = xdpf;
+		f.data = xdpf->data;
+		f.len = xdpf->len;
+		f.dma = scx_map_xdp_frame(priv->dmadev, xdpf);
+		if (unlikely(scx_map_failed(priv->dmadev, f.dma)))
+			break;
+		if (unlikely(scx_channel_xdp_xmit(ch->core, &f))) {
+			scx_os_dma_unmap(priv->dmadev, f.dma, f.len, SCX_DMA_SINGLE);
+			break;
+		}
+	}
+	scx_channel_xdp_xmit_flush(ch->core, flags & XDP_XMIT_FLUSH);
+	spin_unlock(&ch->xdp_xmit_lock);
+	return i;
 }
 
 /* ---- OS hooks: TX completion ---- */

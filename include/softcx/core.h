@@ -43,6 +43,8 @@ struct scx_channel;
 #define SCX_MIN_MTU 68
 #define SCX_MAX_MTU 9000
 #define SCX_STAT_NAME_LEN 32	/* ETH_GSTRING_LEN */
+/* bytes the device receives beyond the MTU: Ethernet header, one VLAN tag, FCS */
+#define SCX_HW_MTU_OVERHEAD 22
 
 struct scx_port_caps {
 	uint32_t model;
@@ -52,6 +54,7 @@ struct scx_port_caps {
 	uint32_t max_lso;	/* largest LSO payload+headers the device takes (0: no LSO) */
 	uint32_t max_lso_hdr;	/* longest header (L2..L4) an LSO WQE may inline */
 	uint32_t tx_mpwqe;	/* the device can do enhanced multi-packet send WQEs */
+	uint32_t xdp_tx_mpwqe;	/* XDP frames can go out in MPWQE sessions */
 };
 
 struct scx_port_params {
@@ -69,6 +72,14 @@ struct scx_port_params {
 	uint32_t rx_tailroom;
 	/* post eligible skbs in multi-packet WQE sessions (needs caps.tx_mpwqe) */
 	uint32_t tx_mpwqe;
+	/*
+	 * An XDP program is attached: every RQ buffer is one order-0 page
+	 * (the MTU must fit it, else -EINVAL), each RQ runs scx_os_xdp_run()
+	 * on every frame, and each channel gets an XDP_TX SQ.
+	 */
+	uint32_t xdp;
+	/* post XDP frames (XDP_TX and ndo_xdp_xmit) in MPWQE sessions (needs caps.xdp_tx_mpwqe) */
+	uint32_t xdp_tx_mpwqe;
 };
 
 /* nch_max fixes the ethtool -S layout for the port's lifetime. */
@@ -88,6 +99,20 @@ int scx_port_open(struct scx_port *p, const struct scx_port_params *params,
 		  void *const *os_channels);
 /* Tear the set down; the caller has stopped TX and disabled NAPI. Counters are kept. */
 void scx_port_close(struct scx_port *p);
+/*
+ * Safe switch to new params while the live set keeps running:
+ * scx_port_prepare() builds a second set (filled RQs, unarmed CQs, its own
+ * RSS object, which steers RX to the new RQs from then on: packets wait
+ * there until the switch). On failure nothing changes and the live set
+ * runs on. Then, with TX stopped and NAPI disabled, scx_port_commit()
+ * closes the old set (counters folded) and makes the prepared one live;
+ * it cannot fail. scx_port_abort() drops a prepared set instead.
+ * scx_port_channel() returns the live set's channels.
+ */
+int scx_port_prepare(struct scx_port *p, const struct scx_port_params *params,
+		     void *const *os_channels);
+void scx_port_commit(struct scx_port *p);
+void scx_port_abort(struct scx_port *p);
 struct scx_channel *scx_port_channel(struct scx_port *p, uint32_t ix);
 
 /* ---- NAPI ---- */
@@ -97,8 +122,10 @@ struct scx_tx_done {
 	uint32_t tx_error;	/* an error CQE moved the SQ to ERR: stop the queue, recover */
 };
 /*
- * TX completions first (not counted in budget), then RX up to budget, then
- * refill. Returns the RX work done, or budget when work remains (TX
+ * TX completions first (not counted in budget): the skb SQ, the XDP_TX SQ,
+ * the XDP xmit SQ; then RX up to budget (through the XDP program when one
+ * is attached), then refill, then one doorbell for everything XDP_TX
+ * posted. Returns the RX work done, or budget when work remains (TX
  * completions beyond one poll's bound, or a refill that could not complete).
  */
 int scx_channel_poll(struct scx_channel *c, int budget, struct scx_tx_done *done);
@@ -169,6 +196,23 @@ int scx_channel_tx_recover(struct scx_channel *c);
 void scx_channel_inject_tx_error(struct scx_channel *c);
 /* Counts a wake / a stop / a packet dropped before posting. */
 void scx_channel_count_tx(struct scx_channel *c, int stopped, int woken, int dropped);
+
+/* ---- XDP redirect target (ndo_xdp_xmit) ---- */
+struct scx_xdp_frame {
+	void *frame;		/* the OS's frame, handed back by scx_os_xdp_frame_free() */
+	const uint8_t *data;	/* CPU address of the frame (small frames are inlined) */
+	uint64_t dma;		/* mapped by the caller, unmapped by the core (SCX_DMA_SINGLE) */
+	uint32_t len;
+};
+/*
+ * Post one frame on the channel's XDP xmit SQ (no doorbell). The caller
+ * serialises calls per channel (softirq context). Returns 0, -ENOSPC (SQ
+ * full: xdp_full) or -EINVAL (longer than the MTU allows: xdp_err); on
+ * error the frame and its mapping stay the caller's.
+ */
+int scx_channel_xdp_xmit(struct scx_channel *c, const struct scx_xdp_frame *f);
+/* End of a batch: close the open session; ring the doorbell when flush != 0. */
+void scx_channel_xdp_xmit_flush(struct scx_channel *c, int flush);
 
 /* ---- counters ---- */
 struct scx_link_stats {

@@ -60,13 +60,23 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector);
 
 /* ---- driver core -> RX buffers (page_pool per RQ) ---- */
 struct scx_os_rxq;
-/* One pool for `size` buffers of PAGE_SIZE << order, bound to the channel's NAPI. */
-struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order);
+/*
+ * One pool for `size` buffers of PAGE_SIZE << order, bound to the channel's
+ * NAPI. flags: SCX_RXQ_XDP when the RQ runs an XDP program (buffers mapped
+ * bidirectionally: XDP_TX sends them back out).
+ */
+enum { SCX_RXQ_XDP = 1 };
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
+				     uint32_t flags);
 void scx_os_rxq_destroy(struct scx_os_rxq *q);
 /* Allocate one buffer; returns the page handle (NULL on failure) and its DMA address. */
 void *scx_os_rx_alloc(struct scx_os_rxq *q, uint64_t *dma);
-/* Give back a buffer the driver still owns (teardown, drop). */
-void scx_os_rx_recycle(struct scx_os_rxq *q, void *page);
+/*
+ * Give back a buffer the driver still owns (teardown, drop, XDP_TX
+ * completion). napi != 0: called from the RQ's own NAPI poll, so the page
+ * may go straight into the pool's cache.
+ */
+void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi);
 
 /* A received packet handed to the stack; the page moves to the skb. */
 struct scx_rx_pkt {
@@ -76,12 +86,44 @@ struct scx_rx_pkt {
 	uint32_t hash;
 	uint8_t hash_type;	/* SCX_HASH_* */
 	uint8_t csum;		/* SCX_CSUM_* */
-	uint16_t rsvd;
+	uint16_t meta_len;	/* XDP metadata bytes right before the packet */
 };
 enum { SCX_HASH_NONE = 0, SCX_HASH_L3 = 1, SCX_HASH_L4 = 2 };
 enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1 };
 /* Returns 0 when the stack took it, -1 when the skb could not be built (page recycled by the shim). */
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt);
+
+/* ---- driver core -> XDP (NAPI context) ---- */
+enum {
+	SCX_XDP_ABORTED = 0,	/* aborted, unknown verdict or failed redirect (traced by the OS) */
+	SCX_XDP_DROP = 1,
+	SCX_XDP_PASS = 2,
+	SCX_XDP_TX = 3,
+	SCX_XDP_REDIRECT = 4,
+};
+struct scx_xdp_buf {
+	struct scx_os_rxq *rxq;	/* the RQ's pool the page came from */
+	void *page;		/* RX buffer (page_pool page) */
+	uint64_t dma;		/* of the page */
+	uint32_t frame_sz;	/* buffer size */
+	uint32_t headroom;	/* in/out: frame start in the page */
+	uint32_t len;		/* in/out: frame length */
+	uint32_t meta_len;	/* out: metadata bytes before the frame (PASS) */
+	const uint8_t *data;	/* out (PASS, TX): CPU address of the frame start (TX inlines from it) */
+};
+/*
+ * Run the channel's program on a received frame and return its verdict.
+ * ABORTED / DROP: the page stays the core's (it recycles it). PASS: the
+ * core delivers the adjusted frame with scx_os_rx_deliver(). TX: the
+ * adjusted frame is synced for the device; the core posts it and recycles
+ * the page on completion. REDIRECT: xdp_do_redirect() took the page (the
+ * OS flushes at the end of its poll).
+ */
+int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b);
+/* A verdict the core could not carry out (XDP_TX with the SQ full or in error): trace it. */
+void scx_os_xdp_exception(void *os_channel, int verdict);
+/* A frame from scx_channel_xdp_xmit() completed (its DMA mapping is unmapped). */
+void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi);
 
 /* ---- driver core -> TX completion ---- */
 /* Release one transmitted skb (its DMA mappings were unmapped already). */

@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softcx ndo_bpf: attaching, replacing and detaching the native XDP
+ * program. Attach and detach change the RX buffer geometry and add or
+ * remove the XDP_TX SQs, so they rebuild the channel set (new set first);
+ * a replacement only swaps the pointer each RQ reads, one channel at a time.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/netdevice.h>
+
+#include "softcx.h"
+
+/* Replace the program of a running set: each RQ pauses only for its swap. */
+static void scx_xdp_swap(struct scx_priv *priv, struct bpf_prog *prog)
+{
+	u32 i;
+
+	for (i = 0; i < priv->nch; i++) {
+		struct scx_chan *ch = &priv->ch[i];
+
+		/* No poll of this channel runs the old program after this. */
+		napi_disable(&ch->napi);
+		WRITE_ONCE(ch->xdp_prog, prog);
+		napi_enable(&ch->napi);
+		/* The CQs may have been armed for the poll that did not run. */
+		local_bh_disable();
+		napi_schedule(&ch->napi);
+		local_bh_enable();
+	}
+}
+
+static int scx_xdp_set(struct net_device *dev, struct bpf_prog *prog,
+		       struct netlink_ext_ack *extack)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct bpf_prog *old = priv->xdp_prog;
+	int err;
+
+	if (prog && dev->mtu > SCX_XDP_MAX_MTU) {
+		if (prog->aux->xdp_has_frags)
+			NL_SET_ERR_MSG_MOD(extack,
+					   "MTU too large for XDP: softcx has no multi-buffer XDP, a frame must fit one page");
+		else
+			NL_SET_ERR_MSG_MOD(extack,
+					   "MTU too large for XDP: a frame must fit one page with the XDP headroom");
+		netdev_warn(dev, "XDP refused: MTU %u > %lu\n", dev->mtu, SCX_XDP_MAX_MTU);
+		return -EINVAL;
+	}
+
+	if (priv->up) {
+		if (!old != !prog) {
+			err = scx_datapath_switch(priv, dev->mtu, prog);
+			if (err) {
+				NL_SET_ERR_MSG_MOD(extack,
+						   "cannot build the channel set for the XDP change; the old one keeps running");
+				return err;
+			}
+		} else if (prog) {
+			scx_xdp_swap(priv, prog);
+		}
+	}
+	/* The kernel handed us one reference to @prog; drop the old program's. */
+	priv->xdp_prog = prog;
+	if (old)
+		bpf_prog_put(old);
+	return 0;
+}
+
+int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf)
+{
+	switch (bpf->command) {
+	case XDP_SETUP_PROG:
+		return scx_xdp_set(dev, bpf->prog, bpf->extack);
+	case XDP_SETUP_PROG_HW:
+		NL_SET_ERR_MSG_MOD(bpf->extack, "no XDP offload: use native (xdpdrv) or generic mode");
+		return -EOPNOTSUPP;
+	default:
+		return -EINVAL;
+	}
+}
