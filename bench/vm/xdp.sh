@@ -156,7 +156,7 @@ run() {
 			bd+=" ${BUSC[i]#bus_} $(( d[7 + i] * 100 / (handled > 0 ? handled : 1) ))"
 		done
 		BUSPP=$(( bus * 100 / (handled > 0 ? handled : 1) ))
-		FPW=$(( handled * 100 / (d[4] > 0 ? d[4] : 1) ))
+		FPW=$(( d[4] > 0 ? handled * 100 / d[4] : 0 ))	# 0: no multi-packet WQE
 		extra="scx1 rx_xdp_tx_xmit +${d[3]} mpwqe +${d[4]} inlnw +${d[5]} full +${d[6]} rx_xdp_drop +${d[0]} rx_out_of_buffer +${d[2]} | scx0 rx_xdp_drop +${d[13]} rx_out_of_buffer +${d[14]} | scx1 bus bytes/frame $((BUSPP / 100)).$(printf %02d $((BUSPP % 100))) (x100 per counter:$bd) frames/mpwqe x100 $FPW" ;;
 	esac
 	RATE=$(( handled * 1000000 / usec )) PPS=$pps
