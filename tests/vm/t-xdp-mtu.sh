@@ -6,8 +6,9 @@
 # XDP_PACKET_HEADROOM (256) and skb_shared_info (320) room: MTU <= 3498 on
 # 4 KiB pages (4096 - 256 - 320 - 22).
 # - MTU 9000: `ip link set dev scx1 xdp obj xdp_drop.o` fails, ip prints the
-#   driver's extack ("MTU too large for XDP"), nothing is attached; generic
-#   mode is the kernel's business and attaches;
+#   driver's extack ("MTU too large for XDP"), nothing is attached; the same
+#   for a multi-buffer aware program (xdp_frags.o, SEC("xdp.frags")): softcx
+#   has no multi-buffer XDP; generic mode is the kernel's business and attaches;
 # - MTU 3499 refused likewise; MTU 3498 accepted: xdp_pass.o attached, and
 #   ping -s 3470 -M do (3512-byte frames, the largest) passes through it;
 # - with the program attached, MTU 3499 and 9000 are refused with the message
@@ -25,13 +26,13 @@ set_mtu() {   # MTU: both ports
 	wait_carrier scx0
 	wait_carrier scx1 "$NS"
 }
-# refused_attach MTU: native attach must fail with MSG.
+# refused_attach MTU [OBJ SEC]: native attach must fail with MSG.
 refused_attach() {
-	local out rc=0
-	out=$(ip -n "$NS" link set dev scx1 xdp obj "$BPF/xdp_drop.o" sec xdp 2>&1) || rc=$?
-	assert_ne "attach at MTU $1: exit status" 0 "$rc"
-	[[ "$out" == *"$MSG"* ]] || fail "attach at MTU $1: ip did not print '$MSG': $(echo "$out" | tail -n 3 | tr '\n' ' ')"
-	log "ok: attach at MTU $1 refused: $(echo "$out" | grep -m1 "$MSG")"
+	local out rc=0 obj=${2:-xdp_drop} sec=${3:-xdp}
+	out=$(ip -n "$NS" link set dev scx1 xdp obj "$BPF/$obj.o" sec "$sec" 2>&1) || rc=$?
+	assert_ne "attach $obj at MTU $1: exit status" 0 "$rc"
+	[[ "$out" == *"$MSG"* ]] || fail "attach $obj at MTU $1: ip did not print '$MSG': $(echo "$out" | tail -n 3 | tr '\n' ' ')"
+	log "ok: attach $obj at MTU $1 refused: $(echo "$out" | grep -m1 "$MSG")"
 	assert_eq "XDP after the refused attach at MTU $1" "" "$(xdp_attached scx1 "$NS")"
 }
 # refused_mtu MTU: MTU change with a program attached must fail with MSG.
@@ -48,6 +49,8 @@ refused_mtu() {
 
 set_mtu 9000
 refused_attach 9000
+# A multi-buffer aware program gets no further: softcx has no multi-buffer XDP.
+refused_attach 9000 xdp_frags xdp.frags
 xdp_attach scx1 "$NS" "$BPF/xdp_drop.o" xdpgeneric
 read -r mode _ <<< "$(xdp_attached scx1 "$NS")"
 assert_eq "generic attach at MTU 9000: mode (2 = skb)" 2 "$mode"
