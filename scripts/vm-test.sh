@@ -26,6 +26,10 @@ RES="$ROOT/build/vm-results/$(date +%Y%m%d-%H%M%S)-vm-test"
 mkdir -p "$RES"
 ln -sfn "$(basename "$RES")" "$ROOT/build/vm-results/latest"
 
+# The XDP tests' BPF objects: built here, in seconds, rather than by the
+# emulated guest (which falls back to building its own copy if this fails).
+make -s -C tests/bpf >/dev/null || echo "vm-test: tests/bpf did not build on the host; the guest will try" >&2
+
 opts=(--timeout "${VM_TIMEOUT:-1500}" --results "$RES")
 [ "${VM_QUIET:-0}" = 1 ] && opts+=(--quiet)
 start=$(date +%s)
