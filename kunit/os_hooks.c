@@ -255,7 +255,9 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 	skb_reserve(skb, pkt->headroom);
 	skb_put(skb, pkt->len);
 
-	if (scx_kt_frame_check(skb->data, skb->len, &seq) || seq >= SCX_KT_MAX_SEQ) {
+	if (ch->rx_hook) {
+		ch->rx_hook(ch, pkt, skb);
+	} else if (scx_kt_frame_check(skb->data, skb->len, &seq) || seq >= SCX_KT_MAX_SEQ) {
 		ch->rx_bad++;
 	} else {
 		if (__test_and_set_bit(seq, ch->seen))
@@ -298,7 +300,6 @@ int scx_kt_tx_build(struct device *dev, u32 seq, u32 len, bool split, struct scx
 	struct sk_buff *skb;
 	struct page *page;
 	u8 *frame;
-	dma_addr_t dma;
 
 	if (len < SCX_KT_FRAME_MIN || len > PAGE_SIZE || headlen > len)
 		return -EINVAL;
@@ -322,35 +323,51 @@ int scx_kt_tx_build(struct device *dev, u32 seq, u32 len, bool split, struct scx
 	kfree(frame);
 	frame = NULL;
 
-	pkt->skb = skb;
-	pkt->head = skb->data;
-	pkt->headlen = skb_headlen(skb);
-	pkt->len = skb->len;
-	dma = scx_map_head(dev, skb->data, skb_headlen(skb));
-	if (scx_map_failed(dev, dma))
-		goto unmapped;
-	pkt->frags[0] = (struct scx_tx_frag){ dma, skb_headlen(skb), SCX_DMA_SINGLE };
-	pkt->nr_frags = 1;
-	if (split) {
-		const skb_frag_t *f = &skb_shinfo(skb)->frags[0];
-
-		dma = scx_map_frag(dev, f);
-		if (scx_map_failed(dev, dma)) {
-			scx_os_dma_unmap(dev, pkt->frags[0].dma, pkt->frags[0].len, SCX_DMA_SINGLE);
-			goto unmapped;
-		}
-		pkt->frags[1] = (struct scx_tx_frag){ dma, skb_frag_size(f), SCX_DMA_PAGE };
-		pkt->nr_frags = 2;
+	if (scx_kt_tx_map(dev, skb, pkt)) {
+		kfree_skb(skb);
+		return -EIO;
 	}
 	return 0;
 
-unmapped:
-	kfree_skb(skb);
-	return -EIO;
 nomem:
 	kfree(frame);
 	kfree_skb(skb);
 	return -ENOMEM;
+}
+
+int scx_kt_tx_map(struct device *dev, struct sk_buff *skb, struct scx_tx_pkt *pkt)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	dma_addr_t dma;
+	u32 i;
+
+	pkt->skb = skb;
+	pkt->head = skb->data;
+	pkt->headlen = skb_headlen(skb);
+	pkt->len = skb->len;
+	pkt->nr_frags = 0;
+	if (sh->nr_frags + 1 > SCX_TX_MAX_FRAGS)
+		return -EIO;
+	dma = scx_map_head(dev, skb->data, skb_headlen(skb));
+	if (scx_map_failed(dev, dma))
+		return -EIO;
+	pkt->frags[0] = (struct scx_tx_frag){ dma, skb_headlen(skb), SCX_DMA_SINGLE };
+	pkt->nr_frags = 1;
+	for (i = 0; i < sh->nr_frags; i++) {
+		const skb_frag_t *f = &sh->frags[i];
+
+		dma = scx_map_frag(dev, f);
+		if (scx_map_failed(dev, dma)) {
+			for (i = 0; i < pkt->nr_frags; i++)
+				scx_os_dma_unmap(dev, pkt->frags[i].dma, pkt->frags[i].len,
+						 pkt->frags[i].kind);
+			pkt->nr_frags = 0;
+			return -EIO;
+		}
+		pkt->frags[pkt->nr_frags++] = (struct scx_tx_frag){ dma, skb_frag_size(f),
+								    SCX_DMA_PAGE };
+	}
+	return 0;
 }
 
 void scx_kt_tx_abort(struct device *dev, struct scx_tx_pkt *pkt)

@@ -48,6 +48,13 @@ struct scx_kt_chan {
 	u32 rx_last_seq;
 	unsigned long *seen;		/* bitmap of received sequence numbers */
 	u32 rx_dups;
+	/*
+	 * Optional: called with every delivered frame (skb built, not yet
+	 * freed) instead of the scx_kt_frame_check() bookkeeping above.
+	 */
+	void (*rx_hook)(struct scx_kt_chan *ch, const struct scx_rx_pkt *pkt,
+			const struct sk_buff *skb);
+	void *rx_hook_ctx;
 	/* TX completions (scx_os_tx_free) */
 	u64 tx_freed;
 	u64 tx_bad_ctx;
@@ -81,7 +88,12 @@ int scx_kt_frame_check(const u8 *buf, u32 len, u32 *seq);
  * dev). Returns 0 or a negative errno.
  */
 int scx_kt_tx_build(struct device *dev, u32 seq, u32 len, bool split, struct scx_tx_pkt *pkt);
-/* Undo scx_kt_tx_build() for a packet the core refused. */
+/*
+ * DMA-map skb's linear part and page fragments into pkt->frags the way the
+ * shim does, and fill head, headlen and len. 0 or -EIO (nothing left mapped).
+ */
+int scx_kt_tx_map(struct device *dev, struct sk_buff *skb, struct scx_tx_pkt *pkt);
+/* Undo scx_kt_tx_build() (or scx_kt_tx_map()) for a packet the core refused. */
 void scx_kt_tx_abort(struct device *dev, struct scx_tx_pkt *pkt);
 
 /* One NAPI round as the shim runs it: poll with BHs off, re-arm when done. */

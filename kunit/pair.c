@@ -210,3 +210,20 @@ void scx_pair_expect_pools_clean(struct scx_pair *p, int side)
 				    "side %d ch %u: allocations vs returns", side, i);
 	}
 }
+
+u64 scx_pair_stat(struct kunit *test, struct scx_port *port, const char *name)
+{
+	u32 n = scx_stats_count(port), i;
+	char *names = kunit_kcalloc(test, n, SCX_STAT_NAME_LEN, GFP_KERNEL);
+	u64 *vals = kunit_kcalloc(test, n, sizeof(u64), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, names);
+	KUNIT_ASSERT_NOT_NULL(test, vals);
+	scx_stats_names(port, names);
+	scx_stats_values(port, vals);
+	for (i = 0; i < n; i++)
+		if (!strcmp(names + i * SCX_STAT_NAME_LEN, name))
+			return vals[i];
+	KUNIT_FAIL(test, "no counter %s", name);
+	return U64_MAX;
+}

@@ -63,6 +63,9 @@ u32 scx_pair_received(struct scx_pair *p, int side, u32 seq0, u32 n, u32 *dups);
 	__s;								\
 })
 
+/* Counter `name` of a port as ethtool -S shows it (a KUnit failure when there is none). */
+u64 scx_pair_stat(struct kunit *test, struct scx_port *port, const char *name);
+
 /* Every RX buffer of a side accounted for, every pool freed (KUnit expectations). */
 void scx_pair_expect_pools_clean(struct scx_pair *p, int side);
 

@@ -274,24 +274,6 @@ static void scx_pair_rx_drops(struct kunit *test)
 	scx_pair_expect_pools_clean(p, 1);
 }
 
-/* Counter `name` of a port as ethtool -S shows it. */
-static u64 scx_kt_stat(struct kunit *test, struct scx_port *port, const char *name)
-{
-	u32 n = scx_stats_count(port), i;
-	char *names = kunit_kcalloc(test, n, SCX_STAT_NAME_LEN, GFP_KERNEL);
-	u64 *vals = kunit_kcalloc(test, n, sizeof(u64), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, names);
-	KUNIT_ASSERT_NOT_NULL(test, vals);
-	scx_stats_names(port, names);
-	scx_stats_values(port, vals);
-	for (i = 0; i < n; i++)
-		if (!strcmp(names + i * SCX_STAT_NAME_LEN, name))
-			return vals[i];
-	KUNIT_FAIL(test, "no counter %s", name);
-	return U64_MAX;
-}
-
 /*
  * Enhanced multi-packet WQE sessions inside the kernel build: batches of
  * linear frames share WQEs, split frames fall back to SEND, all arrive;
@@ -311,19 +293,19 @@ static void scx_pair_mpwqe(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, scx_pair_send(p, 0, 0, 0, n, 32), (int)n);
 	scx_pair_expect_received(test, p, 1, 0, n);
 	KUNIT_EXPECT_EQ(test, scx_pair_sum(p, 0, tx_freed), (u64)n);
-	blks = scx_kt_stat(test, p->port[0], "tx_mpwqe_blks");
-	pkts = scx_kt_stat(test, p->port[0], "tx_mpwqe_pkts");
+	blks = scx_pair_stat(test, p->port[0], "tx_mpwqe_blks");
+	pkts = scx_pair_stat(test, p->port[0], "tx_mpwqe_pkts");
 	/* every linear frame went into a session, every split one (seq % 3 == 1) fell back */
 	for (i = 0; i < n; i++)
 		linear += i % 3 != 1;
 	KUNIT_EXPECT_EQ(test, pkts, linear);
 	KUNIT_EXPECT_GT(test, blks, 0ull);
 	KUNIT_EXPECT_LT(test, blks, pkts);	/* sessions carried more than one packet */
-	KUNIT_EXPECT_EQ(test, scx_kt_stat(test, p->port[0], "tx_packets"), (u64)n);
+	KUNIT_EXPECT_EQ(test, scx_pair_stat(test, p->port[0], "tx_packets"), (u64)n);
 
 	KUNIT_ASSERT_EQ(test, scx_pair_send(p, 1, 0, n, back, 32), (int)back);
 	scx_pair_expect_received(test, p, 0, n, back);
-	KUNIT_EXPECT_EQ(test, scx_kt_stat(test, p->port[1], "tx_mpwqe_blks"), 0ull);
+	KUNIT_EXPECT_EQ(test, scx_pair_stat(test, p->port[1], "tx_mpwqe_blks"), 0ull);
 
 	scx_pair_close(p, 0);
 	scx_pair_close(p, 1);

@@ -18,7 +18,11 @@
 # the ratios on/off. Summary: $SCX_RESULTS/mpwqe-summary.txt.
 #
 # Environment: SCX_BENCH_COUNT (300000), SCX_BENCH_WARMUP (100000),
-# SCX_BENCH_REPS (3), SCX_BENCH_BURST (32).
+# SCX_BENCH_REPS (3), SCX_BENCH_BURST (32), SCX_BENCH_RPS (unset: scx1's
+# receive stack runs in its NAPI on the sending CPU; a CPU mask, e.g. 2, is
+# written to scx1's rx-0 rps_cpus so that the stack above GRO runs on that
+# CPU and the sending CPU keeps pktgen, the driver, the device model and
+# the receiver's NAPI poll).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
 need_cmd ip ethtool
 
@@ -26,6 +30,7 @@ COUNT=${SCX_BENCH_COUNT:-300000}
 WARMUP=${SCX_BENCH_WARMUP:-100000}
 REPS=${SCX_BENCH_REPS:-3}
 BURST=${SCX_BENCH_BURST:-32}
+RPS=${SCX_BENCH_RPS:-}
 NSB=bench-mpwqe
 OUTF=${SCX_RESULTS:-$SCX_TEST_OUT}/mpwqe-summary.txt
 say() { log "$*"; echo "$*" >> "$OUTF"; }
@@ -42,6 +47,10 @@ ip -n "$NSB" link set scx1 up
 wait_carrier scx0
 wait_carrier scx1 "$NSB"
 MAC=$(dev_mac scx1 "$NSB")
+if [ -n "$RPS" ]; then
+	ip netns exec "$NSB" sh -c "echo $RPS > /sys/class/net/scx1/queues/rx-0/rps_cpus" ||
+		fail "cannot set scx1 rps_cpus"
+fi
 
 pg_config() {   # COUNT
 	pg_cmd pgctrl reset
@@ -99,7 +108,7 @@ run() {   # LABEL MODE COUNT: sets PPS, BUSPP (x100), DESCPP (x100)
 }
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 
-say "pktgen: pkt_size 60 (+4 FCS), count $COUNT, burst $BURST, clone_skb 0, delay 0, NO_TIMESTAMP, 1 flow, channels=1"
+say "pktgen: pkt_size 60 (+4 FCS), count $COUNT, burst $BURST, clone_skb 0, delay 0, NO_TIMESTAMP, 1 flow, channels=1${RPS:+, scx1 rps_cpus $RPS}"
 run "warmup on" on "$WARMUP"
 run "warmup off" off "$WARMUP"
 ON=() OFF=() BON=() BOFF=()

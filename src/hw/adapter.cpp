@@ -74,6 +74,9 @@ void function_destroy(Function *fn)
 	for (Rq &rq : fn->rq)
 		if (rq.lock)
 			scx_os_lock_destroy(rq.lock);
+	for (Rss &r : fn->rss)
+		if (r.toeplitz)
+			scx_os_free(r.toeplitz);
 	if (fn->cmd_lock)
 		scx_os_lock_destroy(fn->cmd_lock);
 	scx_os_free(fn);

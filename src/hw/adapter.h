@@ -133,9 +133,15 @@ struct Rq {
 	u32 gen;
 };
 
+struct ToeplitzTable;
+
 /*
  * RSS object (TIR + indirection table). Read by RX engines without a lock
  * under a sequence count; written by commands (under the command lock).
+ * The Toeplitz table is allocated by the first CREATE_RSS into the slot and,
+ * like the slot, lives until the adapter is destroyed: an RX engine may still
+ * be reading it when DESTROY_RSS runs (its sequence count then makes it
+ * retry), so it cannot be freed earlier.
  */
 struct Rss {
 	u32 seq;			/* odd while a command rewrites the object */
@@ -145,6 +151,7 @@ struct Rss {
 	u32 log_size;
 	u64 created;			/* creation order: the newest live one steers */
 	u8 key[prm::kRssKeySize];
+	ToeplitzTable *toeplitz;	/* per key; set before the slot is first live */
 	u32 rqn[1u << prm::kRssMaxTableLog];
 };
 

@@ -44,14 +44,45 @@ void fill_l4(u8 *f, const PacketInfo &pi)
 
 } /* namespace */
 
+/*
+ * The one's-complement sum does not depend on the byte order it is computed
+ * in (RFC 1071, 2.B): sum 32-bit words as the CPU loads them, fold, and
+ * swap the folded 16 bits into network order once. The result is congruent
+ * to the big-endian word sum modulo 0xffff and is 0 only when every byte
+ * is, so every fold of a sum of such pieces is the same as the word-by-word
+ * one.
+ */
 u64 csum_add(u64 acc, const u8 *p, u32 len)
 {
+	u64 s = 0;
 	u32 i = 0;
-	for (; i + 1 < len; i += 2)
-		acc += prm::load_be16(p + i);
+	for (; i + 8 <= len; i += 8) {
+		u32 a, b;
+		__builtin_memcpy(&a, p + i, 4);
+		__builtin_memcpy(&b, p + i + 4, 4);
+		s += (u64)a + b;
+	}
+	if (i + 4 <= len) {
+		u32 a;
+		__builtin_memcpy(&a, p + i, 4);
+		s += a;
+		i += 4;
+	}
+	if (i + 2 <= len) {
+		u16 h;
+		__builtin_memcpy(&h, p + i, 2);
+		s += h;
+		i += 2;
+	}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	if (i < len)
-		acc += (u32)p[i] << 8;
-	return acc;
+		s += p[i];	/* the high byte of a big-endian word padded with 0 */
+	return acc + __builtin_bswap16(csum_fold(s));
+#else
+	if (i < len)
+		s += (u32)p[i] << 8;
+	return acc + csum_fold(s);
+#endif
 }
 
 u16 csum_fold(u64 acc)
@@ -70,23 +101,44 @@ void csum_offload_tx(u8 *frame, u32 len, const PacketInfo &pi, u8 cs_flags)
 		fill_l4(frame, pi);
 }
 
-bool csum_l3_ok(const u8 *frame, const PacketInfo &pi)
+/*
+ * One pass over the frame: the L3 header's sum serves the IPv4 check and
+ * the L4 segment's sum the TCP/UDP check, and both are pieces of the raw
+ * sum (each piece starts at an even distance from the L3 header).
+ */
+void csum_rx(const u8 *frame, u32 len, const PacketInfo &pi, RxCsum *out)
 {
-	if (pi.l3 == L3::Ipv6)
-		return true;
-	if (pi.l3 != L3::Ipv4)
-		return false;
-	return csum_fold(csum_add(0, frame + pi.l3_off, pi.l3_hdr_len)) == 0xffff;
-}
+	const u8 *l3 = frame + pi.l3_off;
+	u32 l3_len = len - pi.l3_off;
 
-bool csum_l4_ok(const u8 *frame, const PacketInfo &pi)
-{
-	if (!pi.l4_proto)
-		return false;
+	out->l3_ok = false;
+	out->l4_ok = false;
+	if (pi.l3 == L3::None) {
+		out->raw = csum_fold(csum_add(0, l3, l3_len));
+		return;
+	}
+	/* The parser saw a complete IP header: l3_hdr_len (even) <= l3_len. */
+	u64 hdr = csum_add(0, l3, pi.l3_hdr_len);
+	out->l3_ok = pi.l3 == L3::Ipv6 || csum_fold(hdr) == 0xffff;
+	if (!pi.l4_proto) {
+		out->raw = csum_fold(hdr + csum_add(0, l3 + pi.l3_hdr_len, l3_len - pi.l3_hdr_len));
+		return;
+	}
+
+	/* l4_off = l3_off + l3_hdr_len; the segment ends inside the frame (padding may follow). */
+	u64 seg = csum_add(0, frame + pi.l4_off, pi.l4_len);
+	u32 end = pi.l4_off + pi.l4_len;
+	if (end == len)
+		out->raw = csum_fold(hdr + seg);
+	else if (!(pi.l4_len & 1))
+		out->raw = csum_fold(hdr + seg + csum_add(0, frame + end, len - end));
+	else	/* padding after an odd segment: its bytes sit in the other half of the words */
+		out->raw = csum_fold(csum_add(0, l3, l3_len));
+
 	if (pi.l4_proto == kIpProtoUdp && prm::load_be16(frame + l4_csum_off(pi)) == 0)
-		return true;	/* sender did not checksum */
-	u64 acc = csum_add(pseudo_header(frame, pi), frame + pi.l4_off, pi.l4_len);
-	return csum_fold(acc) == 0xffff;
+		out->l4_ok = true;	/* sender did not checksum */
+	else
+		out->l4_ok = csum_fold(pseudo_header(frame, pi) + seg) == 0xffff;
 }
 
 } /* namespace softcx::hw */

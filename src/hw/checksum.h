@@ -18,8 +18,12 @@ u16 csum_fold(u64 acc);
 /* TX: fill the checksums cs_flags (prm::kCsL3 / kCsL4) ask for; frames the parser cannot read stay as they are. */
 void csum_offload_tx(u8 *frame, u32 len, const PacketInfo &pi, u8 cs_flags);
 
-/* RX: header checks for the CQE's hds_ip_ext bits. */
-bool csum_l3_ok(const u8 *frame, const PacketInfo &pi);
-bool csum_l4_ok(const u8 *frame, const PacketInfo &pi);
+/* RX: the CQE's raw sum (L3 header to the end of the frame) and its hds_ip_ext verdicts. */
+struct RxCsum {
+	u16 raw;	/* folded, not inverted */
+	bool l3_ok;	/* IPv4 header checksum right, or IPv6 */
+	bool l4_ok;	/* TCP/UDP checksum right (or UDP without one) */
+};
+void csum_rx(const u8 *frame, u32 len, const PacketInfo &pi, RxCsum *out);
 
 } /* namespace softcx::hw */

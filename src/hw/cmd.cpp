@@ -27,7 +27,7 @@ struct CmdEnv {
 	const u8 *in;		/* the caller's inbox, in_len bytes */
 	u32 in_len;
 	u8 *out;		/* local outbox, zeroed, desc->out_len bytes */
-	void *prealloc;		/* in: for the handler to take (CREATE_SQ) */
+	void *prealloc;		/* in: for the handler to take (CREATE_SQ, CREATE_RSS) */
 	void *to_free;		/* out: released after the lock */
 };
 
@@ -410,7 +410,7 @@ void rss_fill(const CmdEnv &e, Rss *r, const RssHead &in)
 	u32 n = 1u << in.log_table_size;
 	r->fields = in.rx_hash_fields.get();
 	r->log_size = in.log_table_size;
-	__builtin_memcpy(r->key, in.toeplitz_key, sizeof(r->key));
+	rss_set_key(r, in.toeplitz_key);
 	for (u32 i = 0; i < n; i++)
 		__atomic_store_n(&r->rqn[i], rss_entry(e, i), __ATOMIC_RELAXED);
 }
@@ -435,6 +435,14 @@ CmdStatus create_rss(CmdEnv &e)
 		Rss *r = &fn->rss[ix];
 		if (r->num)
 			continue;
+		if (!r->toeplitz) {
+			/* The slot's first object: a zeroed table, the table of its zeroed key. */
+			if (!e.prealloc)
+				return reject(e, prm::kStatExceedLim, "no memory for the RSS object");
+			__atomic_store_n(&r->toeplitz, static_cast<ToeplitzTable *>(e.prealloc),
+					 __ATOMIC_RELAXED);
+			e.prealloc = nullptr;
+		}
 		u32 num = obj_next_num(&r->gen, ObjType::Rss, ix);
 		rss_write_begin(r);
 		rss_fill(e, r, in);
@@ -556,6 +564,8 @@ CmdStatus run_cmd(Function *fn, const CmdDesc *d, const u8 *in, u32 in_len, u8 *
 	/* Allocation may sleep: never under the (spin) command lock. */
 	if (d->opcode == prm::kCmdCreateSq)
 		e.prealloc = scx_os_zalloc(sizeof(SqScratch));
+	else if (d->opcode == prm::kCmdCreateRss)
+		e.prealloc = scx_os_zalloc(sizeof(ToeplitzTable));	/* kept if the slot has none */
 	scx_os_lock(fn->cmd_lock);
 	CmdStatus st = d->handler(e);
 	scx_os_unlock(fn->cmd_lock);

@@ -5,8 +5,10 @@
  * RX engines read the RSS object without a lock (they may run under a peer's
  * SQ lock, where the command lock must not be taken). Commands rewrite it
  * inside a sequence count, and the reader retries when the count moved.
- * RSS slots live as long as the adapter, so a racing reader only ever sees
- * a stale or changing object, never freed memory.
+ * RSS slots and their Toeplitz tables live as long as the adapter, so a
+ * racing reader only ever sees a stale or changing object, never freed
+ * memory. A new key rebuilds the table inside the write section (a few
+ * microseconds with BHs off, readers of that object spin meanwhile).
  */
 #include "hw/rss.h"
 #include "prm/cqe.h"
@@ -14,60 +16,97 @@
 namespace softcx::hw {
 namespace {
 
-/* Hash input in the standard order: source IP, destination IP, source port, destination port. */
-struct HashInput {
-	u8 bytes[kToeplitzMaxInput];
-	u32 len;
-	u8 type;
+/* A hash being accumulated over the input fields, in the standard order. */
+struct HashCursor {
+	const ToeplitzTable *t;
+	u32 pos;		/* input bytes so far */
+	u32 hash;
 };
 
-void append(HashInput *in, const u8 *p, u32 n)
+/* The table may be rewritten under a reader: relaxed loads, the sequence count decides. */
+inline void hash_add(HashCursor *c, const u8 *p, u32 n)
 {
-	__builtin_memcpy(in->bytes + in->len, p, n);
-	in->len += n;
+	for (u32 i = 0; i < n; i++)
+		c->hash ^= __atomic_load_n(&c->t->v[c->pos + i][p[i]], __ATOMIC_RELAXED);
+	c->pos += n;
 }
 
-void build_input(const u8 *f, const PacketInfo &pi, u32 fields, HashInput *in)
+/* The fields of a frame have fixed sizes: unrolled. */
+template <u32 N>
+inline void hash_add(HashCursor *c, const u8 *p)
 {
-	in->len = 0;
-	in->type = 0;
-	if (pi.l3 == L3::None)
-		return;
+#pragma GCC unroll 16
+	for (u32 i = 0; i < N; i++)
+		c->hash ^= __atomic_load_n(&c->t->v[c->pos + i][p[i]], __ATOMIC_RELAXED);
+	c->pos += N;
+}
 
-	const u8 *ip = f + pi.l3_off;
-	u32 alen = pi.l3 == L3::Ipv4 ? 4 : 16;
-	const u8 *saddr = pi.l3 == L3::Ipv4 ? ip + 12 : ip + 8;
+template <u32 N>
+inline void hash_addrs(HashCursor *c, const u8 *saddr, u32 fields)
+{
 	if (fields & prm::kRssFieldSrcIp)
-		append(in, saddr, alen);
+		hash_add<N>(c, saddr);
 	if (fields & prm::kRssFieldDstIp)
-		append(in, saddr + alen, alen);
-	if (in->len)
-		in->type |= pi.l3 == L3::Ipv4 ? prm::kRssHashIpv4 : prm::kRssHashIpv6;
+		hash_add<N>(c, saddr + N);
+}
 
-	if (!pi.l4_proto || !(fields & (prm::kRssFieldL4SPort | prm::kRssFieldL4DPort)))
-		return;
-	const u8 *l4 = f + pi.l4_off;
-	if (fields & prm::kRssFieldL4SPort)
-		append(in, l4, 2);
-	if (fields & prm::kRssFieldL4DPort)
-		append(in, l4 + 2, 2);
-	in->type |= pi.l4_proto == kIpProtoTcp ? prm::kRssHashTcp : prm::kRssHashUdp;
+/*
+ * Hash input: source IP, destination IP, source port, destination port,
+ * each as selected by the object's fields. Returns the CQE hash type bits;
+ * the hash goes to *hash (0 when the input is empty).
+ */
+u8 hash_frame(const ToeplitzTable *t, const u8 *f, const PacketInfo &pi, u32 fields, u32 *hash)
+{
+	HashCursor c = { t, 0, 0 };
+	u8 type = 0;
+
+	*hash = 0;
+	if (pi.l3 == L3::None || !t)
+		return 0;
+	const u8 *ip = f + pi.l3_off;
+	if (pi.l3 == L3::Ipv4)
+		hash_addrs<4>(&c, ip + 12, fields);
+	else
+		hash_addrs<16>(&c, ip + 8, fields);
+	if (c.pos)
+		type |= pi.l3 == L3::Ipv4 ? prm::kRssHashIpv4 : prm::kRssHashIpv6;
+
+	if (pi.l4_proto && (fields & (prm::kRssFieldL4SPort | prm::kRssFieldL4DPort))) {
+		const u8 *l4 = f + pi.l4_off;
+		if (fields & prm::kRssFieldL4SPort)
+			hash_add<2>(&c, l4);
+		if (fields & prm::kRssFieldL4DPort)
+			hash_add<2>(&c, l4 + 2);
+		type |= pi.l4_proto == kIpProtoTcp ? prm::kRssHashTcp : prm::kRssHashUdp;
+	}
+	*hash = c.hash;
+	return type;
 }
 
 } /* namespace */
 
-u32 toeplitz_hash(const u8 *key, const u8 *input, u32 len)
+void toeplitz_build(const u8 *key, ToeplitzTable *t)
 {
-	u32 hash = 0;
-	for (u32 i = 0; i < len && i < kToeplitzMaxInput; i++) {
-		/* The 40 key bits starting at input bit i*8: bit b uses key bits [i*8+b, i*8+b+32). */
+	for (u32 i = 0; i < kToeplitzMaxInput; i++) {
+		/* Key bits [i*8, i*8+40): input bit b of byte i uses the 32 starting at i*8+b. */
 		u64 window = ((u64)key[i] << 32) | ((u64)key[i + 1] << 24) | ((u64)key[i + 2] << 16) |
 			     ((u64)key[i + 3] << 8) | key[i + 4];
-		for (u32 b = 0; b < 8; b++)
-			if (input[i] & (0x80 >> b))
-				hash ^= (u32)(window >> (8 - b));
+		u32 bit[8];	/* bit[k]: the window of the input bit with value 1 << k */
+		for (u32 k = 0; k < 8; k++)
+			bit[k] = (u32)(window >> (k + 1));
+		u32 *row = t->v[i];
+		row[0] = 0;
+		/* Each value = the value without its lowest set bit, XOR that bit's window. */
+		for (u32 x = 1; x < 256; x++)
+			row[x] = row[x & (x - 1)] ^ bit[__builtin_ctz(x)];
 	}
-	return hash;
+}
+
+u32 toeplitz_hash(const ToeplitzTable *t, const u8 *input, u32 len)
+{
+	HashCursor c = { t, 0, 0 };
+	hash_add(&c, input, len < kToeplitzMaxInput ? len : kToeplitzMaxInput);
+	return c.hash;
 }
 
 bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *out)
@@ -79,15 +118,13 @@ bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *o
 		Rss *r = &fn->rss[ix];
 		u32 seq = load_u32(&r->seq);
 		if (seq & 1)
-			continue;	/* a command is rewriting it: a few stores away */
+			continue;	/* a command is rewriting it */
 
-		HashInput in;
-		u8 key[prm::kRssKeySize];
 		u32 fields = __atomic_load_n(&r->fields, __ATOMIC_RELAXED);
 		u32 mask = (1u << (__atomic_load_n(&r->log_size, __ATOMIC_RELAXED) & 0xf)) - 1;
-		__builtin_memcpy(key, r->key, sizeof(key));
-		build_input(frame, pi, fields, &in);
-		u32 hash = in.len ? toeplitz_hash(key, in.bytes, in.len) : 0;
+		const ToeplitzTable *t = __atomic_load_n(&r->toeplitz, __ATOMIC_RELAXED);
+		u32 hash;
+		u8 type = hash_frame(t, frame, pi, fields, &hash);
 		u32 rqn = __atomic_load_n(&r->rqn[hash & mask & 0xff], __ATOMIC_RELAXED);
 		u32 num = __atomic_load_n(&r->num, __ATOMIC_RELAXED);
 
@@ -98,7 +135,7 @@ bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *o
 			continue;	/* destroyed since we read active_rss: read it again */
 		out->rqn = rqn;
 		out->hash = hash;
-		out->hash_type = in.type;
+		out->hash_type = type;
 		return true;
 	}
 }
@@ -107,6 +144,14 @@ void rss_write_begin(Rss *r)
 {
 	__atomic_store_n(&r->seq, r->seq + 1, __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+void rss_set_key(Rss *r, const u8 *key)
+{
+	if (!__builtin_memcmp(r->key, key, sizeof(r->key)))
+		return;		/* same key, same table (MODIFY_RSS of the table only) */
+	__builtin_memcpy(r->key, key, sizeof(r->key));
+	toeplitz_build(r->key, r->toeplitz);
 }
 
 void rss_write_end(Rss *r)

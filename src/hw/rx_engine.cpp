@@ -54,10 +54,12 @@ void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
 	cqe->rss_hash_result.set(f.rss.hash);
 	cqe->rss_hash_type = f.rss.hash_type;
 	/* Raw sum from the L3 header to the end of the frame: CHECKSUM_COMPLETE material. */
-	cqe->check_sum.set(csum_fold(csum_add(0, f.data + f.pi.l3_off, f.len - f.pi.l3_off)));
-	if (f.pi.l3 != L3::None && csum_l3_ok(f.data, f.pi))
+	RxCsum cs;
+	csum_rx(f.data, f.len, f.pi, &cs);
+	cqe->check_sum.set(cs.raw);
+	if (cs.l3_ok)
 		cqe->hds_ip_ext |= prm::kCqeL3Ok;
-	if (csum_l4_ok(f.data, f.pi))
+	if (cs.l4_ok)
 		cqe->hds_ip_ext |= prm::kCqeL4Ok;
 	cqe->l4_l3_hdr_type = (u8)((l4_cqe_type(f) << 4) | (l3_cqe_type(f) << 2));
 	cqe->byte_cnt.set(f.len);

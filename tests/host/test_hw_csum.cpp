@@ -4,7 +4,10 @@
  * TX fills IPv4 header and TCP/UDP checksums from scratch; RX reports the
  * raw sum and the L3/L4 verdicts.
  */
+#include <random>
+
 #include "frames.h"
+#include "hw/checksum.h"
 #include "hw_harness.h"
 
 using namespace hwt;
@@ -194,6 +197,56 @@ TEST_F(HwCsum, PaddedShortFrame)
 	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok);
 	EXPECT_EQ(rx[0].byte_cnt.get(), 60u);
 	EXPECT_EQ(rx[0].check_sum.get(), frames::ref_sum(got, 14)) << "sum runs to the frame end";
+}
+
+/* An odd-length UDP segment followed by padding: the raw sum still runs to the frame end. */
+TEST_F(HwCsum, PaddedShortFrameOddSegment)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec s;
+	s.proto = 17;
+	s.payload = frames::payload(3);
+	s.good_csums = true;
+	frames::Bytes f = frames::build(s);
+	ASSERT_EQ(f.size(), 45u);
+	f.resize(60, 0xa5);
+	l.send(f);
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok);
+	EXPECT_EQ(rx[0].check_sum.get(), frames::ref_sum(f, 14));
+}
+
+/* The word-order-independent sum against big-endian 16-bit words, piece by piece. */
+TEST(HwCsumAdd, MatchesTheBigEndianWordSum)
+{
+	auto ref = [](uint64_t acc, const uint8_t *p, uint32_t len) {
+		for (uint32_t i = 0; i < len; i++)
+			acc += i & 1 ? p[i] : (uint32_t)p[i] << 8;
+		return acc;
+	};
+	std::mt19937 rng(7);
+	std::vector<uint8_t> buf(9100);
+	for (int round = 0; round < 3000; round++) {
+		uint32_t len = round < 64 ? (uint32_t)round : rng() % (uint32_t)buf.size();
+		uint32_t off = rng() % 8;
+		len = std::min(len, (uint32_t)buf.size() - off);
+		int fill = round % 4;	/* random, zeros, 0xff, sparse */
+		for (uint8_t &b : buf)
+			b = fill == 0 ? (uint8_t)rng() : fill == 1 ? 0 : fill == 2 ? 0xff
+				: (rng() % 97 ? 0 : (uint8_t)rng());
+		uint64_t acc = round % 3 ? rng() % 0x30000 : 0;
+		ASSERT_EQ(softcx::hw::csum_fold(softcx::hw::csum_add(acc, buf.data() + off, len)),
+			  softcx::hw::csum_fold(ref(acc, buf.data() + off, len)))
+			<< "round " << round << " len " << len << " off " << off;
+		/* split at an even point: the pieces add up */
+		uint32_t cut = len ? (rng() % len) & ~1u : 0;
+		uint64_t two = softcx::hw::csum_add(softcx::hw::csum_add(acc, buf.data() + off, cut),
+						    buf.data() + off + cut, len - cut);
+		ASSERT_EQ(softcx::hw::csum_fold(two), softcx::hw::csum_fold(ref(acc, buf.data() + off, len)))
+			<< "round " << round << " cut " << cut;
+	}
 }
 
 /* Frames the parser cannot make sense of go out unchanged, whatever cs_flags say. */

@@ -2,8 +2,13 @@
 /*
  * RSS through the bus: the hash in RX CQEs against the published Microsoft
  * Toeplitz verification vectors, and RQ selection by the indirection table.
+ * The device's table-driven Toeplitz hash against a bit-serial reference on
+ * random keys and inputs, and its table rebuilt when a command changes the key.
  */
+#include <random>
+
 #include "frames.h"
+#include "hw/rss.h"
 #include "hw_harness.h"
 
 using namespace hwt;
@@ -87,6 +92,40 @@ TEST(HwRssReference, ReferenceToeplitzMatchesTheVectors)
 				      (uint8_t)v.dport });
 		EXPECT_EQ(ref_toeplitz(kMsKey, in), v.hash_l4);
 	}
+}
+
+/* The device's byte tables against the bit-serial reference: random keys, every input length. */
+TEST(HwRssTable, MatchesTheBitSerialReference)
+{
+	std::mt19937 rng(20261129);
+	auto t = std::make_unique<softcx::hw::ToeplitzTable>();
+	for (int k = 0; k < 200; k++) {
+		uint8_t key[prm::kRssKeySize];
+		for (uint8_t &b : key)
+			b = (uint8_t)rng();
+		if (k == 0)
+			std::memset(key, 0xff, sizeof(key));	/* every window bit set */
+		if (k == 1)
+			std::memcpy(key, kMsKey, sizeof(key));
+		softcx::hw::toeplitz_build(key, t.get());
+		for (uint32_t len = 0; len <= softcx::hw::kToeplitzMaxInput; len++) {
+			frames::Bytes in(len);
+			for (uint8_t &b : in)
+				b = (uint8_t)rng();
+			if (k == 0 && len)
+				in[len - 1] = 0xff;
+			ASSERT_EQ(softcx::hw::toeplitz_hash(t.get(), in.data(), len), ref_toeplitz(key, in))
+				<< "key " << k << " len " << len;
+		}
+	}
+	/* Single bits: each table entry of a one-bit value is one key window. */
+	softcx::hw::toeplitz_build(kMsKey, t.get());
+	for (uint32_t i = 0; i < softcx::hw::kToeplitzMaxInput; i++)
+		for (int b = 0; b < 8; b++) {
+			frames::Bytes in(i + 1, 0);
+			in[i] = (uint8_t)(0x80 >> b);
+			EXPECT_EQ(softcx::hw::toeplitz_hash(t.get(), in.data(), i + 1), ref_toeplitz(kMsKey, in));
+		}
 }
 
 TEST_F(HwRss, Ipv4VectorsAddressesOnly)
@@ -264,6 +303,55 @@ TEST_F(HwRss, NewestObjectSteersAndModifyRedirects)
 	l.send(f);
 	EXPECT_EQ(cq2.poll_all().size(), 0u);
 	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 2u);
+}
+
+/* A new key through MODIFY_RSS rebuilds the table; a reused slot starts from its old key. */
+TEST_F(HwRss, KeyChangesRebuildTheTable)
+{
+	const Vector &v = kIpv4[2];
+	frames::Bytes f = flow_frame(v, false, 6);
+	frames::Bytes in = frames::ip_bytes(v.src), d = frames::ip_bytes(v.dst);
+	in.insert(in.end(), d.begin(), d.end());
+	in.insert(in.end(), { (uint8_t)(v.sport >> 8), (uint8_t)v.sport, (uint8_t)(v.dport >> 8),
+			      (uint8_t)v.dport });
+	uint8_t key2[prm::kRssKeySize], key3[prm::kRssKeySize];
+	for (uint32_t i = 0; i < sizeof(key2); i++) {
+		key2[i] = (uint8_t)(i * 91 + 5);
+		key3[i] = (uint8_t)~kMsKey[i];
+	}
+
+	Link l;
+	l.setup(fn0, fn1);
+	auto hash_of_send = [&]() {
+		l.send(f);
+		auto rx = l.rxcq.poll_all();
+		EXPECT_EQ(rx.size(), 1u);
+		return rx.empty() ? 0u : rx[0].rss_hash_result.get();
+	};
+	EXPECT_EQ(hash_of_send(), v.hash_l4);
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields4, key2, nullptr),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of_send(), ref_toeplitz(key2, in));
+	/* the table only: same key, same hash */
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn, l.rq.rqn }, kFields4, key2,
+			  nullptr),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of_send(), ref_toeplitz(key2, in));
+
+	/* destroy and create again: the same slot, its table rebuilt for each key */
+	ASSERT_EQ(destroy(fn1, prm::kCmdDestroyRss, l.rss), prm::kStatOk);
+	uint32_t rss;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { l.rq.rqn }, kFields4, key3, &rss),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of_send(), ref_toeplitz(key3, in));
+	ASSERT_EQ(destroy(fn1, prm::kCmdDestroyRss, rss), prm::kStatOk);
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { l.rq.rqn }, kFields4, key3, &rss),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of_send(), ref_toeplitz(key3, in));
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, rss, { l.rq.rqn }, kFields4, kMsKey, nullptr),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of_send(), v.hash_l4);
+	l.rss = rss;	/* for the Link's teardown */
 }
 
 } /* namespace */
