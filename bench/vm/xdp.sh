@@ -22,25 +22,58 @@
 #   tx-on        xdp_reflect.o (swap MACs, XDP_TX) on scx1, xdp_tx_mpwqe on,
 #                xdp_drop.o on scx0 for the frames coming back, burst BURST
 #   tx-off       the same with xdp_tx_mpwqe off
-# Rate: frames the receiver handled (xdp-drop: scx1 rx_xdp_drop; tc-drop:
-# scx1 rx_packets, which tc then drops; veth-xdp: veth1 rx_queue_0_xdp_drops;
-# tx: scx1 rx_xdp_tx_xmit) over pktgen's elapsed time; pktgen's own pps is
-# printed too. Device drops (rx_out_of_buffer) are printed. For tx: scx1's
-# bus bytes (every bus_* byte counter, RX placement included, which is the
-# same on and off) per reflected frame, and frames per multi-packet WQE.
-# Medians and ratios: xdp-drop/tc-drop (burst 1 and BURST), xdp-drop/veth-xdp,
-# tx-on/tx-off. Summary: $SCX_RESULTS/xdp-summary.txt.
+#
+# Two measurements of every configuration, in the same boot:
+#
+# End to end (phase 1, no probes): frames the receiver handled (xdp-drop: scx1
+# rx_xdp_drop; tc-drop: scx1 rx_packets, which tc then drops; veth-xdp: veth1
+# rx_queue_0_xdp_drops; tx: scx1 rx_xdp_tx_xmit) over pktgen's elapsed time;
+# pktgen's own pps is printed too. Device drops (rx_out_of_buffer) are
+# printed. For tx: scx1's bus bytes (every bus_* byte counter, RX placement
+# included, which is the same on and off) per reflected frame, and frames per
+# multi-packet WQE.
+#
+# Receiver CPU (phase 2, bpftrace bench/vm/rxcpu.bt attached once for the
+# whole phase): the same runs again, timing every call of the receiver's NAPI
+# poll function (softcx scx_napi_poll of scx1, veth_poll of veth1) with a
+# kprobe + kretprobe pair, and, nested in scx1's polls, the device model's
+# SQ doorbell handler (softcx::hw::sq_schedule: an XDP SQ doorbell runs the
+# TX engine, the wire and scx0's RX engine synchronously; a real NIC costs
+# the CPU one MMIO write there). CQ arm doorbells stay in the receiver's
+# time (a real NIC costs an MMIO write per CQ arm too). The probes' own
+# cost is calibrated right before every probed run with bench/vm/scxbt_cal.c
+# (a near-empty syscall function, getpid, probed the same way: b = its
+# apparent duration, an upper bound of the probe time that falls inside a
+# measured window; C = the whole cost of a probe pair, probed minus unprobed
+# loop) and subtracted, per run:
+#   rx (with device model)   = poll ns - polls*b - doorbells*C
+#   device model             = doorbell ns - doorbells*b
+#   rx (without device model) = rx - device model   <- what a real NIC costs
+# Rate = handled frames / rx (frames per receiver-CPU-second), and ns per
+# frame. Polls that used the whole budget are counted: GRO's batched delivery
+# (net.core.gro_normal_batch) runs after the poll function returns only for
+# those, so with none the whole receive path is inside the window.
+#
+# Medians and ratios (end to end and receiver CPU): xdp-drop/tc-drop (burst 1
+# and BURST), xdp-drop/veth-xdp, tx-on/tx-off; the goals are checked on the
+# receiver-CPU rate without the device model. Summary:
+# $SCX_RESULTS/xdp-summary.txt.
 #
 # Environment: SCX_BENCH_COUNT (200000), SCX_BENCH_WARMUP (50000),
 # SCX_BENCH_REPS (3), SCX_BENCH_BURST (32), SCX_BENCH_CONFIGS (a subset of
-# the configurations above, space-separated; default all).
+# the configurations above, space-separated; default all), SCX_BENCH_RXCPU
+# (1; 0 skips phase 2), SCX_BENCH_BT_WAIT (900: seconds bpftrace may take to
+# attach under TCG).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
 need_cmd ip ethtool tc
+RXCPU=${SCX_BENCH_RXCPU:-1}
+[ "$RXCPU" == 0 ] || need_cmd bpftrace gcc
 
 COUNT=${SCX_BENCH_COUNT:-200000}
 WARMUP=${SCX_BENCH_WARMUP:-50000}
 REPS=${SCX_BENCH_REPS:-3}
 BURST=${SCX_BENCH_BURST:-32}
+BT_WAIT=${SCX_BENCH_BT_WAIT:-900}
 NS_S=bench-scx
 NS_V=bench-veth
 OUTF=${SCX_RESULTS:-$SCX_TEST_OUT}/xdp-summary.txt
@@ -122,9 +155,59 @@ counters() {
 	echo "${v[*]}"
 }
 
-# run LABEL CONFIG COUNT: sets RATE (handled frames/s) and PPS (pktgen's).
+# ---- receiver CPU probes (phase 2)
+BTOUT=${SCX_RESULTS:-$SCX_TEST_OUT}/rxcpu-bpftrace.out
+BTSEQ=0
+declare -A BT=()
+# bt_dump: make bpftrace print its cumulative sums, wait for them, parse them
+# into BT[ns1] BT[polls1] ... BT[dm_ns] BT[cal_n] ...
+bt_dump() {
+	local l on=0 re='^@([a-z_]+)(\[([0-9]+)\])?: (-?[0-9]+)$' t
+	BTSEQ=$((BTSEQ + 1))
+	/tmp/scxbt_dump
+	for ((t = 0; t < 600; t++)); do
+		grep -qx "DUMP $BTSEQ" "$BTOUT" && break
+		sleep 0.05
+	done
+	[ $t -lt 600 ] || fail "bpftrace did not answer dump $BTSEQ: $(tail -n 3 "$BTOUT" | tr '\n' ' ')"
+	BT=()
+	while IFS= read -r l; do
+		if [ "$l" == "BEGINDUMP $BTSEQ" ]; then on=1; continue; fi
+		[ $on -eq 1 ] || continue
+		[ "$l" == "DUMP $BTSEQ" ] && break
+		[[ "$l" =~ $re ]] && BT[${BASH_REMATCH[1]}${BASH_REMATCH[3]}]=${BASH_REMATCH[4]}
+	done < "$BTOUT"
+	return 0
+}
+BTK=(ns1 polls1 work1 full1 ns2 polls2 work2 full2 dm_ns dm_n cal_ns cal_n)
+# bt_snap: BTV=(the values of BTK, in that order), from a new dump.
+BTV=()
+bt_snap() { local k; bt_dump; BTV=(); for k in "${BTK[@]}"; do BTV+=("${BT[$k]:-0}"); done; }
+
+# calibrate: DPROBED (whole cost of a probe pair) or, without probes, DBASE;
+# with probes also CALB (getpid's apparent duration).
+calibrate() {   # LABEL PROBED(0|1) [N ROUNDS]
+	local out p u x=() y=() i
+	[ "$2" == 0 ] || { bt_snap; x=("${BTV[@]}"); }
+	out=$(/tmp/scxbt_cal "${3:-20000}" "${4:-9}") || fail "scxbt_cal failed"
+	read -r p u <<< "$out"
+	if [ "$2" == 0 ]; then
+		CALD=$(awk -v p="$p" -v u="$u" 'BEGIN { printf "%.1f", p - u }')
+		say "$(printf '%-16s getpid %s ns, invalid syscall %s ns, difference %s ns (no probes)' "$1" "$p" "$u" "$CALD")"
+		return 0
+	fi
+	bt_snap; y=("${BTV[@]}")
+	CALD=$(awk -v p="$p" -v u="$u" 'BEGIN { printf "%.1f", p - u }')
+	CALB=$(awk -v n="$((y[10] - x[10]))" -v c="$((y[11] - x[11]))" 'BEGIN { printf "%.1f", (c > 0 ? n / c : 0) }')
+	say "$(printf '%-16s getpid %s ns, invalid syscall %s ns, difference %s ns (probed); apparent duration of the probed getpid %s ns over %s calls' "$1" "$p" "$u" "$CALD" "$CALB" "$((y[11] - x[11]))")"
+}
+
+# run LABEL CONFIG COUNT [PROBED]: sets RATE (handled frames/s) and PPS
+# (pktgen's); with PROBED=1 also RXRAW "F polls work full ns dm_ns dm_n" for
+# the receiver (bpftrace deltas, F the handled frames).
 run() {
-	local label=$1 cfg=$2 count=$3 dev mac burst=1 b a d=() i txt usec pps handled extra=''
+	local label=$1 cfg=$2 count=$3 probed=${4:-0} dev mac burst=1 b a d=() i txt usec pps handled extra=''
+	local x=() y=() k=1
 	local re_pps='([0-9]+)pps' re_us='OK: ([0-9]+)\('
 	case "$cfg" in
 	veth-xdp) dev=veth0 mac=$MAC_V ;;
@@ -133,9 +216,13 @@ run() {
 	tx-on|tx-off) dev=scx0 mac=$MAC_S burst=$BURST; scx1_mode "$cfg" ;;
 	esac
 	pg_config "$dev" "$mac" "$count" "$burst"
+	# Probe cost, measured right before the run (the host's load drifts).
+	[ "$probed" == 0 ] || calibrate "$label cal" 1 10000 5
 	read -r -a b <<< "$(counters "$cfg")"
+	[ "$probed" == 0 ] || { bt_snap; x=("${BTV[@]}"); }
 	timeout 600 sh -c "echo start > $PG/pgctrl" || fail "pktgen on $dev did not finish"
 	sleep 0.2
+	[ "$probed" == 0 ] || { bt_snap; y=("${BTV[@]}"); }
 	read -r -a a <<< "$(counters "$cfg")"
 	for i in "${!a[@]}"; do d+=($((a[i] - b[i]))); done
 	txt=$(< "$PG/$dev")
@@ -161,15 +248,27 @@ run() {
 	esac
 	RATE=$(( handled * 1000000 / usec )) PPS=$pps
 	say "$(printf '%-16s %7s handled/s  pktgen %7s pps %9s us sent %s | %s' "$label" "$RATE" "$PPS" "$usec" "$count" "$extra")"
+	[ "$probed" == 0 ] && return 0
+	[ "$cfg" == veth-xdp ] && k=2
+	local o=$(( (k - 1) * 4 ))
+	RXRAW="$CALB $CALD $handled $((y[o + 1] - x[o + 1])) $((y[o + 2] - x[o + 2])) $((y[o + 3] - x[o + 3])) $((y[o] - x[o])) $((y[8] - x[8])) $((y[9] - x[9]))"
+	# shellcheck disable=SC2086
+	say "$(printf '%-16s rx probes: b %s ns, probed-unprobed syscall %s ns | frames %s polls %s work %s full-budget polls %s poll ns %s | nested device model ns %s doorbells %s' "$label" $RXRAW)"
 }
 
 median() { printf '%s\n' "$@" | sort -n | sed -n "$(( ($# + 1) / 2 ))p"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
 
 read -r -a CFGS <<< "${SCX_BENCH_CONFIGS:-xdp-drop tc-drop veth-xdp xdp-drop-b tc-drop-b tx-on tx-off}"
+if [ "$RXCPU" != 0 ]; then
+	gcc -O2 -o /tmp/scxbt_cal "$(dirname "$0")/scxbt_cal.c" || fail "cannot build scxbt_cal"
+	cp /bin/true /tmp/scxbt_dump
+fi
+say "phase 1: end to end, no probes"
 say "warm-up ($WARMUP frames each):"
 for c in "${CFGS[@]}"; do run "warmup $c" "$c" "$WARMUP"; done
-declare -A R=() P=() B=() F=()
+declare -A R=() P=() B=() F=() X=() PR=()
+CD0=() CD1=() CB=()
 for ((r = 1; r <= REPS; r++)); do
 	say "repetition $r:"
 	for c in "${CFGS[@]}"; do
@@ -178,16 +277,91 @@ for ((r = 1; r <= REPS; r++)); do
 		case $c in tx-*) B[$c]+=" $BUSPP"; F[$c]+=" $FPW" ;; esac
 	done
 done
+
+if [ "$RXCPU" != 0 ]; then
+	say "phase 2: receiver CPU (bpftrace $(bpftrace --version | cut -d' ' -f2), kprobe + kretprobe)"
+	for r in 1 2 3; do calibrate "cal unprobed $r" 0; CD0+=("$CALD"); done
+	: > "$BTOUT"
+	t0=${EPOCHREALTIME/./}
+	bpftrace -B none "$(dirname "$0")/rxcpu.bt" >> "$BTOUT" 2> "${BTOUT%.out}.err" &
+	BTPID=$!
+	for ((t = 0; t < BT_WAIT * 2; t++)); do
+		grep -qx READY "$BTOUT" && break
+		kill -0 $BTPID 2>/dev/null || fail "bpftrace exited: $(grep -v -e WARNING -e '~' -e '^ *$' "${BTOUT%.out}.err" | head -n 5 | tr '\n' ' ')"
+		sleep 0.5
+	done
+	grep -qx READY "$BTOUT" || fail "bpftrace not attached after ${BT_WAIT}s"
+	say "bpftrace attached after $(( (${EPOCHREALTIME/./} - t0) / 1000000 )) s"
+	say "warm-up with probes ($WARMUP frames each):"
+	for c in "${CFGS[@]}"; do run "warmup $c" "$c" "$WARMUP" 1; done
+	for ((r = 1; r <= REPS; r++)); do
+		say "repetition $r (probed):"
+		for c in "${CFGS[@]}"; do
+			run "$c" "$c" "$COUNT" 1
+			X[$c]+="${X[$c]:+,}$RXRAW"; PR[$c]+=" $RATE"
+			read -r cb cd _ <<< "$RXRAW"; CB+=("$cb"); CD1+=("$cd")
+		done
+	done
+	kill -INT $BTPID; wait $BTPID || true
+	for r in 4 5 6; do calibrate "cal unprobed $r" 0; CD0+=("$CALD"); done
+fi
+
 declare -A M=()
 for c in "${CFGS[@]}"; do
 	# shellcheck disable=SC2086
 	M[$c]=$(median ${R[$c]})
 	# shellcheck disable=SC2086
-	say "RESULT $(printf '%-11s' "$c") handled/s:${R[$c]} median ${M[$c]} | pktgen pps:${P[$c]} median $(median ${P[$c]})"
+	say "RESULT $(printf '%-11s' "$c") end-to-end handled/s:${R[$c]} median ${M[$c]} | pktgen pps:${P[$c]} median $(median ${P[$c]})"
 done
+
+# Receiver CPU: per configuration and repetition, the corrected rates.
+declare -A RI=() RE=() NI=() NE=() RW=()
+if [ "$RXCPU" != 0 ]; then
+	read -r BIAS PAIR D0 <<< "$(printf '%s\n' "${CB[*]}" "${CD1[*]}" "${CD0[*]}" | awk '
+		function med(s,   a, n, i, j, t) { n = split(s, a, " "); for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+			return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+		NR == 1 { b = med($0) } NR == 2 { d1 = med($0) } NR == 3 { d0 = med($0) }
+		END { c = d1 - d0; if (c < b) c = b; printf "%.1f %.1f %.1f\n", b, c, d0 }')"
+	say "RESULT probe calibration (one before every probed run; each run is corrected with its own): in-window cost per probed call b: median $BIAS ns (apparent duration of the probed getpid, an upper bound: ${CB[*]}); whole cost of a probe pair C: median $PAIR ns (getpid - invalid syscall with probes: ${CD1[*]}; minus the median without probes, $D0 ns, of ${CD0[*]}; at least b)"
+	for c in "${CFGS[@]}"; do
+		[ -n "${X[$c]:-}" ] || continue
+		out=$(awk -v runs="${X[$c]}" -v d0="$D0" 'BEGIN {
+			n = split(runs, R, ",")
+			for (i = 1; i <= n; i++) {
+				split(R[i], v, " ")	# b cal-diff F polls work full ns dm_ns dm_n
+				b = v[1]; C = v[2] - d0; if (C < b) C = b
+				F = v[3]; P = v[4]; W = v[5]; FU = v[6]; T = v[7]; DT = v[8]; D = v[9]
+				inc = T - P * b - D * C; dm = DT - D * b; exc = inc - dm
+				pr = pr sprintf(" | rep %d: frames %d polls %d (%.2f frames/poll, %d full) b %.0f C %.0f raw %.0f ns/frame, probes %.0f, device model %.0f, rx %.0f ns/frame with device model, %.0f without", i, F, P, (P ? W / P : 0), FU, b, C, T / F, (P * b + D * C) / F, dm / F, inc / F, exc / F)
+				ri = ri " " int(F * 1e9 / inc); re = re " " int(F * 1e9 / exc); rw = rw " " int(F * 1e9 / T)
+				ni = ni " " sprintf("%.0f", inc / F); ne = ne " " sprintf("%.0f", exc / F)
+			}
+			printf "%s\n%s\n%s\n%s\n%s\n%s\n", substr(ri, 2), substr(re, 2), substr(ni, 2), substr(ne, 2), substr(rw, 2), substr(pr, 4)
+		}')
+		{ read -r "RI[$c]"; read -r "RE[$c]"; read -r "NI[$c]"; read -r "NE[$c]"; read -r "RW[$c]"; read -r detail; } <<< "$out"
+		say "RESULT $(printf '%-11s' "$c") rx-cpu detail: $detail"
+		# shellcheck disable=SC2086
+		say "RESULT $(printf '%-11s' "$c") rx-cpu frames/s without device model: ${RE[$c]} median $(median ${RE[$c]}) (ns/frame ${NE[$c]}) | with device model: ${RI[$c]} median $(median ${RI[$c]}) (ns/frame ${NI[$c]}) | uncorrected (probes included): ${RW[$c]} median $(median ${RW[$c]}) | pktgen-measured handled/s with probes:${PR[$c]}"
+	done
+fi
+
 ratio_line() {   # TEXT A B [GOAL]
+	local e i x w met
 	[ -n "${M[$2]:-}" ] && [ -n "${M[$3]:-}" ] || return 0
-	say "RESULT ratio $1: $(ratio "${M[$2]}" "${M[$3]}")${4:+ (goal >= $4)}"
+	e=$(ratio "${M[$2]}" "${M[$3]}")
+	if [ -n "${RE[$2]:-}" ] && [ -n "${RE[$3]:-}" ]; then
+		# shellcheck disable=SC2086
+		x=$(ratio "$(median ${RE[$2]})" "$(median ${RE[$3]})")
+		# shellcheck disable=SC2086
+		i=$(ratio "$(median ${RI[$2]})" "$(median ${RI[$3]})")
+		# shellcheck disable=SC2086
+		w=$(ratio "$(median ${RW[$2]})" "$(median ${RW[$3]})")
+		met=''
+		[ -z "${4:-}" ] || met=$(awk -v x="$x" -v g="$4" 'BEGIN { print (x >= g ? "MET" : "NOT MET") }')
+		say "RESULT ratio $1: receiver CPU (no device model) $x${4:+ (goal >= $4: $met)}; receiver CPU with device model $i; receiver CPU uncorrected for probes $w; end to end $e"
+	else
+		say "RESULT ratio $1: end to end $e${4:+ (goal >= $4; no receiver-CPU figure)}"
+	fi
 }
 ratio_line "XDP_DROP / tc matchall drop, burst 1" xdp-drop tc-drop 2.45
 ratio_line "XDP_DROP / tc matchall drop, burst $BURST" xdp-drop-b tc-drop-b 2.45
