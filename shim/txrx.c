@@ -370,8 +370,10 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 		     pkt->headroom + pkt->len + SCX_RX_TAILROOM > size))
 		goto drop;
 
-	scx_rx_sync_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom,
-			    pkt->len, pool->p.dma_dir);
+	/* An XDP RQ's pool (bidirectional) synced the frame before running the program. */
+	if (pool->p.dma_dir != DMA_BIDIRECTIONAL)
+		scx_rx_sync_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom,
+				    pkt->len, DMA_FROM_DEVICE);
 	skb = napi_build_skb(page_address(page), size);
 	if (unlikely(!skb))
 		goto drop;
@@ -475,6 +477,7 @@ int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 f
 	struct scx_priv *priv = netdev_priv(dev);
 	struct scx_xdp_frame f;
 	struct scx_chan *ch;
+	u32 cpu;
 	int i;
 
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
@@ -482,7 +485,8 @@ int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 f
 	/* RCU reader (the caller's NAPI or BH section): the switch waits for us. */
 	if (unlikely(!READ_ONCE(priv->xdp_xmit_ready)))
 		return -ENETDOWN;
-	ch = &priv->ch[smp_processor_id() % priv->nch];
+	cpu = smp_processor_id();
+	ch = &priv->ch[cpu < priv->nch ? cpu : cpu % priv->nch];
 	if (unlikely(!ch->core))
 		return -ENETDOWN;
 
