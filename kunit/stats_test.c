@@ -60,6 +60,22 @@ static bool scx_doc_has(const char *name)
 	return false;
 }
 
+/* mlx5 names a few per-channel counters differently from their port total. */
+static const char *const scx_ch_renames[][2] = {
+	{ "rx_xdp_tx_cqe", "rx_xdp_tx_cqes" },	/* total, per-channel suffix */
+};
+
+/* The per-channel form of a total name: "rx_packets", 2 -> "rx2_packets". */
+static void scx_per_channel(const char *total, u32 ch, char *per)
+{
+	u32 i;
+
+	for (i = 0; i < ARRAY_SIZE(scx_ch_renames); i++)
+		if (!strcmp(total, scx_ch_renames[i][0]))
+			total = scx_ch_renames[i][1];
+	snprintf(per, SCX_STAT_NAME_LEN, "%.2s%u%s", total, ch, total + 2);
+}
+
 /* "rx3_packets" -> "rx_packets" and 3; false when name is not a per-channel name. */
 static bool scx_split_channel(const char *name, char *total, u32 *ch)
 {
@@ -77,6 +93,9 @@ static bool scx_split_channel(const char *name, char *total, u32 *ch)
 		if (*d != '_')
 			return false;
 		snprintf(total, SCX_STAT_NAME_LEN, "%s%s", prefixes[i], d);
+		for (i = 0; i < ARRAY_SIZE(scx_ch_renames); i++)
+			if (!strcmp(total, scx_ch_renames[i][1]))
+				strscpy(total, scx_ch_renames[i][0], SCX_STAT_NAME_LEN);
 		*ch = n;
 		return true;
 	}
@@ -164,7 +183,7 @@ static void scx_stats_documented(struct kunit *test)
 		KUNIT_EXPECT_GE_MSG(test, scx_find(ctx, doc), 0,
 				    "documented '%s' is not in ethtool -S", doc);
 		/* ring counters (rx_, tx_, ch_) also exist per channel slot */
-		snprintf(per, sizeof(per), "%.2s0%s", doc, doc + 2);
+		scx_per_channel(doc, 0, per);
 		ring += scx_find(ctx, per) >= 0;
 	}
 	for (i = 0; i < ctx->count; i++) {
@@ -224,8 +243,7 @@ static void scx_stats_values_agree(struct kunit *test)
 		if (scx_split_channel(scx_name(ctx, i), total, &ch))
 			continue;
 		for (ch = 0; ch < 4; ch++) {
-			snprintf(name, sizeof(name), "%.2s%u%s", scx_name(ctx, i), ch,
-				 scx_name(ctx, i) + 2);
+			scx_per_channel(scx_name(ctx, i), ch, name);
 			j = scx_find(ctx, name);
 			if (j < 0)
 				break;

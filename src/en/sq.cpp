@@ -460,6 +460,8 @@ template <SqKind K> int sq_recover(Sq *sq)
 	__atomic_store_n(&sq->recovering, false, __ATOMIC_RELEASE);
 	if constexpr (K == SqKind::Skb)
 		sq->stats->recover.inc();
+	else
+		sq->xstats->recover.inc();
 	return 0;
 }
 template int sq_recover<SqKind::Skb>(Sq *sq);

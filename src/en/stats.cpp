@@ -11,12 +11,14 @@
 
 namespace softcx::en {
 
-#define SCX_RQ(f) { #f, StatGroup::Rx, __builtin_offsetof(ChannelStats, rq.f) }
-#define SCX_SQ(f) { #f, StatGroup::Tx, __builtin_offsetof(ChannelStats, sq.f) }
-#define SCX_XDPTX(name, f) { name, StatGroup::Rx, __builtin_offsetof(ChannelStats, xdpsq.f) }
-#define SCX_XMIT(name, f) { name, StatGroup::Tx, __builtin_offsetof(ChannelStats, xmitsq.f) }
-#define SCX_CH(f) { #f, StatGroup::Ch, __builtin_offsetof(ChannelStats, ch.f) }
-#define SCX_DEV(f) { #f, StatGroup::Device, __builtin_offsetof(DeviceStats, f) }
+#define SCX_RQ(f) { #f, StatGroup::Rx, __builtin_offsetof(ChannelStats, rq.f), nullptr }
+#define SCX_SQ(f) { #f, StatGroup::Tx, __builtin_offsetof(ChannelStats, sq.f), nullptr }
+#define SCX_XDPTX(name, f) { name, StatGroup::Rx, __builtin_offsetof(ChannelStats, xdpsq.f), nullptr }
+/* mlx5 names the port total rx_xdp_tx_cqe but the per-channel one rxN_xdp_tx_cqes. */
+#define SCX_XDPTX2(name, ch_name, f) { name, StatGroup::Rx, __builtin_offsetof(ChannelStats, xdpsq.f), ch_name }
+#define SCX_XMIT(name, f) { name, StatGroup::Tx, __builtin_offsetof(ChannelStats, xmitsq.f), nullptr }
+#define SCX_CH(f) { #f, StatGroup::Ch, __builtin_offsetof(ChannelStats, ch.f), nullptr }
+#define SCX_DEV(f) { #f, StatGroup::Device, __builtin_offsetof(DeviceStats, f), nullptr }
 
 const StatDesc kStatDescs[] = {
 	SCX_RQ(packets),
@@ -34,7 +36,8 @@ const StatDesc kStatDescs[] = {
 	SCX_XDPTX("xdp_tx_nops", nops),
 	SCX_XDPTX("xdp_tx_full", full),
 	SCX_XDPTX("xdp_tx_err", err),
-	SCX_XDPTX("xdp_tx_cqe", cqes),
+	SCX_XDPTX2("xdp_tx_cqe", "xdp_tx_cqes", cqes),
+	SCX_XDPTX("xdp_tx_recover", recover),
 	SCX_SQ(packets),
 	SCX_SQ(bytes),
 	SCX_SQ(tso_packets),
@@ -61,6 +64,7 @@ const StatDesc kStatDescs[] = {
 	SCX_XMIT("xdp_full", full),
 	SCX_XMIT("xdp_err", err),
 	SCX_XMIT("xdp_cqes", cqes),
+	SCX_XMIT("xdp_recover", recover),
 	SCX_CH(poll),
 	SCX_CH(arm),
 	SCX_DEV(rx_out_of_buffer),
@@ -79,6 +83,7 @@ const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 #undef SCX_RQ
 #undef SCX_SQ
 #undef SCX_XDPTX
+#undef SCX_XDPTX2
 #undef SCX_XMIT
 #undef SCX_CH
 #undef SCX_DEV
@@ -147,7 +152,7 @@ void format_name(char *buf, const StatDesc &d, int ch)
 			*p++ = digits[--n];
 	}
 	put("_");
-	put(d.name);
+	put(ch >= 0 && d.ch_name ? d.ch_name : d.name);
 }
 
 u64 ring_value(const ChannelStats *s, const StatDesc &d)

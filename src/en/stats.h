@@ -54,6 +54,7 @@ struct XdpSqStats {
 	Counter full;		/* frames refused: no room (or the SQ is recovering) */
 	Counter err;		/* frames refused as invalid; error CQEs */
 	Counter cqes;
+	Counter recover;	/* recoveries after an error CQE (ERR -> RST -> RDY) */
 };
 
 struct ChStats {
@@ -90,6 +91,7 @@ struct StatDesc {
 	const char *name;	/* suffix for ring groups; full name for Device */
 	StatGroup group;
 	u16 offset;		/* in ChannelStats, or in DeviceStats */
+	const char *ch_name;	/* per-channel suffix where mlx5's differs, else null */
 };
 
 /* The table (stats.cpp). */

@@ -599,6 +599,9 @@ TEST_F(Xdp, XdpTxSqRecoversInPlace)
 	EXPECT_EQ(rx(0).size(), 0u);
 	poll(1);	/* sees the error CQE and recovers */
 	EXPECT_EQ(stat(1, "rx_xdp_tx_err"), 1u);
+	EXPECT_EQ(stat(1, "rx_xdp_tx_recover"), 1u);
+	EXPECT_EQ(stat(1, "rx0_xdp_tx_recover"), 1u);
+	EXPECT_EQ(stat(1, "rx_xdp_tx_cqe"), stat(1, "rx0_xdp_tx_cqes")) << "mlx5's per-channel name";
 	EXPECT_FALSE(ch(1)->xdpsq.recovering);
 	EXPECT_EQ(host::rx_recycled(false), 3u) << "the flushed pages went back";
 	Bytes f = udp_frame(100);
@@ -619,6 +622,7 @@ TEST_F(Xdp, XmitSqRecoversInPlace)
 	EXPECT_EQ(rx_total(1), 0u);
 	poll(0);	/* error CQE, flush, RST, RDY: every frame returned once */
 	EXPECT_EQ(stat(0, "tx_xdp_err"), 1u);
+	EXPECT_EQ(stat(0, "tx_xdp_recover"), 1u);
 	EXPECT_EQ(host::xdp_frames_freed(&p[0].os_ch[0]).size(), 4u);
 	EXPECT_EQ(host::dma_tx_mappings(), 0u);
 	ASSERT_EQ(xmit(0, udp_frame(100)), 0);
@@ -645,8 +649,10 @@ TEST_F(Xdp, XmitWaitsForRecoveryInProgress)
 	EXPECT_EQ(scx_channel_poll(c, 64, &done), 64) << "recovery pending: poll again";
 	EXPECT_TRUE(c->xmitsq.recovering);
 	c->xmitsq.xmit_busy = 0;
+	EXPECT_EQ(stat(0, "tx_xdp_recover"), 0u);
 	poll(0);
 	EXPECT_FALSE(c->xmitsq.recovering);
+	EXPECT_EQ(stat(0, "tx_xdp_recover"), 1u);
 	EXPECT_EQ(host::xdp_frames_freed(&p[0].os_ch[0]).size(), 1u);
 }
 

@@ -20,7 +20,7 @@
 # - generic (`xdpgeneric`): the driver's rx_packets +N (the skb exists),
 #   rx_xdp_drop +0, Ip InReceives +0;
 # - offload (`xdpoffload`): refused, nothing attached.
-# All 16 XDP counter names exist globally and per channel.
+# All 18 XDP counter names exist globally and per channel (rxN_xdp_tx_cqes per channel, as mlx5).
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping xdp-loader
 bpf_build
@@ -31,18 +31,22 @@ scx_setup channels=2
 ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=0
 MAC1=$(dev_mac scx1 "$NS")
 
-XDP_CNT="rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit rx_xdp_tx_mpwqe rx_xdp_tx_inlnw rx_xdp_tx_nops rx_xdp_tx_full rx_xdp_tx_err rx_xdp_tx_cqe tx_xdp_xmit tx_xdp_mpwqe tx_xdp_inlnw tx_xdp_nops tx_xdp_full tx_xdp_err tx_xdp_cqes"
+XDP_CNT="rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit rx_xdp_tx_mpwqe rx_xdp_tx_inlnw rx_xdp_tx_nops rx_xdp_tx_full rx_xdp_tx_err rx_xdp_tx_cqe tx_xdp_xmit tx_xdp_mpwqe tx_xdp_inlnw tx_xdp_nops tx_xdp_full tx_xdp_err tx_xdp_cqes rx_xdp_tx_recover tx_xdp_recover"
 for d in scx0 scx1; do
 	ns=; [ $d == scx1 ] && ns=$NS
 	eth_dump $d "$ns"
 	for c in $XDP_CNT; do
 		eth_get "$c" >/dev/null
 		for ch in 0 1; do
-			eth_get "${c/x_/x${ch}_}" >/dev/null
+			pc=${c/x_/x${ch}_}
+			# mlx5: rx_xdp_tx_cqe in total, rxN_xdp_tx_cqes per channel
+			[ "$c" != rx_xdp_tx_cqe ] || pc=${pc}s
+			eth_get "$pc" >/dev/null
 		done
 	done
+	[ -z "${ETH[rx0_xdp_tx_cqe]+x}" ] || fail "$d: per-channel rx0_xdp_tx_cqe (mlx5: rx0_xdp_tx_cqes)"
 done
-log "ok: the 16 XDP counters exist on scx0 and scx1, globally and for channels 0 and 1"
+log "ok: the 18 XDP counters exist on scx0 and scx1, globally and for channels 0 and 1"
 
 # snap: scx1 counters into S_* (ethtool -S, ip -s link, ns1 Ip InReceives).
 snap() {
