@@ -10,6 +10,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/slab.h>
 
 #include "softcx.h"
@@ -27,6 +28,29 @@ module_param(model, charp, 0444);
 MODULE_PARM_DESC(model, "Emulated device model: cx4, cx5, cx6dx, cx7 (default cx7)");
 
 static struct scx_adapter *scx_adapter;
+
+/* emul_timing may change at run time: the adapter is published under this lock. */
+static DEFINE_MUTEX(scx_timing_lock);
+static bool emul_timing;
+
+static int scx_emul_timing_set(const char *val, const struct kernel_param *kp)
+{
+	int err;
+
+	mutex_lock(&scx_timing_lock);
+	err = param_set_bool(val, kp);
+	if (!err && scx_adapter)
+		scx_hw_set_timing(scx_adapter->hw, emul_timing);
+	mutex_unlock(&scx_timing_lock);
+	return err;
+}
+
+static const struct kernel_param_ops scx_emul_timing_ops = {
+	.set = scx_emul_timing_set,
+	.get = param_get_bool,
+};
+module_param_cb(emul_timing, &scx_emul_timing_ops, &emul_timing, 0644);
+MODULE_PARM_DESC(emul_timing, "Time the emulated device's doorbell work into the emul_ns counter (default off; writable)");
 
 static void scx_port_free(struct scx_adapter *ad, u32 ix)
 {
@@ -191,6 +215,7 @@ fail:
 static int __init scx_init(void)
 {
 	unsigned int nch = channels;
+	struct scx_adapter *ad;
 	int hw_model;
 	int err;
 
@@ -214,12 +239,16 @@ static int __init scx_init(void)
 	}
 
 	scx_debugfs_init();
-	err = scx_adapter_create(hw_model, nr_pairs, nch, &scx_adapter);
+	err = scx_adapter_create(hw_model, nr_pairs, nch, &ad);
 	if (err) {
 		scx_debugfs_exit();
 		pr_err("cannot create the adapter: %d\n", err);
 		return err;
 	}
+	mutex_lock(&scx_timing_lock);
+	scx_hw_set_timing(ad->hw, emul_timing);
+	scx_adapter = ad;
+	mutex_unlock(&scx_timing_lock);
 	pr_info("%s: %u port pairs, %u channels per port\n",
 		scx_hw_model_name(hw_model), nr_pairs, nch);
 	return 0;
@@ -227,7 +256,13 @@ static int __init scx_init(void)
 
 static void __exit scx_exit(void)
 {
-	scx_adapter_destroy(scx_adapter);
+	struct scx_adapter *ad;
+
+	mutex_lock(&scx_timing_lock);
+	ad = scx_adapter;
+	scx_adapter = NULL;
+	mutex_unlock(&scx_timing_lock);
+	scx_adapter_destroy(ad);
 	scx_debugfs_exit();
 }
 

@@ -17,6 +17,7 @@
 #include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/printk.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #ifdef CONFIG_HAS_DMA
@@ -26,6 +27,11 @@
 #include "softcx.h"
 
 /* ---- memory ---- */
+
+uint64_t scx_os_clock_ns(void)
+{
+	return local_clock();
+}
 
 void *scx_os_zalloc(uint64_t size)
 {

@@ -33,6 +33,13 @@ void scx_hw_adapter_destroy(struct scx_hw_adapter *a);
 struct scx_hw_function *scx_hw_function(struct scx_hw_adapter *a, uint32_t ix);
 /* "request_irq": interrupts of this function reach scx_os_raise_irq(irq_ctx, vector). */
 void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx);
+/*
+ * Emulation cost: when on, every function times its doorbell handling (the
+ * TX engine, the wire and the peer's RX engine run inside an SQ doorbell)
+ * and reports the sum as emul_ns in QUERY_BUS_COUNTERS: CPU time a real NIC
+ * would not take from the host. Off by default (two clock reads a doorbell).
+ */
+void scx_hw_set_timing(struct scx_hw_adapter *a, int on);
 
 /* ================= driver core (src/en) ================= */
 

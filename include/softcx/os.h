@@ -53,6 +53,8 @@ enum { SCX_LOG_ERR = 3, SCX_LOG_WARN = 4, SCX_LOG_INFO = 6, SCX_LOG_DEBUG = 7 };
 void scx_os_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Fatal core bug: BUG() in the kernel, abort() on the host. Callers follow with __builtin_trap(). */
 void scx_os_fatal(const char *what);
+/* A monotonic clock in ns for durations on one CPU (the kernel's local_clock()). Any context. */
+uint64_t scx_os_clock_ns(void);
 
 /* ---- device model -> "interrupt controller" ---- */
 /* A CQ whose c_eqn is `vector` raised its interrupt; irq_ctx from scx_hw_set_irq_ctx(). */

@@ -77,6 +77,7 @@ const StatDesc kStatDescs[] = {
 	SCX_DEV(bus_wr_cqe_bytes),
 	SCX_DEV(bus_rd_dbr_bytes),
 	SCX_DEV(bus_doorbells),
+	SCX_DEV(emul_ns),
 };
 const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 
@@ -190,6 +191,7 @@ void query_device(Port *p, DeviceStats *ds)
 		ds->bus_wr_cqe_bytes = b.wr_cqe_bytes.get();
 		ds->bus_rd_dbr_bytes = b.rd_dbr_bytes.get();
 		ds->bus_doorbells = b.doorbells.get();
+		ds->emul_ns = b.emul_ns.get();
 	}
 }
 

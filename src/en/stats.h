@@ -83,6 +83,7 @@ struct DeviceStats {
 	u64 bus_wr_cqe_bytes;
 	u64 bus_rd_dbr_bytes;
 	u64 bus_doorbells;
+	u64 emul_ns;
 };
 
 enum class StatGroup : u8 { Rx, Tx, Ch, Device };

@@ -208,3 +208,11 @@ extern "C" void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx)
 	if (fn)
 		__atomic_store_n(&fn->irq_ctx, irq_ctx, __ATOMIC_RELEASE);
 }
+
+extern "C" void scx_hw_set_timing(struct scx_hw_adapter *a, int on)
+{
+	if (!a)
+		return;
+	for (u32 i = 0; i < a->nr_functions; i++)
+		__atomic_store_n(&a->fn[i]->timing, on ? 1u : 0u, __ATOMIC_RELAXED);
+}

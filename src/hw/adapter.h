@@ -166,6 +166,7 @@ struct scx_hw_function {
 	struct scx_os_lock *cmd_lock;		/* SCX_LOCK_HW_CMD: object tables */
 	softcx::s32 active_rss;		/* __atomic; slot index or -1 */
 	softcx::u64 rss_created;	/* creation counter (command lock) */
+	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
 	softcx::hw::BusCounters bus;
 	softcx::hw::QCounters qc;
 	softcx::hw::Cq cq[softcx::hw::kMaxCqs];

@@ -18,6 +18,7 @@ struct BusCounters {
 	u64 wr_cqe_bytes;	/* CQEs written */
 	u64 rd_dbr_bytes;	/* doorbell record words read */
 	u64 doorbells;		/* MMIO doorbell writes (SQ and CQ arm) */
+	u64 emul_ns;		/* time spent emulating those writes (timing on) */
 };
 
 struct QCounters {

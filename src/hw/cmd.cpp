@@ -512,6 +512,7 @@ CmdStatus query_bus_counters(CmdEnv &e)
 	out->wr_cqe_bytes.set(bus_read(&b.wr_cqe_bytes));
 	out->rd_dbr_bytes.set(bus_read(&b.rd_dbr_bytes));
 	out->doorbells.set(bus_read(&b.doorbells));
+	out->emul_ns.set(bus_read(&b.emul_ns));
 	return prm::kStatOk;
 }
 

@@ -193,6 +193,7 @@ struct QueryBusCountersOut {
 	be64 wr_cqe_bytes;	/* device writes of CQEs */
 	be64 rd_dbr_bytes;	/* device reads of doorbell records */
 	be64 doorbells;		/* MMIO doorbell writes */
+	be64 emul_ns;		/* ns spent emulating them (timing on), not a NIC's */
 };
 
 /* MMIO offsets in a function's BAR (one UAR page). */

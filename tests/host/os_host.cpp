@@ -7,6 +7,7 @@
 #include "os_host.h"
 
 #include <pthread.h>
+#include <time.h>
 
 #include <cstdarg>
 #include <cstdio>
@@ -166,6 +167,14 @@ int64_t g_zalloc_outstanding;
 /* ================= the C ABI ================= */
 
 extern "C" {
+
+uint64_t scx_os_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 void *scx_os_zalloc(uint64_t size)
 {

@@ -119,4 +119,31 @@ TEST_F(HwBus, LsoReadsPayloadOnceAndWritesEverySegment)
 	expect_bus(fn1, { 3 * 16, 0, 2500 + 3 * 54, 3 * 64, 4, 0 }, "lso rx");
 }
 
+/* Emulation time: 0 unless timing is on; then every doorbell adds its own. */
+TEST_F(HwBus, EmulationTimeOnlyWhenTimed)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec s;
+	frames::Bytes f = frames::build(s);
+	l.send(f, 18, 0, true);
+	l.rxcq.arm();
+	EXPECT_EQ(query_bus(fn0).emul_ns.get(), 0u) << "timing is off by default";
+	EXPECT_EQ(query_bus(fn1).emul_ns.get(), 0u);
+
+	scx_hw_set_timing(adapter, 1);
+	uint64_t t0 = scx_os_clock_ns();
+	l.send(f, 18, 0, true);
+	uint64_t tx = query_bus(fn0).emul_ns.get();
+	EXPECT_GT(tx, 0u) << "the SQ doorbell (TX engine, wire, peer RX) was timed";
+	EXPECT_LE(tx, scx_os_clock_ns() - t0) << "no more than the time that passed";
+	EXPECT_EQ(query_bus(fn1).emul_ns.get(), 0u) << "the peer's RX engine counts for the ringing function";
+	l.rxcq.arm();
+	EXPECT_GT(query_bus(fn1).emul_ns.get(), 0u) << "a CQ arm is a doorbell of its own function";
+
+	scx_hw_set_timing(adapter, 0);
+	l.send(f, 18, 0, true);
+	EXPECT_EQ(query_bus(fn0).emul_ns.get(), tx) << "off again: no more time added";
+}
+
 } /* namespace */

@@ -9,7 +9,9 @@
 #   scx0 tx_packets/bytes delta == N / N*60, scx1 rx_packets/bytes delta == N / N*60
 # in both `ethtool -S` and `ip -s link`; the per-channel rxN_/txN_ counters
 # add up to the totals. Then a flood (no pacing): every frame is either
-# received or counted in rx_out_of_buffer. Last, ping: deltas >= the pings.
+# received or counted in rx_out_of_buffer. Then ping: deltas >= the pings.
+# Last, emul_ns: 0 with emul_timing off (the default), grows on the ringing
+# port once /sys/module/softcx/parameters/emul_timing is 1, stops again at 0.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping
 
@@ -90,3 +92,18 @@ for d in scx0 scx1; do
 	assert_counters_agree $d rx "$ns"
 	assert_counters_agree $d tx "$ns"
 done
+
+# 4. emul_timing: the emulated device's own time, only when asked for.
+P=/sys/module/softcx/parameters/emul_timing
+assert_eq "emul_timing default" N "$(< $P)"
+assert_eq "scx0 emul_ns with emul_timing off" 0 "$(ethtool_stat scx0 emul_ns)"
+echo 1 > $P
+assert_eq "emul_timing after writing 1" Y "$(< $P)"
+ping_ok "" "$IP1" 10
+e0=$(ethtool_stat scx0 emul_ns)
+assert_gt "scx0 emul_ns after 10 pings with emul_timing on" 0 "$e0"
+assert_gt "scx1 emul_ns after 10 pings with emul_timing on" 0 "$(ethtool_stat scx1 emul_ns "$NS")"
+echo 0 > $P
+ping_ok "" "$IP1" 10
+assert_eq "scx0 emul_ns frozen with emul_timing off again" "$e0" "$(ethtool_stat scx0 emul_ns)"
+assert_fails "emul_timing rejects a non-boolean" sh -c "echo maybe > $P"
