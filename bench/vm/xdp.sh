@@ -54,6 +54,31 @@
 # (net.core.gro_normal_batch) runs after the poll function returns only for
 # those, so with none the whole receive path is inside the window.
 #
+# Receiver on its own CPU (phase 3, no probes): the receiver's NAPI is made
+# threaded (/sys/class/net/DEV/threaded = 1, scx1 and veth1) and every
+# napi/DEV-* kthread is pinned to CPU SCX_BENCH_THREAD (1), while pktgen,
+# scx0's TX path and the device model stay on CPU 0 (kpktgend_0). The device
+# raises scx1's interrupt from CPU 0 and the kernel wakes the kthread on CPU
+# 1, as a NIC's MSI-X vector would raise the softirq there; veth0's xmit wakes
+# veth1's kthread the same way. Receiver CPU = the kthreads' on-CPU time
+# (/proc/PID/schedstat, ns, the scheduler's own accounting: no probe). By
+# default both receivers are polled from a timer (napi_defer_hard_irqs 100,
+# gro_flush_timeout 1 ms; SCX_BENCH_THREAD_DEFER): without it a receiver
+# that finds its ring empty sleeps and the next frame wakes it, a wake-up
+# that costs about 20 us under TCG and would be most of a one-frame poll,
+# while veth1's poll reschedules itself as long as its ring is not empty
+# and hardly ever sleeps; with it every receiver takes what arrived in the
+# last millisecond, the same for all of them, as a NIC's interrupt
+# moderation does at high rates. The figures include the timer's wake-up
+# once per poll,
+# which stands in for the hard interrupt, minus scx1's emul_ns (softcx's emul_timing is on for this
+# phase: the device model's time inside scx1's doorbells, the CQ arms and,
+# for tx-on/off, the XDP_TX doorbells that run the emulated TX engine, the
+# wire and scx0's RX engine); rate = handled frames / that time (printed
+# with the device's time too). The receiver is not paced by the sender here:
+# when it is slower it finds several frames per poll, so frames per poll
+# (scx1 ch_poll; kthread time slices for both) are printed.
+#
 # Medians and ratios (end to end and receiver CPU): xdp-drop/tc-drop (burst 1
 # and BURST), xdp-drop/veth-xdp, tx-on/tx-off; the goals are checked on the
 # receiver-CPU rate without the device model. Summary:
@@ -63,11 +88,18 @@
 # SCX_BENCH_REPS (3), SCX_BENCH_BURST (32), SCX_BENCH_CONFIGS (a subset of
 # the configurations above, space-separated; default all), SCX_BENCH_RXCPU
 # (1; 0 skips phase 2), SCX_BENCH_BT_WAIT (900: seconds bpftrace may take to
-# attach under TCG).
+# attach under TCG), SCX_BENCH_THREAD (1: the CPU of phase 3; off skips it),
+# SCX_BENCH_THREAD_DEFER (100:1000000: napi_defer_hard_irqs and
+# gro_flush_timeout ns of scx1 and veth1 in phase 3; empty: not set),
+# SCX_BENCH_E2E (1; 0 skips phase 1).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
 need_cmd ip ethtool tc
 RXCPU=${SCX_BENCH_RXCPU:-1}
 [ "$RXCPU" == 0 ] || need_cmd bpftrace gcc
+THCPU=${SCX_BENCH_THREAD:-1}
+[ "$THCPU" == off ] || need_cmd taskset pgrep
+THDEFER=${SCX_BENCH_THREAD_DEFER-100:1000000}
+E2E=${SCX_BENCH_E2E:-1}
 
 COUNT=${SCX_BENCH_COUNT:-200000}
 WARMUP=${SCX_BENCH_WARMUP:-50000}
@@ -202,9 +234,34 @@ calibrate() {   # LABEL PROBED(0|1) [N ROUNDS]
 	say "$(printf '%-16s getpid %s ns, invalid syscall %s ns, difference %s ns (probed); apparent duration of the probed getpid %s ns over %s calls' "$1" "$p" "$u" "$CALD" "$CALB" "$((y[11] - x[11]))")"
 }
 
+# ---- receiver NAPI kthreads (phase 3)
+th_dev() { case "$1" in veth-xdp) echo veth1 ;; *) echo scx1 ;; esac; }
+th_pin() {   # DEV: pin every napi/DEV-* kthread to THCPU
+	local p pids
+	pids=$(pgrep "^napi/$1-") || fail "no napi/$1-* kthread: threaded NAPI is off"
+	for p in $pids; do
+		taskset -p -c "$THCPU" "$p" > /dev/null || fail "cannot pin napi kthread $p to CPU $THCPU"
+	done
+}
+th_snap() {   # DEV: "on-CPU ns, time slices" summed over the napi/DEV-* kthreads
+	local p ns=0 n=0 a w c
+	for p in $(pgrep "^napi/$1-"); do
+		read -r a w c < "/proc/$p/schedstat" || continue
+		ns=$((ns + a)); n=$((n + c))
+	done
+	echo "$ns $n"
+}
+th_polls() {   # DEV: scx1's "ch_poll emul_ns", "0 0" for veth1
+	[ "$1" == scx1 ] || { echo 0 0; return 0; }
+	eth_dump scx1 $NS_S
+	echo "$(eth_get ch_poll) $(eth_get emul_ns)"
+}
+
 # run LABEL CONFIG COUNT [PROBED]: sets RATE (handled frames/s) and PPS
 # (pktgen's); with PROBED=1 also RXRAW "F polls work full ns dm_ns dm_n" for
-# the receiver (bpftrace deltas, F the handled frames).
+# the receiver (bpftrace deltas, F the handled frames); with PROBED=2 (phase
+# 3) THRAW "F ns slices polls emul_ns" (the receiver kthreads' deltas and
+# scx1's emulated-device time).
 run() {
 	local label=$1 cfg=$2 count=$3 probed=${4:-0} dev mac burst=1 b a d=() i txt usec pps handled extra=''
 	local x=() y=() k=1
@@ -216,13 +273,20 @@ run() {
 	tx-on|tx-off) dev=scx0 mac=$MAC_S burst=$BURST; scx1_mode "$cfg" ;;
 	esac
 	pg_config "$dev" "$mac" "$count" "$burst"
+	local thd tb=() ta=()
+	if [ "$probed" == 2 ]; then
+		thd=$(th_dev "$cfg")
+		th_pin "$thd"
+		read -r -a tb <<< "$(th_snap "$thd") $(th_polls "$thd")"
+	fi
 	# Probe cost, measured right before the run (the host's load drifts).
-	[ "$probed" == 0 ] || calibrate "$label cal" 1 10000 5
+	[ "$probed" != 1 ] || calibrate "$label cal" 1 10000 5
 	read -r -a b <<< "$(counters "$cfg")"
-	[ "$probed" == 0 ] || { bt_snap; x=("${BTV[@]}"); }
+	[ "$probed" != 1 ] || { bt_snap; x=("${BTV[@]}"); }
 	timeout 600 sh -c "echo start > $PG/pgctrl" || fail "pktgen on $dev did not finish"
 	sleep 0.2
-	[ "$probed" == 0 ] || { bt_snap; y=("${BTV[@]}"); }
+	[ "$probed" != 1 ] || { bt_snap; y=("${BTV[@]}"); }
+	[ "$probed" != 2 ] || read -r -a ta <<< "$(th_snap "$thd") $(th_polls "$thd")"
 	read -r -a a <<< "$(counters "$cfg")"
 	for i in "${!a[@]}"; do d+=($((a[i] - b[i]))); done
 	txt=$(< "$PG/$dev")
@@ -249,6 +313,12 @@ run() {
 	RATE=$(( handled * 1000000 / usec )) PPS=$pps
 	say "$(printf '%-16s %7s handled/s  pktgen %7s pps %9s us sent %s | %s' "$label" "$RATE" "$PPS" "$usec" "$count" "$extra")"
 	[ "$probed" == 0 ] && return 0
+	if [ "$probed" == 2 ]; then
+		THRAW="$handled $((ta[0] - tb[0])) $((ta[1] - tb[1])) $((ta[2] - tb[2])) $((ta[3] - tb[3]))"
+		# shellcheck disable=SC2086
+		say "$(printf '%-16s rx thread: frames %s on-CPU ns %s time slices %s polls (ch_poll) %s scx1 emul_ns %s' "$label" $THRAW)"
+		return 0
+	fi
 	[ "$cfg" == veth-xdp ] && k=2
 	local o=$(( (k - 1) * 4 ))
 	RXRAW="$CALB $CALD $handled $((y[o + 1] - x[o + 1])) $((y[o + 2] - x[o + 2])) $((y[o + 3] - x[o + 3])) $((y[o] - x[o])) $((y[8] - x[8])) $((y[9] - x[9]))"
@@ -264,12 +334,12 @@ if [ "$RXCPU" != 0 ]; then
 	gcc -O2 -o /tmp/scxbt_cal "$(dirname "$0")/scxbt_cal.c" || fail "cannot build scxbt_cal"
 	cp /bin/true /tmp/scxbt_dump
 fi
-say "phase 1: end to end, no probes"
-say "warm-up ($WARMUP frames each):"
-for c in "${CFGS[@]}"; do run "warmup $c" "$c" "$WARMUP"; done
 declare -A R=() P=() B=() F=() X=() PR=()
 CD0=() CD1=() CB=()
-for ((r = 1; r <= REPS; r++)); do
+[ "$E2E" == 0 ] || say "phase 1: end to end, no probes"
+[ "$E2E" == 0 ] || say "warm-up ($WARMUP frames each):"
+[ "$E2E" == 0 ] || for c in "${CFGS[@]}"; do run "warmup $c" "$c" "$WARMUP"; done
+for ((r = 1; r <= REPS && E2E != 0; r++)); do
 	say "repetition $r:"
 	for c in "${CFGS[@]}"; do
 		run "$c" "$c" "$COUNT"
@@ -306,8 +376,38 @@ if [ "$RXCPU" != 0 ]; then
 	for r in 4 5 6; do calibrate "cal unprobed $r" 0; CD0+=("$CALD"); done
 fi
 
+declare -A TX=() TP=()
+if [ "$THCPU" != off ]; then
+	say "phase 3: receiver NAPI threaded on CPU $THCPU, on-CPU time from /proc/PID/schedstat (no probes)"
+	ip netns exec $NS_S sh -c "echo 1 > /sys/class/net/scx1/threaded" || fail "cannot make scx1's NAPI threaded"
+	ip netns exec $NS_V sh -c "echo 1 > /sys/class/net/veth1/threaded" || fail "cannot make veth1's NAPI threaded"
+	echo 1 > /sys/module/softcx/parameters/emul_timing || fail "cannot turn softcx emul_timing on"
+	if [ -n "$THDEFER" ]; then
+		for d in "scx1 $NS_S" "veth1 $NS_V"; do
+			read -r dn dns <<< "$d"
+			ip netns exec "$dns" sh -c "echo ${THDEFER%%:*} > /sys/class/net/$dn/napi_defer_hard_irqs &&
+				echo ${THDEFER#*:} > /sys/class/net/$dn/gro_flush_timeout" ||
+				fail "cannot set $dn napi_defer_hard_irqs:gro_flush_timeout $THDEFER"
+		done
+		say "phase 3: scx1 and veth1 napi_defer_hard_irqs:gro_flush_timeout $THDEFER (polled from a timer)"
+	fi
+	say "warm-up threaded ($WARMUP frames each):"
+	for c in "${CFGS[@]}"; do run "warmup $c" "$c" "$WARMUP" 2; done
+	for ((r = 1; r <= REPS; r++)); do
+		say "repetition $r (threaded receiver):"
+		for c in "${CFGS[@]}"; do
+			run "$c" "$c" "$COUNT" 2
+			TX[$c]+="${TX[$c]:+,}$THRAW"; TP[$c]+=" $RATE"
+		done
+	done
+	ip netns exec $NS_S sh -c "echo 0 > /sys/class/net/scx1/threaded; echo 0 > /sys/class/net/scx1/napi_defer_hard_irqs; echo 0 > /sys/class/net/scx1/gro_flush_timeout"
+	ip netns exec $NS_V sh -c "echo 0 > /sys/class/net/veth1/threaded; echo 0 > /sys/class/net/veth1/napi_defer_hard_irqs; echo 0 > /sys/class/net/veth1/gro_flush_timeout"
+	echo 0 > /sys/module/softcx/parameters/emul_timing
+fi
+
 declare -A M=()
 for c in "${CFGS[@]}"; do
+	[ -n "${R[$c]:-}" ] || continue
 	# shellcheck disable=SC2086
 	M[$c]=$(median ${R[$c]})
 	# shellcheck disable=SC2086
@@ -345,10 +445,28 @@ if [ "$RXCPU" != 0 ]; then
 	done
 fi
 
+declare -A RT=() RTW=()
+for c in "${CFGS[@]}"; do
+	[ -n "${TX[$c]:-}" ] || continue
+	out=$(awk -v runs="${TX[$c]}" 'BEGIN {
+		n = split(runs, R, ",")
+		for (i = 1; i <= n; i++) {
+			split(R[i], v, " ")	# F ns slices polls emul_ns
+			x = v[2] - v[5]	# without the emulated device
+			rt = rt " " (x > 0 ? int(v[1] * 1e9 / x) : 0)
+			rw = rw " " (v[2] > 0 ? int(v[1] * 1e9 / v[2]) : 0)
+			pr = pr sprintf(" | rep %d: frames %d, %.0f ns/frame of which device %.0f, %.2f frames/time slice%s", i, v[1], (v[1] ? v[2] / v[1] : 0), (v[1] ? v[5] / v[1] : 0), (v[3] ? v[1] / v[3] : 0), (v[4] ? sprintf(", %.2f frames/poll", v[1] / v[4]) : ""))
+		}
+		printf "%s\n%s\n%s\n", substr(rt, 2), substr(rw, 2), substr(pr, 4)
+	}')
+	{ read -r "RT[$c]"; read -r "RTW[$c]"; read -r detail; } <<< "$out"
+	# shellcheck disable=SC2086
+	say "RESULT $(printf '%-11s' "$c") rx-thread frames per receiver-CPU-second without the emulated device: ${RT[$c]} median $(median ${RT[$c]}) | with it: ${RTW[$c]} median $(median ${RTW[$c]}) | $detail | pktgen-measured handled/s:${TP[$c]}"
+done
+
 ratio_line() {   # TEXT A B [GOAL]
-	local e i x w met
-	[ -n "${M[$2]:-}" ] && [ -n "${M[$3]:-}" ] || return 0
-	e=$(ratio "${M[$2]}" "${M[$3]}")
+	local e='-' i x w met
+	[ -z "${M[$2]:-}" ] || [ -z "${M[$3]:-}" ] || e=$(ratio "${M[$2]}" "${M[$3]}")
 	if [ -n "${RE[$2]:-}" ] && [ -n "${RE[$3]:-}" ]; then
 		# shellcheck disable=SC2086
 		x=$(ratio "$(median ${RE[$2]})" "$(median ${RE[$3]})")
@@ -359,8 +477,17 @@ ratio_line() {   # TEXT A B [GOAL]
 		met=''
 		[ -z "${4:-}" ] || met=$(awk -v x="$x" -v g="$4" 'BEGIN { print (x >= g ? "MET" : "NOT MET") }')
 		say "RESULT ratio $1: receiver CPU (no device model) $x${4:+ (goal >= $4: $met)}; receiver CPU with device model $i; receiver CPU uncorrected for probes $w; end to end $e"
-	else
+	elif [ "$e" != - ]; then
 		say "RESULT ratio $1: end to end $e${4:+ (goal >= $4; no receiver-CPU figure)}"
+	fi
+	if [ -n "${RT[$2]:-}" ] && [ -n "${RT[$3]:-}" ]; then
+		# shellcheck disable=SC2086
+		x=$(ratio "$(median ${RT[$2]})" "$(median ${RT[$3]})")
+		met=''
+		[ -z "${4:-}" ] || met=$(awk -v x="$x" -v g="$4" 'BEGIN { print (x >= g ? "MET" : "NOT MET") }')
+		# shellcheck disable=SC2086
+		w=$(ratio "$(median ${RTW[$2]})" "$(median ${RTW[$3]})")
+		say "RESULT ratio $1: receiver on its own CPU (threaded NAPI, no probes), without the emulated device $x${4:+ (goal >= $4: $met)}; with it $w"
 	fi
 }
 ratio_line "XDP_DROP / tc matchall drop, burst 1" xdp-drop tc-drop 2.45
