@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 
 namespace {
 
@@ -157,8 +158,10 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 	g_irqs++;
 }
 
-struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order)
+struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
+				     uint32_t flags)
 {
+	(void)flags;	/* no XDP in this benchmark */
 	auto *q = static_cast<LeanRxq *>(calloc(1, sizeof(LeanRxq)));
 	if (!q)
 		return nullptr;
@@ -199,8 +202,9 @@ void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
 	return page;
 }
 
-void scx_os_rx_recycle(struct scx_os_rxq *rxq, void *page)
+void scx_os_rx_recycle(struct scx_os_rxq *rxq, void *page, int napi)
 {
+	(void)napi;
 	pool_put(reinterpret_cast<LeanRxq *>(rxq), page);
 }
 
@@ -213,6 +217,35 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 	g_rx_delivered++;
 	pool_put(pool_of(os_channel), pkt->page);
 	return 0;
+}
+
+/* No program is ever attached here: the RX path never runs these. */
+int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
+{
+	(void)os_channel;
+	(void)b;
+	return SCX_XDP_PASS;
+}
+
+void scx_os_xdp_exception(void *os_channel, int verdict)
+{
+	(void)os_channel;
+	(void)verdict;
+}
+
+void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+{
+	(void)os_channel;
+	(void)frame;
+	(void)napi;
+}
+
+uint64_t scx_os_clock_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
