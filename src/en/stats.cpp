@@ -13,9 +13,9 @@ namespace softcx::en {
 
 #define SCX_RQ(f) { #f, StatGroup::Rx, __builtin_offsetof(ChannelStats, rq.f), nullptr }
 #define SCX_SQ(f) { #f, StatGroup::Tx, __builtin_offsetof(ChannelStats, sq.f), nullptr }
-#define SCX_XDPTX(name, f) { name, StatGroup::Rx, __builtin_offsetof(ChannelStats, xdpsq.f), nullptr }
-/* mlx5 names the port total rx_xdp_tx_cqe but the per-channel one rxN_xdp_tx_cqes. */
+/* ch_name: mlx5 names the port total rx_xdp_tx_cqe but the per-channel one rxN_xdp_tx_cqes. */
 #define SCX_XDPTX2(name, ch_name, f) { name, StatGroup::Rx, __builtin_offsetof(ChannelStats, xdpsq.f), ch_name }
+#define SCX_XDPTX(name, f) SCX_XDPTX2(name, nullptr, f)
 #define SCX_XMIT(name, f) { name, StatGroup::Tx, __builtin_offsetof(ChannelStats, xmitsq.f), nullptr }
 #define SCX_CH(f) { #f, StatGroup::Ch, __builtin_offsetof(ChannelStats, ch.f), nullptr }
 #define SCX_DEV(f) { #f, StatGroup::Device, __builtin_offsetof(DeviceStats, f), nullptr }
