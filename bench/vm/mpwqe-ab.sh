@@ -24,7 +24,8 @@
 # Summary: $SCX_RESULTS/mpwqe-ab-summary.txt.
 #
 # Environment: SCX_BENCH_ROUNDS (8, even), SCX_BENCH_SECS (3),
-# SCX_BENCH_WARM (1), SCX_BENCH_BURST (32).
+# SCX_BENCH_WARM (1), SCX_BENCH_BURST (32), SCX_BENCH_CLONE (0: pktgen builds
+# one skb per burst; N: reuses it for N bursts).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
 need_cmd ip ethtool awk
 
@@ -32,6 +33,7 @@ ROUNDS=${SCX_BENCH_ROUNDS:-8}
 SECS=${SCX_BENCH_SECS:-3}
 WARM=${SCX_BENCH_WARM:-1}
 BURST=${SCX_BENCH_BURST:-32}
+CLONE=${SCX_BENCH_CLONE:-0}
 OUTF=${SCX_RESULTS:-$SCX_TEST_OUT}/mpwqe-ab-summary.txt
 say() { log "$*"; echo "$*" >> "$OUTF"; }
 : > "$OUTF"
@@ -59,7 +61,7 @@ pg_dev() {   # THREAD DEV MAC
 	pg_cmd "$1" rem_device_all
 	pg_cmd "$1" add_device "$2"
 	pg_cmd "$2" count 0
-	pg_cmd "$2" clone_skb 0
+	pg_cmd "$2" clone_skb "$CLONE"
 	pg_cmd "$2" burst "$BURST"
 	pg_cmd "$2" pkt_size 60
 	pg_cmd "$2" delay 0
@@ -87,7 +89,7 @@ snap() {   # DEV: "tx_packets tx_mpwqe_pkts emul_ns"
 }
 
 PAIRS=() SPAIRS=()
-say "pktgen: 2 threads (CPU 0: scx0, CPU 1: scx2), pkt_size 60 (+4 FCS), burst $BURST, clone_skb 0, delay 0, 1 flow each; receivers xdp_drop; window ${SECS}s after ${WARM}s"
+say "pktgen: 2 threads (CPU 0: scx0, CPU 1: scx2), pkt_size 60 (+4 FCS), burst $BURST, clone_skb $CLONE, delay 0, 1 flow each; receivers xdp_drop; window ${SECS}s after ${WARM}s"
 for ((r = 1; r <= ROUNDS; r++)); do
 	if [ $((r % 2)) -eq 1 ]; then on=scx0 off=scx2; else on=scx2 off=scx0; fi
 	set_flag "$on" on
