@@ -28,11 +28,6 @@
 
 /* ---- memory ---- */
 
-uint64_t scx_os_clock_ns(void)
-{
-	return local_clock();
-}
-
 void *scx_os_zalloc(uint64_t size)
 {
 	if (size > INT_MAX)
@@ -188,4 +183,9 @@ void scx_os_fatal(const char *what)
 {
 	pr_crit("fatal core error: %s\n", what);
 	BUG();
+}
+
+uint64_t scx_os_clock_ns(void)
+{
+	return local_clock();
 }
