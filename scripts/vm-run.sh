@@ -13,6 +13,7 @@
 #                     SCX_* in the caller's environment are passed on as well
 #   --quiet           do not copy the guest console to stdout (it is still
 #                     saved in DIR/console.log)
+#   --smp N           virtual CPUs (default $VM_SMP or 2)
 #
 # SCRIPT runs as root inside the guest, chrooted into the host root, so its
 # path (and every path under it) is the same as on the host; it starts in the
@@ -38,6 +39,7 @@ TIMEOUT=${VM_TIMEOUT:-900}
 APPEND=
 RES=
 QUIET=0
+SMP=${VM_SMP:-2}
 ENVS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -46,12 +48,14 @@ while [ $# -gt 0 ]; do
 	--results) RES=${2:?}; shift 2 ;;
 	--env) [[ "${2:-}" == [A-Za-z_]*=* ]] || usage; ENVS+=("$2"); shift 2 ;;
 	--quiet) QUIET=1; shift ;;
+	--smp) SMP=${2:?}; shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) echo "vm-run: unknown option $1" >&2; usage ;;
 	*) break ;;
 	esac
 done
+[[ "$SMP" =~ ^[1-8]$ ]] || { echo "vm-run: --smp must be 1..8" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 SCRIPT=$(realpath -e "$1" 2>/dev/null) || { echo "vm-run: no such script: $1" >&2; exit 2; }
 shift
@@ -113,14 +117,14 @@ rm -f "$RES"/{exit-status,console.log,output.log,dmesg.log,guest-uptime-start,gu
 } > "$RES/job.sh"
 
 # --- boot ---------------------------------------------------------------------
-qemu=(qemu-system-x86_64 -m 2048 -smp 2 -nographic -no-reboot -nic none
+qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none,multidevs=remap"
 	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND")
 printf '%q ' "${qemu[@]}" > "$RES/qemu-cmdline"; echo >> "$RES/qemu-cmdline"
 
-echo "vm-run: booting $KVER (TCG, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
+echo "vm-run: booting $KVER (TCG, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
 start=$(date +%s.%N)
 set +e
 # QEMU reads nothing from the terminal; strip the serial console's CRs.

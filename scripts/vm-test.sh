@@ -30,44 +30,61 @@ ln -sfn "$(basename "$RES")" "$ROOT/build/vm-results/latest"
 # emulated guest (which falls back to building its own copy if this fails).
 make -s -C tests/bpf >/dev/null || echo "vm-test: tests/bpf did not build on the host; the guest will try" >&2
 
-opts=(--timeout "${VM_TIMEOUT:-1500}" --results "$RES")
-[ "${VM_QUIET:-0}" = 1 ] && opts+=(--quiet)
-start=$(date +%s)
-scripts/vm-run.sh "${opts[@]}" tests/vm/run-all.sh "${tests[@]}"
-vrc=$?
-elapsed=$(( $(date +%s) - start ))
+# One boot per vCPU count: a test that needs more CPUs says "# vm-smp: N"
+# (default 2) and runs in a boot of its own with N vCPUs.
+groups=()
+if [ ${#tests[@]} -gt 0 ]; then files=("${tests[@]}"); else files=(tests/vm/t-*.sh); fi
+for t in "${files[@]}"; do
+	case "$t" in */*) f=$t ;; *) f=tests/vm/$(basename "${t%.sh}").sh ;; esac
+	g=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$f" 2>/dev/null | head -n 1)
+	g=${g:-2}
+	[[ " ${groups[*]} " == *" $g "* ]] || groups+=("$g")
+done
+mapfile -t groups < <(printf '%s\n' "${groups[@]}" | sort -n)
 
-pass=0 failed=0
+start=$(date +%s)
+pass=0 failed=0 vrc=0
 lines=()
-if [ -f "$RES/results.txt" ]; then
-	while IFS= read -r l; do
-		case "$l" in
-		PASS\ *) pass=$((pass + 1)); lines+=("$l") ;;
-		FAIL\ *) failed=$((failed + 1)); lines+=("$l") ;;
-		esac
-	done < "$RES/results.txt"
-fi
-# Planned tests without a result: the VM died or timed out during them.
-if [ -f "$RES/planned.txt" ]; then
-	while IFS= read -r t; do
-		[ -n "$t" ] || continue
-		grep -qE "^(PASS|FAIL) $t(:|$)" "$RES/results.txt" 2>/dev/null && continue
+for g in "${groups[@]}"; do
+	gres=$RES/smp$g
+	mkdir -p "$gres"
+	opts=(--timeout "${VM_TIMEOUT:-1500}" --results "$gres" --smp "$g" --env "VM_SMP_GROUP=$g")
+	[ "${VM_QUIET:-0}" = 1 ] && opts+=(--quiet)
+	scripts/vm-run.sh "${opts[@]}" tests/vm/run-all.sh "${tests[@]}"
+	grc=$?
+	[ $grc -eq 0 ] || vrc=$grc
+	gfail=0
+	if [ -f "$gres/results.txt" ]; then
+		while IFS= read -r l; do
+			case "$l" in
+			PASS\ *) pass=$((pass + 1)); lines+=("$l") ;;
+			FAIL\ *) failed=$((failed + 1)); gfail=$((gfail + 1)); lines+=("$l") ;;
+			esac
+		done < "$gres/results.txt"
+	fi
+	# Planned tests without a result: the VM died or timed out during them.
+	if [ -f "$gres/planned.txt" ]; then
+		while IFS= read -r t; do
+			[ -n "$t" ] || continue
+			grep -qE "^(PASS|FAIL) $t(:|$)" "$gres/results.txt" 2>/dev/null && continue
+			failed=$((failed + 1)); gfail=$((gfail + 1))
+			if [ $grc -eq 124 ]; then
+				lines+=("FAIL $t: no result: the VM ($g vCPUs) timed out (${VM_TIMEOUT:-1500}s)")
+			else
+				lines+=("FAIL $t: no result: the VM ($g vCPUs) stopped early (status $grc, see $gres/console.log)")
+			fi
+		done < "$gres/planned.txt"
+	else
+		failed=$((failed + 1)); gfail=$((gfail + 1))
+		lines+=("FAIL vm-boot: the guest ($g vCPUs) never started the suite (vm-run status $grc, see $gres/console.log)")
+	fi
+	# The suite failed without a failing test line (run-all itself broke).
+	if [ $grc -ne 0 ] && [ $gfail -eq 0 ]; then
 		failed=$((failed + 1))
-		if [ $vrc -eq 124 ]; then
-			lines+=("FAIL $t: no result: the VM timed out (${VM_TIMEOUT:-1500}s)")
-		else
-			lines+=("FAIL $t: no result: the VM stopped early (status $vrc, see console.log)")
-		fi
-	done < "$RES/planned.txt"
-else
-	failed=$((failed + 1))
-	lines+=("FAIL vm-boot: the guest never started the suite (vm-run status $vrc, see $RES/console.log)")
-fi
-# The suite failed without a failing test line (run-all itself broke).
-if [ $vrc -ne 0 ] && [ $failed -eq 0 ]; then
-	failed=1
-	lines+=("FAIL vm-run: status $vrc with no failing test (see $RES/console.log)")
-fi
+		lines+=("FAIL vm-run: status $grc with no failing test ($g vCPUs, see $gres/console.log)")
+	fi
+done
+elapsed=$(( $(date +%s) - start ))
 
 echo
 echo "== VM tests (kernel ${KVER:-$(scripts/kver.sh)}, ${elapsed}s, logs in $RES/)"

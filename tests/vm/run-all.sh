@@ -7,6 +7,8 @@
 #   tests/vm/run-all.sh [t-name ...]     (default: $VM_TESTS, else all)
 #
 # A name with a slash is taken as the path of an ad-hoc test script.
+# VM_SMP_GROUP=N keeps only the tests whose "# vm-smp: N" line says N (no
+# such line: 2); scripts/vm-test.sh boots one VM per group with N vCPUs.
 #
 # Each tests/vm/t-*.sh runs in a clean state (softcx unloaded, no netns, no
 # pktgen), under a per-test timeout (a "# vm-timeout: S" line in the test,
@@ -47,11 +49,16 @@ else
 fi
 tests=() paths=()
 for n in $sel; do
-	tests+=("$(basename "${n%.sh}")")
 	case "$n" in
-	*/*) paths+=("$(realpath -m "$n")") ;;
-	*) paths+=("$HERE/$(basename "${n%.sh}").sh") ;;
+	*/*) p=$(realpath -m "$n") ;;
+	*) p=$HERE/$(basename "${n%.sh}").sh ;;
 	esac
+	if [ -n "${VM_SMP_GROUP:-}" ]; then
+		g=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$p" 2>/dev/null | head -n 1)
+		[ "${g:-2}" = "$VM_SMP_GROUP" ] || continue
+	fi
+	tests+=("$(basename "${n%.sh}")")
+	paths+=("$p")
 done
 printf '%s\n' "${tests[@]}" > "$RES/planned.txt"
 : > "$RES/results.txt"
