@@ -168,7 +168,11 @@ void scx_os_xdp_exception(void *os_channel, int verdict)
 {
 }
 
-void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+void scx_os_xdp_frame_free(void *os_channel, void *frame)
+{
+}
+
+void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t n)
 {
 }
 

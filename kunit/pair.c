@@ -144,7 +144,7 @@ int scx_pair_send(struct scx_pair *p, int side, u32 ch, u32 seq0, u32 n, u32 bat
 		p->sent_bytes[side] += len;
 		if (rc == SCX_TX_STOP) {
 			/* the shim stops the queue; completions wake it */
-			scx_channel_count_tx(c, 1, 0, 0);
+			scx_channel_count_stop(c);
 			scx_channel_doorbell(c);
 			unrung = 0;
 			scx_pair_poll(p, !side);
@@ -153,7 +153,7 @@ int scx_pair_send(struct scx_pair *p, int side, u32 ch, u32 seq0, u32 n, u32 bat
 				rc = -ENOSPC;
 				break;
 			}
-			scx_channel_count_tx(c, 0, 1, 0);
+			scx_channel_count_wake(c);
 			rc = 0;
 			continue;
 		}

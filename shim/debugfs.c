@@ -6,6 +6,14 @@
  *   on carries a bad lkey until the SQ recovers, so the device answers the
  *   next WQE of each SQ with an error CQE (LOCAL_PROT_ERR) and the driver's
  *   recovery (tx_cqe_err, tx_recover) runs for real.
+ *
+ *   inject_tx_stall (write-only): the SQs' doorbells are lost until they
+ *   recover: the queues fill, stop, and the TX watchdog (ndo_tx_timeout)
+ *   recovers them (tx_timeout, tx_flushed, tx_recover).
+ *
+ *   inject_rx_error (write-only): every RX WQE posted carries a bad lkey
+ *   until the RQ recovers: the next frame gets an error CQE and the RQ goes
+ *   to ERR; NAPI recovers it (rx_wqe_err, rx_recover).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,8 +25,31 @@
 
 static struct dentry *scx_debugfs_root;
 
-static ssize_t scx_inject_tx_error_write(struct file *file, const char __user *buf,
-					 size_t count, loff_t *ppos)
+enum scx_inject {
+	SCX_INJECT_TX_ERROR,
+	SCX_INJECT_TX_STALL,
+	SCX_INJECT_RX_ERROR,
+};
+
+/* Apply one fault to every channel, with the part of the data path it touches quiesced. */
+static void scx_inject(struct scx_chan *ch, enum scx_inject what)
+{
+	if (what == SCX_INJECT_RX_ERROR) {
+		napi_disable(&ch->napi);
+		scx_channel_inject_rx_error(ch->core);
+		napi_enable(&ch->napi);
+		return;
+	}
+	__netif_tx_lock_bh(ch->txq);
+	if (what == SCX_INJECT_TX_ERROR)
+		scx_channel_inject_tx_error(ch->core);
+	else
+		scx_channel_inject_tx_stall(ch->core);
+	__netif_tx_unlock_bh(ch->txq);
+}
+
+static ssize_t scx_inject_write(struct file *file, size_t count, enum scx_inject what,
+				const char *effect)
 {
 	struct scx_priv *priv = file->private_data;
 	u32 i;
@@ -28,24 +59,45 @@ static ssize_t scx_inject_tx_error_write(struct file *file, const char __user *b
 		rtnl_unlock();
 		return -ENETDOWN;
 	}
-	for (i = 0; i < priv->nch; i++) {
-		struct scx_chan *ch = &priv->ch[i];
-
-		__netif_tx_lock_bh(ch->txq);
-		scx_channel_inject_tx_error(ch->core);
-		__netif_tx_unlock_bh(ch->txq);
-	}
+	for (i = 0; i < priv->nch; i++)
+		scx_inject(&priv->ch[i], what);
 	rtnl_unlock();
-	netdev_info(priv->netdev, "debugfs: the next TX WQE of each queue will fail\n");
+	netdev_info(priv->netdev, "debugfs: %s\n", effect);
 	return count;
 }
 
-static const struct file_operations scx_inject_tx_error_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= scx_inject_tx_error_write,
-	.llseek	= noop_llseek,
-};
+static ssize_t scx_inject_tx_error_write(struct file *file, const char __user *buf,
+					 size_t count, loff_t *ppos)
+{
+	return scx_inject_write(file, count, SCX_INJECT_TX_ERROR,
+				"the next TX WQE of each queue will fail");
+}
+
+static ssize_t scx_inject_tx_stall_write(struct file *file, const char __user *buf,
+					 size_t count, loff_t *ppos)
+{
+	return scx_inject_write(file, count, SCX_INJECT_TX_STALL,
+				"TX doorbells of each queue are lost until it recovers");
+}
+
+static ssize_t scx_inject_rx_error_write(struct file *file, const char __user *buf,
+					 size_t count, loff_t *ppos)
+{
+	return scx_inject_write(file, count, SCX_INJECT_RX_ERROR,
+				"the next RX buffer of each queue will fail");
+}
+
+#define SCX_INJECT_FOPS(name) \
+	static const struct file_operations scx_##name##_fops = { \
+		.owner	= THIS_MODULE, \
+		.open	= simple_open, \
+		.write	= scx_##name##_write, \
+		.llseek	= noop_llseek, \
+	}
+
+SCX_INJECT_FOPS(inject_tx_error);
+SCX_INJECT_FOPS(inject_tx_stall);
+SCX_INJECT_FOPS(inject_rx_error);
 
 void scx_debugfs_init(void)
 {
@@ -65,6 +117,10 @@ void scx_debugfs_port_add(struct scx_priv *priv)
 	priv->debugfs = debugfs_create_dir(netdev_name(priv->netdev), scx_debugfs_root);
 	debugfs_create_file("inject_tx_error", 0200, priv->debugfs, priv,
 			    &scx_inject_tx_error_fops);
+	debugfs_create_file("inject_tx_stall", 0200, priv->debugfs, priv,
+			    &scx_inject_tx_stall_fops);
+	debugfs_create_file("inject_rx_error", 0200, priv->debugfs, priv,
+			    &scx_inject_rx_error_fops);
 }
 
 void scx_debugfs_port_del(struct scx_priv *priv)

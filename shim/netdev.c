@@ -184,6 +184,7 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_stop		= scx_stop,
 	.ndo_start_xmit		= scx_start_xmit,
 	.ndo_features_check	= scx_features_check,
+	.ndo_tx_timeout		= scx_tx_timeout,
 	.ndo_get_stats64	= scx_get_stats64,
 	.ndo_set_mac_address	= eth_mac_addr,
 	.ndo_validate_addr	= eth_validate_addr,
@@ -203,6 +204,7 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->ethtool_ops = &scx_ethtool_ops;
 	dev->min_mtu = SCX_MIN_MTU;
 	dev->max_mtu = SCX_MAX_MTU;
+	dev->watchdog_timeo = 5 * HZ;	/* ndo_tx_timeout after a queue stalls this long */
 	dev->features |= features;
 	dev->hw_features |= features;
 	/* No MAC filter in the device: the address may change while up. */

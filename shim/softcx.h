@@ -43,7 +43,8 @@ struct scx_adapter {
 /* One channel: a NAPI context and the core channel it polls. */
 struct scx_chan {
 	struct napi_struct napi;
-	struct work_struct tx_recover_work;	/* after an error CQE */
+	struct work_struct tx_recover_work;	/* after an error CQE or a TX timeout */
+	bool tx_timed_out;		/* the watchdog asked for tx_recover_work */
 	struct scx_channel *core;	/* NULL while the port is closed */
 	struct netdev_queue *txq;
 	struct scx_priv *priv;
@@ -107,6 +108,7 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 int scx_napi_poll(struct napi_struct *napi, int budget);
 int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);
 void scx_tx_recover_work(struct work_struct *work);
+void scx_tx_timeout(struct net_device *dev, unsigned int txqueue);
 
 /* debugfs.c */
 void scx_debugfs_init(void);

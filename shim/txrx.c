@@ -13,6 +13,8 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <linux/if_vlan.h>
+#include <linux/ipv6.h>
+#include <net/ipv6.h>
 #include <linux/bpf_trace.h>
 #include <linux/filter.h>
 #include <net/page_pool.h>
@@ -79,6 +81,9 @@ static void scx_tx_gso(struct sk_buff *skb, struct scx_tx_pkt *pkt)
 
 	pkt->gso_size = sh->gso_size;
 	pkt->gso_segs = sh->gso_segs;
+	/* IPv6 BIG TCP: the core leaves the jumbo hop-by-hop header out of the template */
+	if ((sh->gso_type & SKB_GSO_TCPV6) && ipv6_has_hopopt_jumbo(skb))
+		pkt->hbh_off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
 	if (sh->gso_type & SKB_GSO_UDP_L4) {
 		pkt->gso_type = SCX_TX_GSO_UDP_L4;
 		pkt->ihs = skb_transport_offset(skb) + sizeof(struct udphdr);
@@ -107,10 +112,15 @@ static bool scx_tx_linear_ok(const struct scx_priv *priv, struct sk_buff *skb,
 	return pskb_may_pull(skb, need);
 }
 
-static void scx_tx_drop(struct scx_chan *ch, struct sk_buff *skb)
+static void scx_tx_drop(struct scx_chan *ch, struct sk_buff *skb, int err)
 {
+	if (err == -EMSGSIZE)
+		net_warn_ratelimited("%s: TX queue %u: dropped a %u-byte %s skb the device cannot send (gso_size %u)\n",
+				     netdev_name(ch->priv->netdev), ch->ix, skb->len,
+				     skb_is_gso(skb) ? "GSO" : "linear",
+				     skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : 0);
 	dev_kfree_skb_any(skb);
-	scx_channel_count_tx(ch->core, 0, 0, 1);
+	scx_channel_count_drop(ch->core);
 	/* Earlier packets of an xmit_more batch still wait for a doorbell. */
 	if (!netdev_xmit_more())
 		scx_channel_doorbell(ch->core);
@@ -137,10 +147,11 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	pkt.gso_type = SCX_TX_GSO_NONE;
 	pkt.ihs = 0;
+	pkt.hbh_off = 0;
 	if (skb_is_gso(skb))
 		scx_tx_gso(skb, &pkt);
 	if (unlikely(!skb->len || !scx_tx_linear_ok(priv, skb, pkt.ihs))) {
-		scx_tx_drop(ch, skb);
+		scx_tx_drop(ch, skb, -EINVAL);
 		return NETDEV_TX_OK;
 	}
 
@@ -153,14 +164,14 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	pkt.vlan = skb_vlan_tag_present(skb);
 	pkt.num_bytes = 0;
 	if (unlikely(scx_tx_map(priv->dmadev, skb, &pkt))) {
-		scx_tx_drop(ch, skb);
+		scx_tx_drop(ch, skb, -ENOMEM);
 		return NETDEV_TX_OK;
 	}
 
 	ret = scx_channel_xmit(ch->core, &pkt);
 	if (unlikely(ret < 0)) {
 		scx_tx_unmap(priv->dmadev, &pkt);
-		scx_tx_drop(ch, skb);
+		scx_tx_drop(ch, skb, ret);
 		return NETDEV_TX_OK;
 	}
 	/* Last touch of the skb: after the doorbell its completion may free it. */
@@ -168,12 +179,12 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 
 	if (unlikely(ret & SCX_TX_STOP)) {
 		netif_tx_stop_queue(txq);
-		scx_channel_count_tx(ch->core, 1, 0, 0);
+		scx_channel_count_stop(ch->core);
 		/* Pairs with the barrier in scx_napi_poll(): no lost wake-up. */
 		smp_mb();
 		if (scx_channel_tx_room(ch->core)) {
 			netif_tx_start_queue(txq);
-			scx_channel_count_tx(ch->core, 0, 1, 0);
+			scx_channel_count_wake(ch->core);
 		}
 	}
 
@@ -189,6 +200,16 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev,
 				     netdev_features_t features)
 {
+	/*
+	 * The device parses no IPv6 extension header: it finds neither the L4
+	 * checksum nor an LSO template behind one. The stack does both then;
+	 * only BIG TCP's jumbo hop-by-hop header, which the core leaves out of
+	 * the template, stays offloaded.
+	 */
+	if (skb->ip_summed == CHECKSUM_PARTIAL && vlan_get_protocol(skb) == htons(ETH_P_IPV6) &&
+	    skb_transport_offset(skb) != skb_network_offset(skb) + sizeof(struct ipv6hdr) &&
+	    !(skb_is_gso(skb) && ipv6_has_hopopt_jumbo(skb)))
+		features &= ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK);
 	if (skb_is_gso(skb)) {
 		u32 hdr = skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4 ?
 			  skb_transport_offset(skb) + sizeof(struct udphdr) :
@@ -201,25 +222,28 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 }
 
 /*
- * TX error recovery, process context: with xmit (tx lock) and this
- * channel's NAPI quiesced, the core flushes the SQ (every skb and mapping
- * released) and resets it to RDY; BQL restarts from 0; the queue wakes.
+ * TX recovery, process context, after an error CQE or a TX timeout: with
+ * xmit (tx lock) and this channel's NAPI quiesced, the core completes what
+ * the device sent, flushes the rest (tx_flushed) and resets the SQ to RDY;
+ * BQL restarts from 0; the queue wakes.
  */
 void scx_tx_recover_work(struct work_struct *work)
 {
 	struct scx_chan *ch = container_of(work, struct scx_chan, tx_recover_work);
 	struct scx_priv *priv = ch->priv;
 	struct netdev_queue *txq = ch->txq;
+	bool timeout;
 	int err;
 
 	rtnl_lock();
+	timeout = xchg(&ch->tx_timed_out, false);
 	/* Closed meanwhile: the close released everything. */
 	if (!priv->up || !ch->core)
 		goto out;
 	napi_disable(&ch->napi);
 	__netif_tx_lock_bh(txq);
 	netif_tx_stop_queue(txq);
-	err = scx_channel_tx_recover(ch->core);
+	err = scx_channel_tx_recover(ch->core, timeout);
 	netdev_tx_reset_queue(txq);
 	__netif_tx_unlock_bh(txq);
 	napi_enable(&ch->napi);
@@ -229,7 +253,8 @@ void scx_tx_recover_work(struct work_struct *work)
 		goto out;
 	}
 	if (err == 0)
-		netdev_info(priv->netdev, "TX queue %u: recovered from an error CQE\n", ch->ix);
+		netdev_info(priv->netdev, "TX queue %u: recovered after %s\n", ch->ix,
+			    timeout ? "a TX timeout" : "an error CQE");
 	netif_tx_wake_queue(txq);
 	/* One poll re-arms the CQs in case the last one was consumed by the error. */
 	local_bh_disable();
@@ -237,6 +262,24 @@ void scx_tx_recover_work(struct work_struct *work)
 	local_bh_enable();
 out:
 	rtnl_unlock();
+}
+
+/*
+ * TX watchdog (ndo_tx_timeout): the queue stayed stopped with work posted
+ * for watchdog_timeo. Recover it as after an error CQE, from process context.
+ */
+void scx_tx_timeout(struct net_device *dev, unsigned int txqueue)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_chan *ch;
+
+	if (txqueue >= priv->nch || !priv->ch[txqueue].core)
+		return;
+	ch = &priv->ch[txqueue];
+	scx_channel_count_timeout(ch->core);
+	netdev_warn(dev, "TX queue %u timed out: recovering it\n", txqueue);
+	WRITE_ONCE(ch->tx_timed_out, true);
+	schedule_work(&ch->tx_recover_work);
 }
 
 /* ---- NAPI ---- */
@@ -266,7 +309,7 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 	    scx_channel_tx_room(ch->core) &&
 	    netif_running(ch->priv->netdev)) {
 		netif_tx_wake_queue(txq);
-		scx_channel_count_tx(ch->core, 0, 1, 0);
+		scx_channel_count_wake(ch->core);
 	}
 
 	if (work < budget && napi_complete_done(napi, work))
@@ -458,12 +501,22 @@ void scx_os_xdp_exception(void *os_channel, int verdict)
 				    verdict == SCX_XDP_TX ? XDP_TX : XDP_ABORTED);
 }
 
-void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+void scx_os_xdp_frame_free(void *os_channel, void *frame)
 {
-	if (napi)
-		xdp_return_frame_rx_napi(frame);
-	else
-		xdp_return_frame(frame);
+	xdp_return_frame(frame);
+}
+
+void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t n)
+{
+	struct xdp_frame_bulk bq;
+	u32 i;
+
+	xdp_frame_bulk_init(&bq);
+	rcu_read_lock();	/* the memory model lookup */
+	for (i = 0; i < n; i++)
+		xdp_return_frame_bulk(frames[i], &bq);
+	xdp_flush_frame_bulk(&bq);
+	rcu_read_unlock();
 }
 
 /*
@@ -477,8 +530,8 @@ int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 f
 	struct scx_priv *priv = netdev_priv(dev);
 	struct scx_xdp_frame f;
 	struct scx_chan *ch;
+	int i, err = 0;
 	u32 cpu;
-	int i;
 
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
 		return -EINVAL;
@@ -494,17 +547,32 @@ int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 f
 	for (i = 0; i < n; i++) {
 		struct xdp_frame *xdpf = frames[i];
 
+		/* The SQ sends one buffer per frame: a multi-buffer frame is refused whole. */
+		if (unlikely(xdp_frame_has_frags(xdpf))) {
+			err = -EINVAL;
+			break;
+		}
 		f.frame = xdpf;
 		f.data = xdpf->data;
 		f.len = xdpf->len;
 		f.dma = scx_map_xdp_frame(priv->dmadev, xdpf);
-		if (unlikely(scx_map_failed(priv->dmadev, f.dma)))
+		if (unlikely(scx_map_failed(priv->dmadev, f.dma))) {
+			err = -ENOMEM;
 			break;
-		if (unlikely(scx_channel_xdp_xmit(ch->core, &f))) {
+		}
+		err = scx_channel_xdp_xmit(ch->core, &f);
+		if (unlikely(err)) {
 			scx_os_dma_unmap(priv->dmadev, f.dma, f.len, SCX_DMA_SINGLE);
+			/* the core counted this one; the rest of the batch is refused with it */
+			if (n - i > 1)
+				scx_channel_xdp_xmit_refused(ch->core, n - i - 1, err);
+			err = 0;
 			break;
 		}
 	}
+	/* what the core never saw is counted here: the caller frees it */
+	if (err)
+		scx_channel_xdp_xmit_refused(ch->core, n - i, err);
 	scx_channel_xdp_xmit_flush(ch->core, flags & XDP_XMIT_FLUSH);
 	spin_unlock(&ch->xdp_xmit_lock);
 	return i;

@@ -233,11 +233,17 @@ void scx_os_xdp_exception(void *os_channel, int verdict)
 	(void)verdict;
 }
 
-void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+void scx_os_xdp_frame_free(void *os_channel, void *frame)
 {
 	(void)os_channel;
 	(void)frame;
-	(void)napi;
+}
+
+void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t n)
+{
+	(void)os_channel;
+	(void)frames;
+	(void)n;
 }
 
 uint64_t scx_os_clock_ns(void)

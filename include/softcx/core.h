@@ -169,7 +169,14 @@ struct scx_tx_pkt {
 	uint32_t gso_segs;	/* wire packets */
 	uint32_t ihs;		/* header length L2..L4 (within headlen) */
 	uint8_t vlan;		/* VLAN tag in metadata (not inlined in the data) */
-	uint8_t rsvd[3];
+	/*
+	 * IPv6 BIG TCP: offset of an 8-byte hop-by-hop jumbo option header
+	 * right after the IPv6 header (inside [0, ihs)), 0 when none. The LSO
+	 * template leaves it out (the IPv6 next header becomes TCP); the
+	 * device writes each segment's payload length.
+	 */
+	uint8_t hbh_off;
+	uint8_t rsvd[2];
 	uint32_t num_bytes;	/* out: BQL bytes */
 };
 
@@ -179,9 +186,11 @@ struct scx_tx_pkt {
  * no VLAN tag, no inline needed) one data segment appended to the open
  * multi-packet session, which closes by itself when full. Returns 0,
  * SCX_TX_STOP, or a negative errno (-ENOSPC: ring full, which the stop room
- * should make impossible; -EINVAL: a packet the SQ cannot express; the
- * caller drops and counts). Then the caller decides (BQL, xmit_more) whether
- * to ring.
+ * should make impossible; -EINVAL: a packet the SQ cannot express;
+ * -EMSGSIZE: longer than the device sends (a frame over its hardware MTU,
+ * an LSO segment over it, or an LSO send over its maximum); the caller
+ * drops and counts). Then the caller decides (BQL, xmit_more) whether to
+ * ring.
  */
 int scx_channel_xmit(struct scx_channel *c, struct scx_tx_pkt *pkt);
 /* Close the open MPWQE session, if any, and ring the doorbell for everything posted. */
@@ -189,20 +198,36 @@ void scx_channel_doorbell(struct scx_channel *c);
 /* True when the SQ has its stop room free again and is not recovering (wake check). */
 int scx_channel_tx_room(struct scx_channel *c);
 /*
- * After scx_channel_poll() reported tx_error: with xmit and NAPI quiesced,
- * release every outstanding WQE (unmap, free), reset the SQ (ERR -> RST ->
+ * After scx_channel_poll() reported tx_error (or, with force, after a TX
+ * watchdog timeout): with xmit and NAPI quiesced, release every outstanding
+ * WQE (unmap, free; counted in tx_flushed), reset the SQ (ERR -> RST ->
  * RDY, counters from 0) and count tx_recover. Process context.
- * Returns 0, 1 when the SQ was not recovering, or a negative errno.
+ * Returns 0, 1 when the SQ was not recovering (and !force), or a negative errno.
  */
-int scx_channel_tx_recover(struct scx_channel *c);
+int scx_channel_tx_recover(struct scx_channel *c, int force);
 /*
  * Test hook: every WQE posted from now until the next recovery carries a
  * bad lkey, so the device answers the first one with an error CQE.
  * Call with xmit quiesced (tx lock held).
  */
 void scx_channel_inject_tx_error(struct scx_channel *c);
-/* Counts a wake / a stop / a packet dropped before posting. */
-void scx_channel_count_tx(struct scx_channel *c, int stopped, int woken, int dropped);
+/*
+ * Test hook: the SQ's doorbells are lost (WQEs are posted, the device is
+ * never told) until the next recovery, as a TX watchdog timeout needs.
+ * Call with xmit quiesced (tx lock held).
+ */
+void scx_channel_inject_tx_stall(struct scx_channel *c);
+/*
+ * Test hook: every RX WQE now posted carries a bad lkey, so the next frame
+ * the device places gets an error CQE and the RQ goes to ERR; NAPI then
+ * recovers it (rx_wqe_err, rx_recover). Call with the channel's NAPI disabled.
+ */
+void scx_channel_inject_rx_error(struct scx_channel *c);
+/* TX queue events: a stop, a wake (any context), a packet dropped before posting, a watchdog timeout. */
+void scx_channel_count_stop(struct scx_channel *c);
+void scx_channel_count_wake(struct scx_channel *c);
+void scx_channel_count_drop(struct scx_channel *c);
+void scx_channel_count_timeout(struct scx_channel *c);
 
 /* ---- XDP redirect target (ndo_xdp_xmit) ---- */
 struct scx_xdp_frame {
@@ -220,6 +245,13 @@ struct scx_xdp_frame {
 int scx_channel_xdp_xmit(struct scx_channel *c, const struct scx_xdp_frame *f);
 /* End of a batch: close the open session; ring the doorbell when flush != 0. */
 void scx_channel_xdp_xmit_flush(struct scx_channel *c, int flush);
+/*
+ * n frames refused before scx_channel_xdp_xmit() (no mapping, more than
+ * one buffer) or after it refused one (the rest of the batch): counted
+ * as tx_xdp_full (err == -ENOSPC) or tx_xdp_err. The caller serialises
+ * with scx_channel_xdp_xmit().
+ */
+void scx_channel_xdp_xmit_refused(struct scx_channel *c, uint32_t n, int err);
 
 /* ---- counters ---- */
 struct scx_link_stats {

@@ -124,8 +124,15 @@ struct scx_xdp_buf {
 int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b);
 /* A verdict the core could not carry out (XDP_TX with the SQ full or in error): trace it. */
 void scx_os_xdp_exception(void *os_channel, int verdict);
-/* A frame from scx_channel_xdp_xmit() completed (its DMA mapping is unmapped). */
-void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi);
+/*
+ * Frames from scx_channel_xdp_xmit() completed (their DMA mappings are
+ * unmapped). They belong to other pools (another port, channel or
+ * driver), so they never go to a pool's lock-free cache ("direct"):
+ * frame_free returns one (any context), frames_free_bulk a batch from
+ * NAPI, in bulk to their owners.
+ */
+void scx_os_xdp_frame_free(void *os_channel, void *frame);
+void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t n);
 
 /* ---- driver core -> TX completion ---- */
 /* Release one transmitted skb (its DMA mappings were unmapped already). */

@@ -21,6 +21,8 @@ SqConfig sq_config(const ChannelParams &p, SqKind kind)
 	cfg.mpwqe = kind == SqKind::Skb ? p.tx_mpwqe : p.xdp_mpwqe;
 	cfg.vector = p.ix;
 	cfg.hw_mtu = p.hw_mtu;
+	cfg.max_frame = p.max_frame;
+	cfg.max_lso = p.max_lso;
 	return cfg;
 }
 
@@ -196,9 +198,9 @@ extern "C" int scx_channel_tx_room(scx_channel *c)
 	       !__atomic_load_n(&c->sq.recovering, __ATOMIC_ACQUIRE);
 }
 
-extern "C" int scx_channel_tx_recover(scx_channel *c)
+extern "C" int scx_channel_tx_recover(scx_channel *c, int force)
 {
-	if (!__atomic_load_n(&c->sq.recovering, __ATOMIC_ACQUIRE))
+	if (!force && !__atomic_load_n(&c->sq.recovering, __ATOMIC_ACQUIRE))
 		return 1;	/* nothing to recover (e.g. a new channel set) */
 	return sq_recover<SqKind::Skb>(&c->sq);
 }
@@ -208,14 +210,43 @@ extern "C" void scx_channel_inject_tx_error(scx_channel *c)
 	c->sq.lkey.set(0xbad);
 }
 
-extern "C" void scx_channel_count_tx(scx_channel *c, int stopped, int woken, int dropped)
+extern "C" void scx_channel_inject_tx_stall(scx_channel *c)
 {
-	if (stopped)
-		c->stats.sq.stopped.inc();
-	if (woken)
-		c->stats.sq.wake.inc();
-	if (dropped)
-		c->stats.sq.dropped.inc();
+	c->sq.stalled = true;
+}
+
+extern "C" void scx_channel_inject_rx_error(scx_channel *c)
+{
+	rq_inject_error(&c->rq);
+}
+
+extern "C" void scx_channel_count_timeout(scx_channel *c)
+{
+	c->stats.sq.timeout.inc();
+}
+
+extern "C" void scx_channel_count_stop(scx_channel *c)
+{
+	c->stats.sq.stopped.inc();
+}
+
+extern "C" void scx_channel_count_wake(scx_channel *c)
+{
+	/* the xmit path (tx lock) and NAPI both wake */
+	c->stats.sq.wake.inc_shared();
+}
+
+extern "C" void scx_channel_count_drop(scx_channel *c)
+{
+	c->stats.sq.dropped.inc();
+}
+
+extern "C" void scx_channel_xdp_xmit_refused(scx_channel *c, uint32_t n, int err)
+{
+	if (err == -SCX_ENOSPC)
+		c->xmitsq.xstats->full.add(n);		/* producers only, serialised */
+	else
+		c->xmitsq.xstats->err.add_shared(n);	/* NAPI counts error CQEs here */
 }
 
 extern "C" int scx_channel_xdp_xmit(scx_channel *c, const scx_xdp_frame *f)

@@ -35,6 +35,8 @@ struct ChannelParams {
 	bool xdp;		/* a program is attached: XDP_TX SQ, RX through the program */
 	bool xdp_mpwqe;		/* XDP SQs post in MPWQE sessions */
 	u32 hw_mtu;		/* longest frame an XDP SQ sends */
+	u32 max_frame;		/* longest frame the device sends (caps) */
+	u32 max_lso;		/* longest LSO payload the device takes (caps; 0: no LSO) */
 	RqLayout rx;
 };
 

@@ -65,6 +65,17 @@ int cmd_modify_state(bus::Function *fn, u16 opcode, u32 obj, u8 cur, u8 next)
 	return cmd_run(fn, opcode, &in, &out);
 }
 
+int cmd_queue_reset(bus::Function *fn, u16 modify_opcode, u32 obj, bool may_be_ready)
+{
+	if (may_be_ready)
+		cmd_modify_state(fn, modify_opcode, obj, prm::kQueueRdy, prm::kQueueErr);
+	if (!cmd_modify_state(fn, modify_opcode, obj, prm::kQueueErr, prm::kQueueRst))
+		return 0;
+	/* the device disagrees on the state: flush it there and retry once */
+	cmd_modify_state(fn, modify_opcode, obj, prm::kQueueRdy, prm::kQueueErr);
+	return cmd_modify_state(fn, modify_opcode, obj, prm::kQueueErr, prm::kQueueRst);
+}
+
 int cmd_destroy(bus::Function *fn, u16 opcode, u32 obj)
 {
 	prm::DestroyObjIn in = {};

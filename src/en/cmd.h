@@ -21,5 +21,11 @@ int cmd_run(bus::Function *fn, u16 opcode, In *in, Out *out)
 int cmd_query_caps(bus::Function *fn, prm::HcaCaps *caps);
 int cmd_modify_state(bus::Function *fn, u16 opcode, u32 obj, u8 cur, u8 next);
 int cmd_destroy(bus::Function *fn, u16 opcode, u32 obj);
+/*
+ * Recovery's first step: move an SQ/RQ to RST. In ERR after an error CQE;
+ * when it may still be RDY (a timeout, a CQE that made no sense) it is
+ * stopped there (RDY -> ERR) first.
+ */
+int cmd_queue_reset(bus::Function *fn, u16 modify_opcode, u32 obj, bool may_be_ready);
 
 } /* namespace softcx::en */

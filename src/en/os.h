@@ -43,11 +43,17 @@ inline void dma_rmb() { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
 /* Full barrier before an MMIO doorbell write. */
 inline void wmb() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
-/* A counter written by one context and read by any: no tearing, no lock. */
+/*
+ * A counter written by one context and read by any: no tearing, no lock.
+ * A counter that two contexts write (e.g. the xmit path and NAPI) uses
+ * inc_shared() everywhere: an atomic add, for rare events only.
+ */
 struct Counter {
 	u64 v;
 	void add(u64 n) { __atomic_store_n(&v, v + n, __ATOMIC_RELAXED); }
 	void inc() { add(1); }
+	void add_shared(u64 n) { __atomic_fetch_add(&v, n, __ATOMIC_RELAXED); }
+	void inc_shared() { add_shared(1); }
 	u64 read() const { return __atomic_load_n(&v, __ATOMIC_RELAXED); }
 };
 static_assert(sizeof(Counter) == sizeof(u64));

@@ -104,6 +104,8 @@ int channel_params(Port *p, const scx_port_params *params, ChannelParams *cp)
 	cp->xdp = params->xdp != 0;
 	cp->xdp_mpwqe = params->xdp_tx_mpwqe != 0;
 	cp->hw_mtu = params->mtu + kHwMtuOverhead;
+	cp->max_frame = p->caps.max_hw_mtu.get();
+	cp->max_lso = p->caps.lso ? p->caps.max_lso_sz.get() : 0;
 	if (!rx_layout(params->mtu, params->rx_headroom, params->rx_tailroom, &cp->rx))
 		return -SCX_EINVAL;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */

@@ -85,11 +85,20 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	RxSlot *slot = &rq->slots[ix];
 	scx_rx_pkt pkt;
 
+	if (__builtin_expect(rq->cc == rq->pc, 0)) {
+		/* a CQE for a WQE never posted: the device is confused; reset it */
+		rq->stats->wqe_err.inc();
+		rq->recover = kRecoverConfused;
+		return;
+	}
 	rq->cc++;
-	if (cqe->opcode() != prm::kCqeRespSend || cqe->wqe_counter.get() != (u16)(rq->cc - 1)) {
+	if (__builtin_expect(cqe->opcode() != prm::kCqeRespSend ||
+			     cqe->wqe_counter.get() != (u16)(rq->cc - 1), 0)) {
+		/* error CQE (the RQ is in ERR) or one out of order: the frame is lost */
 		rq->stats->wqe_err.inc();
 		scx_os_rx_recycle(rq->pool, slot->page, 1);
 		slot->page = nullptr;
+		rq->recover = cqe->opcode() == prm::kCqeRespErr ? kRecoverErrCqe : kRecoverConfused;
 		return;
 	}
 
@@ -107,7 +116,7 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	slot->page = nullptr;	/* the page moves to the skb (or back to the pool) */
 
 	if (scx_os_rx_deliver(rq->os_channel, &pkt)) {
-		rq->stats->buff_alloc_err.inc();
+		rq->stats->skb_err.inc();
 		return;
 	}
 	rq->stats->packets.inc();
@@ -135,6 +144,8 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	rq->layout = layout;
 	rq->mask = (u16)(n - 1);
 	rq->bulk = n < kRqBulk ? 1 : kRqBulk;
+	rq->lkey.set(prm::kReservedLkey);
+	rq->recover = kRecoverNone;
 
 	err = cq_create(&rq->cq, fn, os_dev, log_size, vector);
 	if (err)
@@ -228,7 +239,7 @@ bool rq_refill(Rq *rq)
 			break;
 		}
 		wqe->data.byte_count.set(rq->layout.frame_room);
-		wqe->data.lkey.set(prm::kReservedLkey);
+		wqe->data.lkey = rq->lkey;
 		wqe->data.addr.set(slot->dma + rq->layout.headroom);
 		rq->pc++;
 	}
@@ -239,22 +250,84 @@ bool rq_refill(Rq *rq)
 	return rq->missing() >= rq->bulk;
 }
 
+namespace {
+
+/*
+ * ERR -> RST -> RDY from NAPI (commands are synchronous and BH-safe): the
+ * posted buffers go back to the pool, both sides restart at 0, the ring is
+ * filled again. Frames the device sent after the error were counted by it
+ * (rx_if_down_packets); CQEs left behind the error CQE count as flushed.
+ */
+int rq_recover(Rq *rq)
+{
+	int err;
+
+	err = cmd_queue_reset(rq->fn, prm::kCmdModifyRq, rq->rqn, rq->recover == kRecoverConfused);
+	if (err)
+		return err;
+	while (rq->cq.peek()) {
+		rq->cq.pop();
+		rq->stats->flushed.inc();
+	}
+	rq->cq.update_ci();
+	for (; rq->cc != rq->pc; rq->cc++) {
+		RxSlot *slot = &rq->slots[rq->cc & rq->mask];
+
+		if (slot->page)
+			scx_os_rx_recycle(rq->pool, slot->page, 1);
+		slot->page = nullptr;
+	}
+	rq->pc = 0;
+	rq->cc = 0;
+	rq->lkey.set(prm::kReservedLkey);
+	rq->dbrec[prm::kRcvDbr].set(0);
+	wmb();
+	err = cmd_modify_state(rq->fn, prm::kCmdModifyRq, rq->rqn, prm::kQueueRst, prm::kQueueRdy);
+	if (err)
+		return err;
+	rq->recover = kRecoverNone;
+	rq->stats->recover.inc();
+	rq_refill(rq);
+	return 0;
+}
+
+} /* namespace */
+
 template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 {
 	const prm::Cqe64 *cqe;
 	int work = 0;
 
-	while (work < budget && (cqe = rq->cq.peek())) {
+	while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
 		handle_cqe<X>(rq, cqe);
 		rq->cq.pop();
 		work++;
 	}
 	if (work)
 		rq->cq.update_ci();
+	if (__builtin_expect(rq->recover, 0)) {
+		int err = rq_recover(rq);
+
+		if (err)
+			scx_os_log(SCX_LOG_ERR, "RQ 0x%x: recovery failed (%d), retrying\n",
+				   rq->rqn, err);
+		else
+			scx_os_log(SCX_LOG_WARN, "RQ 0x%x recovered from an error CQE\n", rq->rqn);
+		/* a failed recovery keeps NAPI polling to retry */
+		if (err && work < budget)
+			work = budget;
+	}
 	return work;
 }
 template int rq_poll_cq<RxXdp::Off>(Rq *rq, int budget);
 template int rq_poll_cq<RxXdp::TxSend>(Rq *rq, int budget);
 template int rq_poll_cq<RxXdp::TxMpw>(Rq *rq, int budget);
+
+void rq_inject_error(Rq *rq)
+{
+	rq->lkey.set(0xbad);
+	for (u16 i = rq->cc; i != rq->pc; i++)
+		rq->wqes[i & rq->mask].data.lkey = rq->lkey;
+}
 
 } /* namespace softcx::en */

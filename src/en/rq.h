@@ -26,6 +26,9 @@ struct RqLayout {
 
 struct Sq;
 
+/* Why an RQ needs a reset: an error CQE (the RQ is in ERR), or a CQE that made no sense (maybe RDY). */
+constexpr u8 kRecoverNone = 0, kRecoverErrCqe = 1, kRecoverConfused = 2;
+
 /* How the RX handler is compiled: without XDP, or with XDP_TX posting SENDs or sessions. */
 enum class RxXdp : u8 { Off, TxSend, TxMpw };
 
@@ -43,6 +46,8 @@ struct Rq {
 	void *os_channel;
 	RqStats *stats;
 	Sq *xdpsq;		/* XDP_TX target (program attached), else nullptr */
+	prm::be32 lkey;		/* of every WQE posted (the error hook spoils it) */
+	u8 recover;		/* kRecover*: reset before handling more CQEs */
 	Cq cq;
 	/* cold */
 	u32 rqn;
@@ -62,7 +67,13 @@ void rq_destroy(Rq *rq);
 
 /* Post buffers while at least `bulk` are missing; true if a refill fell short. */
 bool rq_refill(Rq *rq);
-/* Handle up to budget RX CQEs; returns the number handled. */
+/*
+ * Handle up to budget RX CQEs; returns the number handled. An error CQE
+ * (or a CQE that names no posted WQE) ends the poll and recovers the RQ
+ * there (ERR -> RST -> RDY, ring refilled; rx_wqe_err, rx_recover).
+ */
 template <RxXdp X> int rq_poll_cq(Rq *rq, int budget);
+/* Test hook: every WQE posted (now and until the recovery) carries a bad lkey. */
+void rq_inject_error(Rq *rq);
 
 } /* namespace softcx::en */

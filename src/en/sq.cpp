@@ -15,32 +15,59 @@ namespace {
 constexpr u32 kTxCqPollBudget = 128;	/* CQEs per poll, as mlx5 */
 constexpr u32 kMinBqlBytes = 60;	/* ETH_ZLEN: what the wire carries at least */
 
+/*
+ * How a completion releases what it held. napi: from the channel's NAPI. A
+ * Frame SQ's frames belong to other pools (another port, channel or
+ * driver) whose lock-free caches only their own NAPI may touch: they are
+ * collected here and handed back in bulk, never recycled "direct".
+ */
+constexpr u32 kFrameBulk = 16;
+
+struct Release {
+	int napi;
+	u32 nframes;
+	void *frames[kFrameBulk];
+};
+
+void release_flush(Sq *sq, Release *r)
+{
+	if (r->nframes)
+		scx_os_xdp_frames_free_bulk(sq->os_channel, r->frames, r->nframes);
+	r->nframes = 0;
+}
+
 /* Release one FIFO entry; returns 1 when it held a packet. */
-template <SqKind K> u32 release_entry(Sq *sq, const TxDmaEntry &e, int napi)
+template <SqKind K> u32 release_entry(Sq *sq, const TxDmaEntry &e, Release *r)
 {
 	if constexpr (K == SqKind::Skb) {
 		scx_os_dma_unmap(sq->os_dev, e.dma, e.len, e.kind);
 		if (!e.obj)
 			return 0;
-		scx_os_tx_free(sq->os_channel, e.obj, napi);
+		scx_os_tx_free(sq->os_channel, e.obj, r->napi);
 	} else if constexpr (K == SqKind::Page) {
-		scx_os_rx_recycle(sq->pool, e.obj, napi ? 1 : 0);
+		scx_os_rx_recycle(sq->pool, e.obj, r->napi ? 1 : 0);
 	} else {
 		scx_os_dma_unmap(sq->os_dev, e.dma, e.len, SCX_DMA_SINGLE);
-		scx_os_xdp_frame_free(sq->os_channel, e.obj, napi ? 1 : 0);
+		if (!r->napi) {
+			scx_os_xdp_frame_free(sq->os_channel, e.obj);
+			return 1;
+		}
+		if (r->nframes == kFrameBulk)
+			release_flush(sq, r);
+		r->frames[r->nframes++] = e.obj;
 	}
 	return 1;
 }
 
 /* Release what one WQE holds; returns the packets (skbs, pages, frames) released. */
-template <SqKind K> u32 release_wqe(Sq *sq, const TxWqeInfo &wi, int napi)
+template <SqKind K> u32 release_wqe(Sq *sq, const TxWqeInfo &wi, Release *r)
 {
 	u32 pkts = 0;
 
 	for (u32 i = 0; i < wi.num_dma; i++)
-		pkts += release_entry<K>(sq, sq->dma_fifo[sq->dma_cc++ & sq->dma_mask], napi);
+		pkts += release_entry<K>(sq, sq->dma_fifo[sq->dma_cc++ & sq->dma_mask], r);
 	if (K == SqKind::Skb && wi.skb) {
-		scx_os_tx_free(sq->os_channel, wi.skb, napi);
+		scx_os_tx_free(sq->os_channel, wi.skb, r->napi);
 		pkts++;
 	}
 	return pkts;
@@ -65,15 +92,23 @@ bool stop_needed(const Sq *sq)
 	return !sq->has_room(sq->stop_room);
 }
 
+/* The headers a WQE inlines: inl bytes from src; the first `skip` bytes of the head are covered. */
+struct InlineHdr {
+	const u8 *src;
+	u32 inl;
+	u32 skip;
+};
+
 /*
- * One SEND or LSO WQE: ctrl, eth (csum flags, mss, ihs inline header bytes
- * from the head), one data segment per mapping minus the inlined bytes.
+ * One SEND or LSO WQE: ctrl, eth (csum flags, mss, the inline headers), one
+ * data segment per mapping minus the bytes the inline headers cover.
  */
-int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, u32 ihs, u16 mss)
+int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u32 wire_bytes,
+	     u16 wire_pkts)
 {
-	u32 inl_ds = ihs > 2 ? div_round_up(ihs - 2, prm::kSendWqeDS) : 0;
+	u32 inl_ds = h.inl > 2 ? div_round_up(h.inl - 2, prm::kSendWqeDS) : 0;
 	/* a head fully covered by the inline headers needs no pointer */
-	u32 data_ds = pkt->nr_frags - (pkt->frags[0].len <= ihs ? 1 : 0);
+	u32 data_ds = pkt->nr_frags - (pkt->frags[0].len <= h.skip ? 1 : 0);
 	u32 ds = prm::kEmptyDsCount + inl_ds + data_ds;
 	u32 num_wqebbs = div_round_up(ds, prm::kDsPerWqeBB);
 
@@ -92,14 +127,14 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, u32 ihs, u16 mss)
 	count_csum(sq, cs);
 	if (mss)
 		eth->mss.set(mss);
-	if (ihs)
-		put_inline_hdr(eth, pkt->head, ihs);
+	if (h.inl)
+		put_inline_hdr(eth, h.src, h.inl);
 
 	auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + (prm::kEmptyDsCount + inl_ds) *
 						       prm::kSendWqeDS);
 	for (u32 i = 0; i < pkt->nr_frags; i++) {
 		const scx_tx_frag &f = pkt->frags[i];
-		u32 skip = i == 0 ? ihs : 0;
+		u32 skip = i == 0 ? h.skip : 0;
 
 		/* every mapping is released on completion, even a fully inlined head */
 		fifo_push(sq, f.dma, f.len, f.kind, nullptr);
@@ -113,7 +148,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, u32 ihs, u16 mss)
 
 	ctrl->set(opcode, sq->pc, sq->sqn, ds);
 	sq->wqe_info[pi] = TxWqeInfo{pkt->skb, pkt->num_bytes, (u16)num_wqebbs,
-				     (u16)pkt->nr_frags};
+				     (u16)pkt->nr_frags, wire_bytes, wire_pkts};
 	sq->doorbell_cseg = ctrl;
 	sq->unrung++;
 	sq->pc += num_wqebbs;
@@ -125,32 +160,64 @@ int xmit_send(Sq *sq, scx_tx_pkt *pkt)
 	u32 ihs = sq->min_inline < pkt->headlen ? sq->min_inline : pkt->headlen;
 
 	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
-	int err = post_wqe(sq, pkt, prm::kOpSend, ihs, 0);
-	if (err)
-		return err;
-	sq->stats->packets.inc();
-	sq->stats->bytes.add(pkt->len);
-	return 0;
+	return post_wqe(sq, pkt, prm::kOpSend, InlineHdr{pkt->head, ihs, ihs}, 0, pkt->len, 1);
+}
+
+constexpr u32 kIpv6Hdr = 40;
+constexpr u32 kIpv6JumboHbh = 8;	/* next header, length 0, jumbo option (type, len, 32-bit length) */
+constexpr u8 kIpProtoTcp = 6;
+
+/*
+ * IPv6 BIG TCP: the template leaves out the hop-by-hop jumbo header at
+ * hbh_off (right after the IPv6 header): the IPv6 header names TCP as its
+ * next header; the device writes each segment's payload length.
+ */
+bool strip_jumbo_hbh(const scx_tx_pkt *pkt, u8 *hdr)
+{
+	u32 off = pkt->hbh_off;
+	const u8 *h = pkt->head;
+
+	if (off < kIpv6Hdr || off + kIpv6JumboHbh > pkt->ihs || h[off] != kIpProtoTcp)
+		return false;
+	__builtin_memcpy(hdr, h, off);
+	__builtin_memcpy(hdr + off, h + off + kIpv6JumboHbh, pkt->ihs - off - kIpv6JumboHbh);
+	hdr[off - kIpv6Hdr + 6] = kIpProtoTcp;
+	hdr[off - kIpv6Hdr + 4] = 0;
+	hdr[off - kIpv6Hdr + 5] = 0;
+	return true;
 }
 
 /*
  * LSO: headers [0, ihs) inlined (the device replicates them per segment and
  * requires them to end at the L4 header's end), the payload gathered. The
- * counters count wire packets and bytes, as mlx5.
+ * counters count wire packets and bytes, as mlx5. A send the device would
+ * refuse (a segment over its frame limit, a payload over its LSO limit)
+ * never reaches it: -EMSGSIZE.
  */
 int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 {
 	u32 ihs = pkt->ihs;
+	u8 hdr[kMaxLsoInline];
+	InlineHdr h = {pkt->head, ihs, ihs};
 
 	if (ihs > kMaxLsoInline || ihs > pkt->headlen || ihs >= pkt->len || !pkt->gso_size ||
-	    pkt->gso_size > 0xffff || !pkt->gso_segs)
+	    pkt->gso_size > 0xffff || !pkt->gso_segs || pkt->gso_segs > 0xffff)
 		return -SCX_EINVAL;
-	pkt->num_bytes = pkt->len + (pkt->gso_segs - 1) * ihs;
-	int err = post_wqe(sq, pkt, prm::kOpLso, ihs, (u16)pkt->gso_size);
+	if (pkt->hbh_off) {
+		if (pkt->gso_type != SCX_TX_GSO_TCPV6 || !strip_jumbo_hbh(pkt, hdr))
+			return -SCX_EINVAL;
+		h.src = hdr;
+		h.inl = ihs - kIpv6JumboHbh;
+	}
+	if (__builtin_expect(h.inl + pkt->gso_size > sq->max_frame ||
+			     pkt->len - ihs > sq->max_lso, 0))
+		return -SCX_EMSGSIZE;
+	/* wire bytes: the payload and one copy of the headers the device sends per segment */
+	pkt->num_bytes = pkt->len - ihs + pkt->gso_segs * h.inl;
+	int err = post_wqe(sq, pkt, prm::kOpLso, h, (u16)pkt->gso_size, pkt->num_bytes,
+			   (u16)pkt->gso_segs);
 	if (err)
 		return err;
-	sq->stats->packets.add(pkt->gso_segs);
-	sq->stats->bytes.add(pkt->num_bytes);
 	sq->stats->tso_packets.inc();
 	sq->stats->tso_bytes.add(pkt->len - ihs);
 	return 0;
@@ -178,26 +245,80 @@ int mpw_xmit(Sq *sq, scx_tx_pkt *pkt)
 	fifo_push(sq, f.dma, f.len, f.kind, pkt->skb);
 	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
 	s.bytes += pkt->num_bytes;
+	s.wire_bytes += pkt->len;
 	s.pkt_count++;
 	sq->unrung++;
 	count_csum(sq, cs);
 	sq->stats->mpwqe_pkts.inc();
-	sq->stats->packets.inc();
-	sq->stats->bytes.add(pkt->len);
 	if (s.ds_count == kMpwMaxDs)
 		mpw_close(sq);	/* full: complete; the caller still decides the doorbell */
 	return 0;
 }
 
+/*
+ * Complete the WQEs from *sqcc up to the one at ctr (through it when
+ * inclusive), never past pc: release what they held, feed BQL, count
+ * tx_packets/tx_bytes.
+ */
+template <SqKind K> void complete_wqes(Sq *sq, u16 *sqcc, u16 pc, u16 ctr, bool inclusive,
+				       Release *r, scx_tx_done *done)
+{
+	while (*sqcc != pc && (u16)(ctr - *sqcc) < (u16)(pc - *sqcc)) {
+		const TxWqeInfo wi = sq->wqe_info[*sqcc & sq->mask];
+		bool last = *sqcc == ctr;
+
+		if (last && !inclusive)
+			break;
+		u32 pkts = release_wqe<K>(sq, wi, r);
+		if (pkts) {
+			done->packets += pkts;
+			done->bytes += wi.num_bytes;
+		}
+		if (K == SqKind::Skb && wi.wire_pkts) {
+			sq->stats->packets.add(wi.wire_pkts);
+			sq->stats->bytes.add(wi.wire_bytes);
+		}
+		*sqcc = (u16)(*sqcc + wi.num_wqebbs);
+		if (last)
+			break;
+	}
+}
+
+/*
+ * Release every WQE the device will not complete (recovery, close); what
+ * they held was never sent: tx_flushed (Skb: wire packets), or the XDP
+ * SQ's flushed count (frames).
+ */
 template <SqKind K> void release_all(Sq *sq)
 {
+	Release r = {};
+	u64 pkts = 0;
+
 	mpw_close(sq);
 	while (sq->cc != sq->pc) {
 		const TxWqeInfo wi = sq->wqe_info[sq->cc & sq->mask];
+		u32 n = release_wqe<K>(sq, wi, &r);
 
-		release_wqe<K>(sq, wi, 0);
+		pkts += K == SqKind::Skb ? wi.wire_pkts : n;
 		sq->cc += wi.num_wqebbs;
 	}
+	if constexpr (K == SqKind::Skb)
+		sq->stats->flushed.add(pkts);
+	else
+		sq->xstats->flushed.add(pkts);
+}
+
+/*
+ * The device is gone: what it completed before (CQEs NAPI never polled)
+ * was sent and counts as such; whatever it never completed is flushed.
+ */
+template <SqKind K> void drain(Sq *sq)
+{
+	scx_tx_done done = {};
+
+	while (sq_poll_cq<K>(sq, 0, &done))
+		;
+	release_all<K>(sq);
 }
 
 template <SqKind K> Counter &cqe_counter(Sq *sq)
@@ -209,12 +330,12 @@ template <SqKind K> Counter &cqe_counter(Sq *sq)
 }
 
 /* XDP SQs have no error counters of their own in mlx5: an error CQE counts as err. */
-template <SqKind K> Counter &cqe_err_counter(Sq *sq)
+template <SqKind K> void count_cqe_err(Sq *sq)
 {
 	if constexpr (K == SqKind::Skb)
-		return sq->stats->cqe_err;
+		sq->stats->cqe_err.inc();
 	else
-		return sq->xstats->err;
+		sq->xstats->err.inc_shared();	/* the Frame SQ's producers count err too */
 }
 
 /*
@@ -248,6 +369,10 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	sq->xstats = cfg.xstats;
 	sq->pool = cfg.pool;
 	sq->hw_mtu = cfg.hw_mtu;
+	sq->max_frame = cfg.max_frame;
+	sq->max_lso = cfg.max_lso;
+	sq->stalled = false;
+	sq->bogus_cqe = false;
 	sq->log_size = cfg.log_size;
 	sq->mask = (u16)(n - 1);
 	sq->min_inline = cfg.min_inline > kMaxInline ? kMaxInline : cfg.min_inline;
@@ -308,16 +433,15 @@ void sq_destroy(Sq *sq)
 	if (!sq->ring.cpu)
 		return;
 	cmd_destroy(sq->fn, prm::kCmdDestroySq, sq->sqn);
-	/* The device is gone: release whatever it never completed. */
 	switch (sq->kind) {
 	case SqKind::Skb:
-		release_all<SqKind::Skb>(sq);
+		drain<SqKind::Skb>(sq);
 		break;
 	case SqKind::Page:
-		release_all<SqKind::Page>(sq);
+		drain<SqKind::Page>(sq);
 		break;
 	case SqKind::Frame:
-		release_all<SqKind::Frame>(sq);
+		drain<SqKind::Frame>(sq);
 		break;
 	}
 	sq->db.free(sq->os_dev);
@@ -333,6 +457,11 @@ template <bool kMpw> int sq_xmit(Sq *sq, scx_tx_pkt *pkt)
 
 	if (__builtin_expect(pkt->nr_frags > SCX_TX_MAX_FRAGS || !pkt->nr_frags, 0))
 		return -SCX_EINVAL;
+	/* What the device would answer with an error CQE (and the SQ in ERR) is refused here. */
+	if (__builtin_expect(pkt->len < kMinTxFrame, 0))
+		return -SCX_EINVAL;
+	if (__builtin_expect(!pkt->gso_type && pkt->len > sq->max_frame, 0))
+		return -SCX_EMSGSIZE;
 	if (kMpw) {
 		/* eligible: linear, no VLAN tag to insert, no inline (SQ-wide), no LSO */
 		if (__builtin_expect(pkt->nr_frags == 1 && !pkt->gso_type && !pkt->vlan, 1)) {
@@ -369,6 +498,8 @@ void sq_ring(Sq *sq)
 	ctrl->fm_ce_se |= prm::kCtrlCqUpdate;
 	sq->doorbell_cseg = nullptr;
 	sq->unrung = 0;
+	if (__builtin_expect(sq->stalled, 0))
+		return;	/* test hook: the doorbell is lost (a TX timeout follows) */
 	dma_wmb();
 	sq->dbrec[prm::kSndDbr].set(sq->pc);
 	wmb();
@@ -379,42 +510,39 @@ void sq_ring(Sq *sq)
 template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 {
 	Cq *cq = &sq->cq;
+	Release r = {};
 	u16 sqcc = sq->cc;
+	u16 pc = __atomic_load_n(&sq->pc, __ATOMIC_RELAXED);
 	u32 n = 0;
 	const prm::Cqe64 *cqe;
 
+	r.napi = napi_budget;
 	while (n < kTxCqPollBudget && (cqe = cq->peek())) {
-		u16 wqe_counter = cqe->wqe_counter.get();
-		bool last;
+		u16 ctr = cqe->wqe_counter.get();
+		bool known = (u16)(ctr - sqcc) < (u16)(pc - sqcc);
 
 		n++;
 		cqe_counter<K>(sq).inc();
-		if (__builtin_expect(cqe->opcode() == prm::kCqeReqErr, 0)) {
+		if (__builtin_expect(cqe->opcode() == prm::kCqeReqErr || !known, 0)) {
 			auto *err = reinterpret_cast<const prm::ErrCqe *>(cqe);
 
-			cqe_err_counter<K>(sq).inc();
-			scx_os_log(SCX_LOG_ERR, "SQ 0x%x error CQE: syndrome 0x%x wqe 0x%x\n",
-				   sq->sqn, err->syndrome, wqe_counter);
-			/* The SQ is in ERR: the rest is flushed by sq_recover(). */
+			count_cqe_err<K>(sq);
+			scx_os_log(SCX_LOG_ERR, "SQ 0x%x %s CQE: syndrome 0x%x wqe 0x%x (cc 0x%x pc 0x%x)\n",
+				   sq->sqn, known ? "error" : "bogus", err->syndrome, ctr, sqcc, pc);
+			/* The device did what comes before the failed WQE; sq_recover() flushes the rest. */
+			if (known && cqe->opcode() == prm::kCqeReqErr)
+				complete_wqes<K>(sq, &sqcc, pc, ctr, false, &r, done);
 			cq->pop();
+			sq->bogus_cqe = !known;
 			__atomic_store_n(&sq->recovering, true, __ATOMIC_RELAXED);
 			done->tx_error = 1;
 			break;
 		}
-		do {
-			const TxWqeInfo wi = sq->wqe_info[sqcc & sq->mask];
-			u32 pkts;
-
-			last = sqcc == wqe_counter;
-			pkts = release_wqe<K>(sq, wi, napi_budget);
-			if (pkts) {
-				done->packets += pkts;
-				done->bytes += wi.num_bytes;
-			}
-			sqcc += wi.num_wqebbs;
-		} while (!last && sqcc != __atomic_load_n(&sq->pc, __ATOMIC_RELAXED));
+		complete_wqes<K>(sq, &sqcc, pc, ctr, true, &r, done);
 		cq->pop();
 	}
+	if constexpr (K == SqKind::Frame)
+		release_flush(sq, &r);
 	if (!n)
 		return false;
 	cq->update_ci();
@@ -430,17 +558,19 @@ template <SqKind K> int sq_recover(Sq *sq)
 {
 	int err;
 
-	/* ERR -> RST: the device drops its view of the ring and restarts at 0. */
-	err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueErr, prm::kQueueRst);
-	if (err) {
-		/* Not in ERR (a spurious request): flush it there first. */
-		cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRdy, prm::kQueueErr);
-		err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueErr,
-				       prm::kQueueRst);
-		if (err)
-			return err;
-	}
-	/* Nothing the device wrote before the error is needed any more. */
+	/* no error CQE (a TX timeout; a CQE naming no WQE): the SQ may still be RDY */
+	err = cmd_queue_reset(sq->fn, prm::kCmdModifySq, sq->sqn,
+			      !__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED) || sq->stalled ||
+				      sq->bogus_cqe);
+	if (err)
+		return err;
+	/*
+	 * CQEs not polled yet (a timeout, or NAPI stopped at its bound) complete
+	 * what the device sent; an error CQE among them ends that walk.
+	 */
+	scx_tx_done done = {};
+	while (sq_poll_cq<K>(sq, 0, &done))
+		;
 	while (sq->cq.peek())
 		sq->cq.pop();
 	sq->cq.update_ci();
@@ -452,6 +582,8 @@ template <SqKind K> int sq_recover(Sq *sq)
 	sq->doorbell_cseg = nullptr;
 	sq->unrung = 0;
 	sq->lkey.set(prm::kReservedLkey);
+	sq->stalled = false;
+	sq->bogus_cqe = false;
 	sq->dbrec[prm::kSndDbr].set(0);
 	wmb();
 	err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRst, prm::kQueueRdy);

@@ -27,6 +27,9 @@ struct TxWqeInfo {
 	u32 num_bytes;		/* BQL bytes */
 	u16 num_wqebbs;
 	u16 num_dma;		/* entries in the FIFO */
+	/* Skb SQ: what tx_packets/tx_bytes count once the WQE completes (wire packets, bytes) */
+	u32 wire_bytes;
+	u16 wire_pkts;
 };
 
 /*
@@ -44,7 +47,8 @@ struct TxDmaEntry {
 /* The open enhanced multi-packet send WQE ("session"); ctrl == nullptr: none open. */
 struct MpwSession {
 	prm::CtrlSeg *ctrl;
-	u32 bytes;
+	u32 bytes;		/* BQL bytes */
+	u32 wire_bytes;
 	u16 ds_count;
 	u16 pkt_count;
 	u8 cs_flags;		/* the shared eth segment's part that must match */
@@ -89,6 +93,11 @@ struct Sq {
 	u8 xmit_busy;		/* Frame SQ: a producer or the recovery is inside */
 	prm::be32 lkey;		/* of every data segment (the error hook spoils it) */
 	u32 hw_mtu;		/* XDP: longest frame (MTU + L2 overhead) */
+	/* Skb SQ: what the device takes (caps): longest frame, longest LSO payload */
+	u32 max_frame;
+	u32 max_lso;
+	bool stalled;		/* test hook: doorbells are lost until the next recovery */
+	bool bogus_cqe;		/* the CQE that stopped it named no outstanding WQE */
 	MpwSession mpw;
 	u8 *wqes;
 	prm::be32 *dbrec;
@@ -132,6 +141,8 @@ struct SqConfig {
 	bool mpwqe;
 	u32 vector;
 	u32 hw_mtu;		/* XDP SQs */
+	u32 max_frame;		/* Skb: the device's longest frame */
+	u32 max_lso;		/* Skb: the device's longest LSO payload (0: none) */
 	SqStats *stats;		/* Skb */
 	XdpSqStats *xstats;	/* Page, Frame */
 	scx_os_rxq *pool;	/* Page */
@@ -146,12 +157,19 @@ void sq_doorbell(Sq *sq);
 /* Request a CQE on the last WQE posted and ring for everything posted. */
 void sq_ring(Sq *sq);
 /*
- * Handle CQEs, releasing what the WQEs held (napi: from NAPI, so pages
- * and frames may go to per-CPU caches); true when more remain than one
- * poll may take. An error CQE sets `recovering` and done->tx_error.
+ * Handle CQEs, releasing what the WQEs held (napi: from NAPI, so the RQ's
+ * own pages may go to its pool's cache; redirected frames never do: they
+ * belong to other pools and go back in bulk); true when more remain than one
+ * poll may take. tx_packets/tx_bytes count here, at completion. An error
+ * CQE (or one that names no outstanding WQE) completes what the device did
+ * before it, sets `recovering` and done->tx_error.
  */
 template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done);
-/* Flush and reset after an error CQE (posting and completion quiesced). */
+/*
+ * Flush and reset after an error CQE or a TX timeout (posting and
+ * completion quiesced): CQEs still waiting complete their WQEs, everything
+ * else outstanding is flushed (counted, never sent), ERR -> RST -> RDY.
+ */
 template <SqKind K> int sq_recover(Sq *sq);
 
 /* ---- pieces the WQE builders share ---- */
@@ -176,7 +194,7 @@ template <SqKind K> inline void pad_to_edge(Sq *sq, u32 num_wqebbs)
 
 		__builtin_memset(ctrl, 0, prm::kSendWqeBB);
 		ctrl->set(prm::kOpNop, sq->pc, sq->sqn, 1);
-		sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, 1, 0};
+		sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, 1, 0, 0, 0};
 		sq->doorbell_cseg = ctrl;
 		sq->pc++;
 		nop_counter<K>(sq).inc();
@@ -200,8 +218,8 @@ inline void mpw_open(Sq *sq, u8 cs_flags)
 
 	__builtin_memset(wqe, 0, sizeof(prm::CtrlSeg) + sizeof(prm::EthSeg));
 	eth->cs_flags = cs_flags;
-	sq->mpw = MpwSession{reinterpret_cast<prm::CtrlSeg *>(wqe), 0, (u16)prm::kEmptyDsCount, 0,
-			     cs_flags};
+	sq->mpw = MpwSession{reinterpret_cast<prm::CtrlSeg *>(wqe), 0, 0, (u16)prm::kEmptyDsCount,
+			     0, cs_flags};
 }
 
 /* Complete the open session: ctrl, WQE info, pc. No doorbell. */
@@ -216,7 +234,7 @@ inline void mpw_close(Sq *sq)
 
 	ctrl->set(prm::kOpEnhancedMpsw, sq->pc, sq->sqn, s.ds_count);
 	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, s.bytes, (u16)num_wqebbs,
-						    s.pkt_count};
+						    s.pkt_count, s.wire_bytes, s.pkt_count};
 	sq->doorbell_cseg = ctrl;
 	sq->pc += num_wqebbs;
 	s.ctrl = nullptr;

@@ -30,6 +30,8 @@ const StatDesc kStatDescs[] = {
 	SCX_RQ(xdp_drop),
 	SCX_RQ(xdp_redirect),
 	SCX_RQ(flushed),
+	SCX_RQ(skb_err),
+	SCX_RQ(recover),
 	SCX_XDPTX("xdp_tx_xmit", xmit),
 	SCX_XDPTX("xdp_tx_mpwqe", mpwqe),
 	SCX_XDPTX("xdp_tx_inlnw", inlnw),
@@ -38,6 +40,7 @@ const StatDesc kStatDescs[] = {
 	SCX_XDPTX("xdp_tx_err", err),
 	SCX_XDPTX2("xdp_tx_cqe", "xdp_tx_cqes", cqes),
 	SCX_XDPTX("xdp_tx_recover", recover),
+	SCX_XDPTX("xdp_tx_flushed", flushed),
 	SCX_SQ(packets),
 	SCX_SQ(bytes),
 	SCX_SQ(tso_packets),
@@ -53,6 +56,8 @@ const StatDesc kStatDescs[] = {
 	SCX_SQ(stopped),
 	SCX_SQ(wake),
 	SCX_SQ(dropped),
+	SCX_SQ(flushed),
+	SCX_SQ(timeout),
 	SCX_SQ(cqes),
 	SCX_SQ(cqe_err),
 	SCX_SQ(recover),
@@ -65,6 +70,7 @@ const StatDesc kStatDescs[] = {
 	SCX_XMIT("xdp_err", err),
 	SCX_XMIT("xdp_cqes", cqes),
 	SCX_XMIT("xdp_recover", recover),
+	SCX_XMIT("xdp_flushed", flushed),
 	SCX_CH(poll),
 	SCX_CH(arm),
 	SCX_DEV(rx_out_of_buffer),
@@ -281,13 +287,19 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	s->rx_bytes = total.rq.bytes.read();
 	s->tx_packets = total.sq.packets.read();
 	s->tx_bytes = total.sq.bytes.read();
-	/* XDP drops are the program's choice, not the driver's: not rx_dropped (as mlx5) */
-	s->rx_dropped = total.rq.buff_alloc_err.read() + total.rq.wqe_err.read() +
-			total.rq.flushed.read();
-	s->tx_dropped = total.sq.dropped.read();
-
-
 	DeviceStats ds = {};
 	query_qcounter(p, &ds);
+	/*
+	 * rx_dropped: frames that arrived and were lost, by the device (port
+	 * down, too long for the buffer, malformed) or the driver (error CQE,
+	 * never polled before a close, no skb). Not refill allocation failures
+	 * (no frame is lost: rx_buff_alloc_err), not XDP drops (the program's
+	 * choice, as mlx5). rx_missed_errors: no buffer posted (out of buffer);
+	 * iproute2 folds it into the "dropped" it prints.
+	 */
+	s->rx_dropped = ds.rx_if_down_packets + ds.rx_oversize_pkts_buffer + ds.rx_malformed +
+			total.rq.wqe_err.read() + total.rq.flushed.read() + total.rq.skb_err.read();
 	s->rx_missed_errors = ds.rx_out_of_buffer;
+	/* tx_dropped: refused before posting; tx_flushed (posted, never sent) as well */
+	s->tx_dropped = total.sq.dropped.read() + total.sq.flushed.read();
 }

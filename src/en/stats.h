@@ -21,6 +21,8 @@ struct RqStats {
 	Counter xdp_drop;	/* DROP, ABORTED, unknown, and XDP_TX that could not be posted */
 	Counter xdp_redirect;
 	Counter flushed;	/* placed by the device, never polled: the RQ was closed first */
+	Counter skb_err;	/* polled, but no skb could be built (or the CQE made no sense for one) */
+	Counter recover;	/* RQ recoveries after an error CQE (ERR -> RST -> RDY, refilled) */
 };
 
 struct SqStats {
@@ -38,7 +40,9 @@ struct SqStats {
 	Counter xmit_more;
 	Counter stopped;
 	Counter wake;
-	Counter dropped;
+	Counter dropped;	/* refused before posting (too long for the device, no mapping) */
+	Counter flushed;	/* posted, never sent: released by SQ recovery or close */
+	Counter timeout;	/* TX watchdog timeouts (each recovers the SQ) */
 	Counter cqes;
 	Counter cqe_err;
 	Counter recover;
@@ -52,9 +56,10 @@ struct XdpSqStats {
 	Counter inlnw;		/* frames copied inline into a session */
 	Counter nops;		/* NOP WQEBBs of edge padding */
 	Counter full;		/* frames refused: no room (or the SQ is recovering) */
-	Counter err;		/* frames refused as invalid; error CQEs */
+	Counter err;		/* frames refused as invalid; error CQEs (inc_shared: two writers) */
 	Counter cqes;
 	Counter recover;	/* recoveries after an error CQE (ERR -> RST -> RDY) */
+	Counter flushed;	/* frames posted, never sent: released by recovery or close */
 };
 
 struct ChStats {

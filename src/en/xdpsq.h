@@ -47,6 +47,16 @@ inline bool xdp_len_ok(const Sq *sq, u32 len)
 	return len >= kMinTxFrame && len >= sq->min_inline && len <= sq->hw_mtu;
 }
 
+/* A frame refused as invalid; the Frame SQ's err has two writers (producers, NAPI). */
+template <SqKind K> inline int xdp_invalid(Sq *sq)
+{
+	if constexpr (K == SqKind::Frame)
+		sq->xstats->err.inc_shared();
+	else
+		sq->xstats->err.inc();
+	return -SCX_EINVAL;
+}
+
 /* No room: let the device drain what is posted, count, refuse. */
 inline int xdp_full(Sq *sq)
 {
@@ -60,10 +70,8 @@ template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
 {
 	u32 ihs = sq->min_inline;
 
-	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0)) {
-		sq->xstats->err.inc();
-		return -SCX_EINVAL;
-	}
+	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0))
+		return xdp_invalid<K>(sq);
 	if (__builtin_expect(!sq->has_room(1), 0))
 		return xdp_full(sq);
 
@@ -110,10 +118,8 @@ template <SqKind K> int xdpsq_mpw(Sq *sq, const XdpTxDesc &d)
 {
 	MpwSession &s = sq->mpw;
 
-	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0)) {
-		sq->xstats->err.inc();
-		return -SCX_EINVAL;
-	}
+	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0))
+		return xdp_invalid<K>(sq);
 	if (!s.ctrl) {
 		if (__builtin_expect(!sq->has_room(sq->stop_room), 0))
 			return xdp_full(sq);

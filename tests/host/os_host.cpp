@@ -138,6 +138,7 @@ host::XdpProg g_xdp_prog;
 std::map<void *, std::vector<host::Bytes>> g_redirected;
 std::map<std::pair<void *, int>, uint64_t> g_xdp_exceptions;
 std::map<void *, std::vector<void *>> g_frames_freed;
+std::map<void *, uint32_t> g_frame_bulks;
 
 void rxbuf_release(void *page)
 {
@@ -447,11 +448,18 @@ void scx_os_xdp_exception(void *os_channel, int verdict)
 	g_xdp_exceptions[{ os_channel, verdict }]++;
 }
 
-void scx_os_xdp_frame_free(void *os_channel, void *frame, int napi)
+void scx_os_xdp_frame_free(void *os_channel, void *frame)
 {
-	(void)napi;
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	g_frames_freed[os_channel].push_back(frame);
+}
+
+void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t n)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_frame_bulks[os_channel]++;
+	for (uint32_t i = 0; i < n; i++)
+		g_frames_freed[os_channel].push_back(frames[i]);
 }
 
 void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
@@ -568,6 +576,12 @@ const std::vector<void *> &xdp_frames_freed(void *os_channel)
 	return g_frames_freed[os_channel];
 }
 
+uint32_t xdp_frame_bulks(void *os_channel)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_frame_bulks[os_channel];
+}
+
 uint64_t irq_count(void *irq_ctx, uint32_t vector)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
@@ -621,6 +635,7 @@ void reset()
 	g_redirected.clear();
 	g_xdp_exceptions.clear();
 	g_frames_freed.clear();
+	g_frame_bulks.clear();
 }
 
 } /* namespace host */

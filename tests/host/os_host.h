@@ -65,8 +65,10 @@ using XdpProg = std::function<int(void *os_channel, uint8_t *page, scx_xdp_buf *
 void set_xdp_prog(XdpProg prog);
 const std::vector<Bytes> &xdp_redirected(void *os_channel);
 uint64_t xdp_exceptions(void *os_channel, int verdict);
-/* Frames handed back by scx_os_xdp_frame_free, in order. */
+/* Frames handed back (scx_os_xdp_frame_free or in bulks), in order. */
 const std::vector<void *> &xdp_frames_freed(void *os_channel);
+/* Calls of scx_os_xdp_frames_free_bulk (NAPI completions of the redirect SQ). */
+uint32_t xdp_frame_bulks(void *os_channel);
 
 /* ---- TX completions (scx_os_tx_free) ---- */
 const std::vector<void *> &tx_freed(void *os_channel);

@@ -483,6 +483,8 @@ TEST_P(XdpXmit, FramesArriveAndAreFreedOnce)
 	EXPECT_EQ(uniq.size(), 40u) << "every frame exactly once";
 	for (auto &f : xmit_frames)
 		EXPECT_TRUE(uniq.count(f.get()));
+	/* other pools' frames: back in bulks of 16 from NAPI, never one by one "direct" */
+	EXPECT_EQ(host::xdp_frame_bulks(&p[0].os_ch[0]), 3u);
 	EXPECT_EQ(host::dma_tx_mappings(), 0u);
 }
 
