@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* XDP_REDIRECT every frame with bpf_redirect(ifindex): the ifindex is slot 0
  * of the array map redir_ifindex (0, the initial value: XDP_PASS). Set it with
- *   bpftool map update name redir_ifindex key 0 0 0 0 value <ifindex, 4 bytes LE> */
+ *   bpftool map update name redir_ifindex key 0 0 0 0 value <ifindex, 4 bytes LE>
+ * Section "xdp.frags" holds the multi-buffer aware copy. */
 #include "common.h"
 
 struct {
@@ -11,14 +12,26 @@ struct {
 	__type(value, __u32);
 } redir_ifindex SEC(".maps");
 
-SEC("xdp")
-int xdp_redir_ifindex(struct xdp_md *ctx)
+static __always_inline int redir(void)
 {
 	__u32 k = 0, *ifi = bpf_map_lookup_elem(&redir_ifindex, &k);
 
 	if (!ifi || !*ifi)
 		return XDP_PASS;
 	return bpf_redirect(*ifi, 0);
+}
+
+SEC("xdp")
+int xdp_redir_ifindex(struct xdp_md *ctx)
+{
+	return redir();
+}
+
+/* The same for multi-buffer frames (a veth with a large MTU builds them). */
+SEC("xdp.frags")
+int xdp_redir_ifindex_frags(struct xdp_md *ctx)
+{
+	return redir();
 }
 
 char _license[] SEC("license") = "GPL";

@@ -451,11 +451,12 @@ xdp_attached() {
 	return 0
 }
 
-# xdp_attach DEV NS OBJ [KIND]: `ip link set dev DEV KIND obj OBJ sec xdp`
-# (KIND: xdp (default), xdpdrv, xdpgeneric, xdpoffload), must succeed.
+# xdp_attach DEV NS OBJ [KIND] [SEC]: `ip link set dev DEV KIND obj OBJ sec SEC`
+# (KIND: xdp (default), xdpdrv, xdpgeneric, xdpoffload; SEC: xdp (default),
+# xdp.frags), must succeed.
 xdp_attach() {
-	local dev=$1 ns=$2 obj=$3 kind=${4:-xdp} out rc=0
-	out=$(ip ${ns:+-n "$ns"} link set dev "$dev" "$kind" obj "$obj" sec xdp 2>&1) || rc=$?
+	local dev=$1 ns=$2 obj=$3 kind=${4:-xdp} sec=${5:-xdp} out rc=0
+	out=$(ip ${ns:+-n "$ns"} link set dev "$dev" "$kind" obj "$obj" sec "$sec" 2>&1) || rc=$?
 	[ $rc -eq 0 ] || fail "attach ${obj##*/} ($kind) to $dev: status $rc: $(echo "$out" | grep -v '^$' | tail -n 4 | tr '\n' ' ')"
 	[ -n "$(xdp_attached "$dev" "$ns")" ] || fail "attach ${obj##*/} to $dev: ip link shows no XDP program"
 }
