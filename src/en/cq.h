@@ -46,13 +46,13 @@ struct Cq {
 	/* Tell the device how far we consumed (it may reuse those slots). */
 	void update_ci()
 	{
-		dbrec[prm::kCqSetCiDbr].set(cc & 0xffffff);
+		dbrec[prm::kCqSetCiDbr].set(cc & prm::kCqCiMask);
 	}
 
 	/* Request one interrupt for the next CQE (or now, if one is pending). */
 	void arm()
 	{
-		u32 word = prm::kCqDbReqNot | (cc & 0xffffff);
+		u32 word = prm::kCqDbReqNot | (cc & prm::kCqCiMask);
 		prm::be32 mmio[2];
 
 		dbrec[prm::kCqArmDbr].set(word);

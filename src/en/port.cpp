@@ -13,7 +13,8 @@ namespace softcx::en {
 
 namespace {
 
-constexpr u32 kHwMtuOverhead = SCX_HW_MTU_OVERHEAD;	/* ETH_HLEN + VLAN_HLEN + FCS, as mlx5 */
+constexpr u32 kHwMtuOverhead = prm::kHwMtuOverhead;
+static_assert(SCX_HW_MTU_OVERHEAD == prm::kHwMtuOverhead && SCX_MAX_MTU == prm::kMaxSwMtu);
 constexpr u32 kRssLogTable = 7;
 constexpr u8 kMaxRxOrder = 3;
 

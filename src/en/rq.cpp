@@ -168,7 +168,7 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 
 	in.cqn.set(rq->cq.cqn);
 	in.log_wq_sz = log_size;
-	in.log_wq_stride = 4;
+	in.log_wq_stride = prm::kRxWqeCycLogStride;
 	in.wq_type = prm::kWqCyclic;
 	in.dbr_addr.set(rq->db.dma);
 	in.pas.set(rq->ring.dma);

@@ -163,10 +163,6 @@ int xmit_send(Sq *sq, scx_tx_pkt *pkt)
 	return post_wqe(sq, pkt, prm::kOpSend, InlineHdr{pkt->head, ihs, ihs}, 0, pkt->len, 1);
 }
 
-constexpr u32 kIpv6Hdr = 40;
-constexpr u32 kIpv6JumboHbh = 8;	/* next header, length 0, jumbo option (type, len, 32-bit length) */
-constexpr u8 kIpProtoTcp = 6;
-
 /*
  * IPv6 BIG TCP: the template leaves out the hop-by-hop jumbo header at
  * hbh_off (right after the IPv6 header): the IPv6 header names TCP as its
@@ -177,13 +173,17 @@ bool strip_jumbo_hbh(const scx_tx_pkt *pkt, u8 *hdr)
 	u32 off = pkt->hbh_off;
 	const u8 *h = pkt->head;
 
-	if (off < kIpv6Hdr || off + kIpv6JumboHbh > pkt->ihs || h[off] != kIpProtoTcp)
+	u8 *ip;
+
+	/* the jumbo header's first byte, its next header, must be TCP */
+	if (off < prm::kIpv6Hdr || off + prm::kIpv6JumboHbhLen > pkt->ihs || h[off] != prm::kIpProtoTcp)
 		return false;
 	__builtin_memcpy(hdr, h, off);
-	__builtin_memcpy(hdr + off, h + off + kIpv6JumboHbh, pkt->ihs - off - kIpv6JumboHbh);
-	hdr[off - kIpv6Hdr + 6] = kIpProtoTcp;
-	hdr[off - kIpv6Hdr + 4] = 0;
-	hdr[off - kIpv6Hdr + 5] = 0;
+	__builtin_memcpy(hdr + off, h + off + prm::kIpv6JumboHbhLen,
+			 pkt->ihs - off - prm::kIpv6JumboHbhLen);
+	ip = hdr + off - prm::kIpv6Hdr;
+	ip[prm::kIpv6NextHdrOff] = prm::kIpProtoTcp;
+	prm::store_be16(ip + prm::kIpv6PayloadLenOff, 0);
 	return true;
 }
 
@@ -207,7 +207,7 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 		if (pkt->gso_type != SCX_TX_GSO_TCPV6 || !strip_jumbo_hbh(pkt, hdr))
 			return -SCX_EINVAL;
 		h.src = hdr;
-		h.inl = ihs - kIpv6JumboHbh;
+		h.inl = ihs - prm::kIpv6JumboHbhLen;
 	}
 	if (__builtin_expect(h.inl + pkt->gso_size > sq->max_frame ||
 			     pkt->len - ihs > sq->max_lso, 0))

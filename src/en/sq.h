@@ -10,6 +10,7 @@
 
 #include "en/cq.h"
 #include "en/stats.h"
+#include "prm/packet.h"
 #include "prm/wqe.h"
 #include "softcx/core.h"
 
@@ -71,7 +72,7 @@ static_assert(kMpwMaxDs <= prm::kMaxDsCount);
 constexpr u32 kMaxInline = 18;
 constexpr u32 kMaxLsoInline = 256;
 /* Shortest frame the device sends: an Ethernet header. */
-constexpr u32 kMinTxFrame = 14;
+constexpr u32 kMinTxFrame = prm::kMinFrame;
 
 /* Largest single WQE this driver posts, in WQEBBs: ctrl+eth, inline DS, one DS per fragment. */
 constexpr u32 kSqMaxDs = prm::kEmptyDsCount + (kMaxLsoInline - 2 + 15) / 16 + SCX_TX_MAX_FRAGS;

@@ -13,6 +13,8 @@
 #pragma once
 
 #include "prm/cmd.h"
+#include "prm/packet.h"
+#include "prm/wqe.h"
 #include "prm/types.h"
 #include "softcx/core.h"
 #include "softcx/os.h"
@@ -38,10 +40,10 @@ constexpr u32 kMaxRss = 4;
 constexpr u32 kLogMaxSqSize = 13;	/* WQEBBs */
 constexpr u32 kLogMaxRqSize = 13;	/* WQEs */
 constexpr u32 kLogMaxCqSize = 16;	/* CQEs */
-constexpr u32 kMaxHwMtu = 9000 + 22;	/* sw MTU + eth 14 + vlan 4 + fcs 4 */
-constexpr u32 kMinFrame = 14;		/* an Ethernet header */
+using prm::kMaxHwMtu;
+using prm::kMinFrame;
 constexpr u32 kMaxLsoSize = 256 * 1024;
-constexpr u32 kRqWqeLogStride = 4;	/* one 16-byte data segment per RX WQE */
+constexpr u32 kRqWqeLogStride = prm::kRxWqeCycLogStride;
 
 /*
  * Object number = type << 21 | generation << 10 | slot. The type keeps an SQ
@@ -95,7 +97,7 @@ struct Gather {
 	const u8 *cpu;
 	u32 len;
 };
-constexpr u32 kMaxWqeBytes = 64 * 16;	/* 6-bit DS count, 16-byte DS */
+using prm::kMaxWqeBytes;
 struct SqScratch {
 	u8 frame[kMaxHwMtu];		/* the frame being assembled */
 	u8 lso_hdr[kMaxWqeBytes];	/* LSO header template (inline headers) */

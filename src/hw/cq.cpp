@@ -18,7 +18,7 @@
 namespace softcx::hw {
 namespace {
 
-constexpr u32 kCqArmCiMask = 0xffffff;
+constexpr u32 kCqArmCiMask = prm::kCqCiMask;
 
 void *irq_ctx_of(Function *fn) { return __atomic_load_n(&fn->irq_ctx, __ATOMIC_ACQUIRE); }
 

@@ -5,6 +5,7 @@
  * time each write takes to emulate is added to bus.emul_ns.
  */
 #include "hw/engine.h"
+#include "prm/wqe.h"
 #include "prm/bus.h"
 #include "prm/cmd.h"
 
@@ -16,10 +17,11 @@ void doorbell(Function *fn, u32 offset, u64 value)
 	switch (offset) {
 	case prm::kUarSqDoorbell: {
 		/* The first 8 bytes of the ctrl segment: opmod_idx_opcode, qpn_ds. */
-		u8 bytes[8];
-		__builtin_memcpy(bytes, &value, sizeof(bytes));
+		prm::CtrlSeg ctrl = {};
+		static_assert(sizeof(value) == __builtin_offsetof(prm::CtrlSeg, signature));
+		__builtin_memcpy(&ctrl, &value, sizeof(value));
 		bus_add(&fn->bus.doorbells, 1);
-		sq_schedule(fn, prm::load_be32(bytes + 4) >> 8);
+		sq_schedule(fn, ctrl.sqn());
 		break;
 	}
 	case prm::kUarCqDoorbell:

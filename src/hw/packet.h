@@ -7,25 +7,25 @@
  */
 #pragma once
 
-#include "prm/types.h"
+#include "prm/packet.h"
 
 namespace softcx::hw {
 
-constexpr u32 kEthHdrLen = 14;
-constexpr u32 kVlanHdrLen = 4;
-constexpr u16 kEthTypeIpv4 = 0x0800;
-constexpr u16 kEthTypeIpv6 = 0x86dd;
-constexpr u16 kEthTypeVlan = 0x8100;
-constexpr u16 kEthTypeQinQ = 0x88a8;
-constexpr u8 kIpProtoTcp = 6;
-constexpr u8 kIpProtoUdp = 17;
-constexpr u32 kIpv4MinHdr = 20;
-constexpr u32 kIpv6Hdr = 40;
-constexpr u32 kTcpMinHdr = 20;
-constexpr u32 kUdpHdr = 8;
-constexpr u32 kTcpCsumOff = 16;
-constexpr u32 kUdpCsumOff = 6;
-constexpr u32 kIpv4CsumOff = 10;
+using prm::kEthHdrLen;
+using prm::kEthTypeIpv4;
+using prm::kEthTypeIpv6;
+using prm::kEthTypeQinQ;
+using prm::kEthTypeVlan;
+using prm::kIpProtoTcp;
+using prm::kIpProtoUdp;
+using prm::kIpv4CsumOff;
+using prm::kIpv4MinHdr;
+using prm::kIpv6Hdr;
+using prm::kTcpCsumOff;
+using prm::kTcpMinHdr;
+using prm::kUdpCsumOff;
+using prm::kUdpHdr;
+using prm::kVlanHdrLen;
 
 enum class L3 : u8 { None, Ipv4, Ipv6 };
 

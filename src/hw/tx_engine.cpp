@@ -20,8 +20,9 @@ using prm::CtrlSeg;
 using prm::DataSeg;
 using prm::EthSeg;
 
-constexpr u32 kInlineStartOff = 32;	/* inline header bytes 2.. follow the eth seg */
-constexpr u8 kTcpFin = 0x01, kTcpPsh = 0x08, kTcpCwr = 0x80;
+using prm::kTcpCwr;
+using prm::kTcpFin;
+using prm::kTcpPsh;
 
 /* One WQE in the ring; its WQEBBs are at consecutive slots modulo the ring size. */
 struct Wqe {
@@ -69,7 +70,7 @@ u32 copy_inline(const Wqe &w, const EthSeg &eth, u8 *dst, u32 max)
 	if (first_ds > w.ds || ihs > max)
 		return 0;
 	__builtin_memcpy(dst, eth.inline_hdr_start, ihs < 2 ? ihs : 2);
-	wqe_copy(w, kInlineStartOff, dst + 2, extra);
+	wqe_copy(w, prm::kInlineHdrRestOff, dst + 2, extra);
 	return first_ds;
 }
 

@@ -96,5 +96,43 @@ constexpr u8 kCqeInitOpOwn = 0xf1;
 constexpr u32 kCqSetCiDbr = 0;
 constexpr u32 kCqArmDbr = 1;
 constexpr u32 kCqDbReqNot = 0;
+/* The consumer index in set_ci and in the arm word: 24 bits. */
+constexpr u32 kCqCiMask = 0xffffff;
+
+
+/* Layout as the PRM has it: sizes and field offsets are part of the format. */
+static_assert(__builtin_offsetof(Cqe64, tls_outer_l3_tunneled) == 0);
+static_assert(__builtin_offsetof(Cqe64, rsvd0) == 1);
+static_assert(__builtin_offsetof(Cqe64, wqe_id) == 2);
+static_assert(__builtin_offsetof(Cqe64, lro) == 4);
+static_assert(__builtin_offsetof(Cqe64, rss_hash_result) == 12);
+static_assert(__builtin_offsetof(Cqe64, rss_hash_type) == 16);
+static_assert(__builtin_offsetof(Cqe64, ml_path) == 17);
+static_assert(__builtin_offsetof(Cqe64, rsvd20) == 18);
+static_assert(__builtin_offsetof(Cqe64, check_sum) == 20);
+static_assert(__builtin_offsetof(Cqe64, slid) == 22);
+static_assert(__builtin_offsetof(Cqe64, flags_rqpn) == 24);
+static_assert(__builtin_offsetof(Cqe64, hds_ip_ext) == 28);
+static_assert(__builtin_offsetof(Cqe64, l4_l3_hdr_type) == 29);
+static_assert(__builtin_offsetof(Cqe64, vlan_info) == 30);
+static_assert(__builtin_offsetof(Cqe64, srqn) == 32);
+static_assert(__builtin_offsetof(Cqe64, immediate) == 36);
+static_assert(__builtin_offsetof(Cqe64, rsvd40) == 40);
+static_assert(__builtin_offsetof(Cqe64, byte_cnt) == 44);
+static_assert(__builtin_offsetof(Cqe64, timestamp_h) == 48);
+static_assert(__builtin_offsetof(Cqe64, timestamp_l) == 52);
+static_assert(__builtin_offsetof(Cqe64, sop_drop_qpn) == 56);
+static_assert(__builtin_offsetof(Cqe64, wqe_counter) == 60);
+static_assert(__builtin_offsetof(Cqe64, signature) == 62);
+static_assert(__builtin_offsetof(Cqe64, op_own) == 63);
+static_assert(__builtin_offsetof(ErrCqe, rsvd0) == 0);
+static_assert(__builtin_offsetof(ErrCqe, srqn) == 32);
+static_assert(__builtin_offsetof(ErrCqe, rsvd36) == 36);
+static_assert(__builtin_offsetof(ErrCqe, vendor_err_synd) == 54);
+static_assert(__builtin_offsetof(ErrCqe, syndrome) == 55);
+static_assert(__builtin_offsetof(ErrCqe, s_wqe_opcode_qpn) == 56);
+static_assert(__builtin_offsetof(ErrCqe, wqe_counter) == 60);
+static_assert(__builtin_offsetof(ErrCqe, signature) == 62);
+static_assert(__builtin_offsetof(ErrCqe, op_own) == 63);
 
 } /* namespace softcx::prm */

@@ -16,6 +16,7 @@ constexpr u32 kDsPerWqeBB = kSendWqeBB / kSendWqeDS;
 constexpr u32 kMaxSendWqeBBs = 16;	/* 1 KiB */
 constexpr u32 kMaxDsCount = 63;		/* 6-bit ds field */
 constexpr u32 kEmptyDsCount = 2;	/* ctrl + eth */
+constexpr u32 kMaxWqeBytes = kMaxSendWqeBBs * kSendWqeBB;
 
 enum Opcode : u8 {
 	kOpNop = 0x00,
@@ -63,6 +64,8 @@ struct EthSeg {
 	u8 inline_hdr_start[2];
 };
 static_assert(sizeof(EthSeg) == 16);
+/* Inline header bytes 2.. continue right after the eth segment. */
+constexpr u32 kInlineHdrRestOff = sizeof(CtrlSeg) + sizeof(EthSeg);
 
 constexpr u32 kInlineSegFlag = 0x80000000u;	/* data seg byte_count bit 31 */
 
@@ -86,11 +89,36 @@ struct RxWqeCyc {
 	DataSeg data;
 };
 static_assert(sizeof(RxWqeCyc) == 16);
+constexpr u8 kRxWqeCycLogStride = 4;	/* CREATE_RQ log_wq_stride of a cyclic RQ */
+static_assert((1u << kRxWqeCycLogStride) == sizeof(RxWqeCyc));
 
 constexpr u32 kReservedLkey = 0x100;	/* the "physical" mkey the driver uses */
 
 /* Doorbell record words (host memory, big-endian). */
 constexpr u32 kRcvDbr = 0;
 constexpr u32 kSndDbr = 1;
+
+
+/* Layout as the PRM has it: sizes and field offsets are part of the format. */
+static_assert(__builtin_offsetof(CtrlSeg, opmod_idx_opcode) == 0);
+static_assert(__builtin_offsetof(CtrlSeg, qpn_ds) == 4);
+static_assert(__builtin_offsetof(CtrlSeg, signature) == 8);
+static_assert(__builtin_offsetof(CtrlSeg, rsvd) == 9);
+static_assert(__builtin_offsetof(CtrlSeg, fm_ce_se) == 11);
+static_assert(__builtin_offsetof(CtrlSeg, general_id) == 12);
+static_assert(__builtin_offsetof(EthSeg, swp_offsets) == 0);
+static_assert(__builtin_offsetof(EthSeg, cs_flags) == 4);
+static_assert(__builtin_offsetof(EthSeg, swp_flags) == 5);
+static_assert(__builtin_offsetof(EthSeg, mss) == 6);
+static_assert(__builtin_offsetof(EthSeg, flow_table_metadata) == 8);
+static_assert(__builtin_offsetof(EthSeg, inline_hdr_sz) == 12);
+static_assert(__builtin_offsetof(EthSeg, inline_hdr_start) == 14);
+static_assert(__builtin_offsetof(DataSeg, byte_count) == 0);
+static_assert(__builtin_offsetof(DataSeg, lkey) == 4);
+static_assert(__builtin_offsetof(DataSeg, addr) == 8);
+static_assert(__builtin_offsetof(SendWqe, ctrl) == 0);
+static_assert(__builtin_offsetof(SendWqe, eth) == 16);
+static_assert(__builtin_offsetof(SendWqe, data) == 32);
+static_assert(__builtin_offsetof(RxWqeCyc, data) == 0);
 
 } /* namespace softcx::prm */

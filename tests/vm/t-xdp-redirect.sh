@@ -20,8 +20,9 @@
 #    tx_xdp_xmit +N, scx1 rx_packets +N, N intact (60 and 1000 bytes). With
 #    scx0's MTU at 1000, 1200-byte frames are refused: tx_xdp_xmit +0,
 #    nothing arrives; then, at MTU 1500 again, frames flow. At MTU 9000 a
-#    frags-aware program's 5000-byte multi-buffer frames are refused whole
-#    and counted (tx_xdp_err +N, tx_xdp_xmit +0, nothing arrives).
+#    frags-aware program's 5000-byte multi-buffer frames: tx_xdp_xmit +0,
+#    nothing arrives (6.1 refuses them before ndo_xdp_xmit; the driver's own
+#    refusal, for kernels that pass them, counts them in tx_xdp_err).
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool
 bpf_build
@@ -195,8 +196,10 @@ assert_eq "after MTU back: intact frames at scx1" 200 "$OK"
 xdp_detach vethB
 
 # Multi-buffer frames: at MTU 9000 veth hands a frags-aware program 5000-byte
-# frames in several buffers; ndo_xdp_xmit sends one buffer per frame, so it
-# refuses them whole and counts them (tx_xdp_err), never a truncated frame.
+# frames in several buffers. ndo_xdp_xmit sends one buffer per frame, so it
+# would refuse them whole and count them (tx_xdp_err); 6.1's xdp_do_redirect
+# already refuses multi-buffer frames to anything but a cpumap, so none
+# reaches scx0: what this asserts on 6.1 is that no truncated frame leaves.
 for d in vethA vethB scx0; do ip link set dev $d mtu 9000; done
 ip -n $NSR link set dev scx1 mtu 9000
 wait_carrier scx0
@@ -204,6 +207,5 @@ xdp_attach vethB "" "$BPF/xdp_redirect_ifindex.o" xdpdrv xdp.frags
 bpf_map_set_u32 "$(bpf_map_id redir_ifindex)" 0 "$(ifindex scx0)"
 vredir "veth->scx0 5000B multi-buffer" 100 5000
 assert_eq "multi-buffer: scx0 tx_xdp_xmit delta" 0 "${B0[0]}"
-assert_eq "multi-buffer: scx0 tx_xdp_err delta (refused, counted)" 100 "${B0[2]}"
-assert_eq "multi-buffer: scx1 rx_packets delta" 0 "$RX1"
+assert_eq "multi-buffer: scx1 rx_packets delta (no truncated frame)" 0 "$RX1"
 xdp_detach vethB
