@@ -105,6 +105,13 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	pkt.page = slot->page;
 	pkt.headroom = rq->layout.headroom;
 	pkt.len = cqe->byte_cnt.get();
+	if (__builtin_expect(pkt.len > rq->layout.frame_room || pkt.len < prm::kMinFrame, 0)) {
+		/* more than the buffer holds: no program or skb may look past it */
+		rq->stats->skb_err.inc();
+		scx_os_rx_recycle(rq->pool, slot->page, 1);
+		slot->page = nullptr;
+		return;
+	}
 	pkt.hash = cqe->rss_hash_result.get();
 	pkt.hash_type = rx_hash_type(cqe);
 	pkt.csum = rx_csum(cqe);
