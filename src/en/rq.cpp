@@ -85,22 +85,21 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	RxSlot *slot = &rq->slots[ix];
 	scx_rx_pkt pkt;
 
-	if (__builtin_expect(rq->cc == rq->pc, 0)) {
-		/* a CQE for a WQE never posted: the device is confused; reset it */
+	/*
+	 * An error CQE (the RQ is in ERR), one out of order, or one for a WQE
+	 * never posted: the frame is lost and the slot stays as it is; the
+	 * device may still own its buffer, so only the recovery, after the RQ
+	 * is in RST, releases the posted buffers.
+	 */
+	if (__builtin_expect(rq->cc == rq->pc || cqe->opcode() != prm::kCqeRespSend ||
+			     cqe->wqe_counter.get() != rq->cc, 0)) {
 		rq->stats->wqe_err.inc();
-		rq->recover = kRecoverConfused;
+		rq->recover = rq->cc != rq->pc && cqe->opcode() == prm::kCqeRespErr &&
+					      cqe->wqe_counter.get() == rq->cc ?
+				      kRecoverErrCqe : kRecoverConfused;
 		return;
 	}
 	rq->cc++;
-	if (__builtin_expect(cqe->opcode() != prm::kCqeRespSend ||
-			     cqe->wqe_counter.get() != (u16)(rq->cc - 1), 0)) {
-		/* error CQE (the RQ is in ERR) or one out of order: the frame is lost */
-		rq->stats->wqe_err.inc();
-		scx_os_rx_recycle(rq->pool, slot->page, 1);
-		slot->page = nullptr;
-		rq->recover = cqe->opcode() == prm::kCqeRespErr ? kRecoverErrCqe : kRecoverConfused;
-		return;
-	}
 
 	pkt.page = slot->page;
 	pkt.headroom = rq->layout.headroom;
