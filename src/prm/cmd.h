@@ -194,6 +194,7 @@ struct QueryBusCountersOut {
 	be64 rd_dbr_bytes;	/* device reads of doorbell records */
 	be64 doorbells;		/* MMIO doorbell writes */
 	be64 emul_ns;		/* ns spent emulating them (timing on), not a NIC's */
+	be64 dma_faults;	/* device accesses refused: address not mapped for it */
 };
 
 /* MMIO offsets in a function's BAR (one UAR page). */
