@@ -6,6 +6,16 @@
  *   on carries a bad lkey until the SQ recovers, so the device answers the
  *   next WQE of each SQ with an error CQE (LOCAL_PROT_ERR) and the driver's
  *   recovery (tx_cqe_err, tx_recover) runs for real.
+ *
+ * and one per adapter, /sys/kernel/debug/softcx/:
+ *
+ *   inject_dma_fault (write-only): the next skb head the adapter maps (any
+ *   port) reaches the driver core at a bus address nothing maps for the
+ *   device (a page softcx holds and never maps), so the device's view
+ *   refuses the WQE's data segment: an error CQE (LOCAL_PROT_ERR),
+ *   bus_dma_faults on the port that sent it, and the TX recovery. The real
+ *   mapping is unmapped when the driver releases the skb. -EBUSY while an
+ *   earlier injection has not been released yet.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +56,40 @@ static const struct file_operations scx_inject_tx_error_fops = {
 	.write	= scx_inject_tx_error_write,
 	.llseek	= noop_llseek,
 };
+
+static ssize_t scx_inject_dma_fault_write(struct file *file, const char __user *buf,
+					  size_t count, loff_t *ppos)
+{
+	struct scx_adapter *ad = file->private_data;
+	int err;
+
+	err = scx_dma_inject_fault(&ad->pdev->dev);
+	if (err)
+		return err;
+	pr_info("debugfs: the next skb head mapping will be unreachable for the device\n");
+	return count;
+}
+
+static const struct file_operations scx_inject_dma_fault_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= scx_inject_dma_fault_write,
+	.llseek	= noop_llseek,
+};
+
+void scx_debugfs_adapter_add(struct scx_adapter *ad)
+{
+	if (IS_ERR_OR_NULL(scx_debugfs_root))
+		return;
+	ad->debugfs_dma = debugfs_create_file("inject_dma_fault", 0200, scx_debugfs_root, ad,
+					      &scx_inject_dma_fault_fops);
+}
+
+void scx_debugfs_adapter_del(struct scx_adapter *ad)
+{
+	debugfs_remove(ad->debugfs_dma);
+	ad->debugfs_dma = NULL;
+}
 
 void scx_debugfs_init(void)
 {
