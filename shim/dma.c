@@ -356,19 +356,22 @@ void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
 
 /* ---- streaming TX mappings ---- */
 
-/* Track a fresh mapping; on failure it is undone and the error address returned. */
-static dma_addr_t scx_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind)
+/*
+ * Track a fresh mapping; on failure it is undone and the error address
+ * returned. An skb head (@head) may be the target of an armed injection.
+ */
+static dma_addr_t scx_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
 {
 	struct scx_dma_view *v = scx_view(dev);
 
 	if (!dma_view)
 		return dma;
-	if (unlikely(scx_pages_get(v, dma, len))) {
+	if (unlikely(!v || scx_pages_get(v, dma, len))) {
 		scx_raw_unmap(dev, dma, len, kind);
 		return DMA_MAPPING_ERROR;
 	}
 	/* The injected fault: the core gets an address the device cannot reach. */
-	if (unlikely(atomic_read(&v->inject) == SCX_INJ_ARMED) && kind == SCX_DMA_SINGLE &&
+	if (unlikely(atomic_read(&v->inject) == SCX_INJ_ARMED) && head &&
 	    atomic_cmpxchg(&v->inject, SCX_INJ_ARMED, SCX_INJ_INFLIGHT) == SCX_INJ_ARMED) {
 		WRITE_ONCE(v->poison_real_dma, dma);
 		WRITE_ONCE(v->poison_real_len, len);
@@ -377,44 +380,36 @@ static dma_addr_t scx_track(struct device *dev, dma_addr_t dma, u32 len, u32 kin
 	return dma;
 }
 
-static dma_addr_t scx_map_one(struct device *dev, dma_addr_t dma, u32 len, u32 kind)
+static dma_addr_t scx_map_one(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
 {
 	if (unlikely(scx_map_failed(dev, dma)))
 		return DMA_MAPPING_ERROR;
-	return scx_track(dev, dma, len, kind);
+	return scx_track(dev, dma, len, kind, head);
 }
 
 dma_addr_t scx_map_head(struct device *dev, void *va, u32 len)
 {
-	return scx_map_one(dev, scx_raw_map_single(dev, va, len), len, SCX_DMA_SINGLE);
+	return scx_map_one(dev, scx_raw_map_single(dev, va, len), len, SCX_DMA_SINGLE, true);
 }
 
 dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f)
 {
 	return scx_map_one(dev, scx_raw_map_page(dev, skb_frag_page(f), skb_frag_off(f),
 						 skb_frag_size(f)),
-			   skb_frag_size(f), SCX_DMA_PAGE);
+			   skb_frag_size(f), SCX_DMA_PAGE, false);
 }
 
 dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
 {
-	dma_addr_t dma = scx_raw_map_single(dev, f->data, f->len);
-
-	/* Not a target of the injection: that is for the next skb head. */
-	if (unlikely(scx_map_failed(dev, dma)))
-		return DMA_MAPPING_ERROR;
-	if (dma_view && unlikely(scx_pages_get(scx_view(dev), dma, f->len))) {
-		scx_raw_unmap(dev, dma, f->len, SCX_DMA_SINGLE);
-		return DMA_MAPPING_ERROR;
-	}
-	return dma;
+	return scx_map_one(dev, scx_raw_map_single(dev, f->data, f->len), f->len, SCX_DMA_SINGLE,
+			   false);
 }
 
 void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
 {
 	struct scx_dma_view *v = scx_view(os_dev);
 
-	if (dma_view) {
+	if (dma_view && likely(v)) {
 		/* The injected mapping comes back under its poison address. */
 		if (unlikely(atomic_read(&v->inject) == SCX_INJ_INFLIGHT) &&
 		    (dma & PAGE_MASK) == v->poison_dma && len == READ_ONCE(v->poison_real_len)) {
