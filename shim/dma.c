@@ -14,10 +14,10 @@
  *  - coherent allocations (rings, doorbell records) and streaming TX
  *    mappings (skb heads and fragments, redirected xdp_frames) between map
  *    and unmap: an atomic count per bus page, in chunks an xarray indexes
- *    (see below). Like an IOMMU
- *    the view has page granularity: a stale address inside a page that
- *    another live mapping still covers is let through (as real hardware
- *    would be); one in a page nothing covers is not.
+ *    (see below). Like an IOMMU the view has page granularity: a stale
+ *    address inside a page that another live mapping still covers is let
+ *    through (as real hardware would be); one in a page nothing covers is
+ *    not.
  *  - the pages of this adapter's page_pools (RX buffers, XDP_TX frames):
  *    checked from the page itself, no per-packet bookkeeping: page_pool
  *    signature, page->pp registered here (a pointer compare, the pool is
