@@ -11,6 +11,9 @@
 # the port that sent it, the recovery (tx_recover) releases the skb and its
 # real mapping, and traffic resumes (ping, then iperf3). With skb_tx_mpwqe
 # on (the faulting segment is in a session) and off (a SEND).
+# With the check bypassed (scx_os_dma_to_cpu back to "any valid pfn", the
+# defect) this test fails: "mpwqe on: tx_recover did not reach 1 (faults 0,
+# cqe_err 0)", the device having sent the poison page's bytes.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping iperf3 python3
 
