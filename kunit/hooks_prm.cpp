@@ -63,7 +63,7 @@ constexpr Row kRows[] = {
 	OFF(CreateRqIn, wq_type, 14), OFF(CreateRqIn, dbr_addr, 16), OFF(CreateRqIn, pas, 24),
 	SZ(ModifyQueueIn, 16), OFF(ModifyQueueIn, cur_state, 12), OFF(ModifyQueueIn, next_state, 13),
 	SZ(RssIn, 1088), OFF(RssIn, toeplitz_key, 24), OFF(RssIn, rqn, 64),
-	SZ(QueryQCounterOut, 40), SZ(QueryBusCountersOut, 64),
+	SZ(QueryQCounterOut, 40), SZ(QueryBusCountersOut, 72),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
 };
 

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # The KUnit build of softcx, included by ../Kbuild when the tree was overlaid
 # by scripts/kunit.sh (CONFIG_SOFTCX_KUNIT_TEST): the C++ core, the shim's OS
-# layer (os.c, cxxrt.c; not its netdev glue) and the suites with their C++
+# layer (os.c, dma.c, cxxrt.c; not its netdev glue) and the suites with their C++
 # test hooks, as one built-in object.
 
 scx-kunit-objs := $(patsubst $(scx-root)/%.c,%.o,$(wildcard $(scx-root)/kunit/*.c)) \
 		  $(patsubst $(scx-root)/%.cpp,%.o,$(wildcard $(scx-root)/kunit/*.cpp))
 
 obj-$(CONFIG_SOFTCX_KUNIT_TEST) += softcx-kunit.o
-softcx-kunit-y := $(scx-core-objs) $(filter shim/os.o shim/cxxrt.o,$(scx-shim-objs)) \
+softcx-kunit-y := $(scx-core-objs) $(filter shim/os.o shim/dma.o shim/cxxrt.o,$(scx-shim-objs)) \
 		  $(scx-kunit-objs)
 
 # kunit.py shows compiler output only when the build fails: make warnings fail.

@@ -34,13 +34,21 @@ struct device *scx_kt_dev_create(struct kunit *test)
 		kunit_err(test, "platform_device_register_full: %ld\n", PTR_ERR(pdev));
 		return NULL;
 	}
+	/* the device's view of memory (shim/dma.c), as the module's adapter has */
+	if (scx_dma_view_create(&pdev->dev)) {
+		kunit_err(test, "scx_dma_view_create failed\n");
+		platform_device_unregister(pdev);
+		return NULL;
+	}
 	return &pdev->dev;
 }
 
 void scx_kt_dev_destroy(struct device *dev)
 {
-	if (dev)
-		platform_device_unregister(to_platform_device(dev));
+	if (!dev)
+		return;
+	scx_dma_view_destroy(dev);
+	platform_device_unregister(to_platform_device(dev));
 }
 
 void scx_kt_chan_init(struct kunit *test, struct scx_kt_chan *ch, struct device *dev, u32 ix)
@@ -104,6 +112,11 @@ struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t o
 		kfree(q);
 		return NULL;
 	}
+	if (scx_dma_pool_add(ch->dev, q->pool, order)) {
+		page_pool_destroy(q->pool);
+		kfree(q);
+		return NULL;
+	}
 	page_pool_use_xdp_mem(q->pool, scx_kt_pool_disconnect, &mem);
 	ch->pools_created++;
 	ch->order = order;
@@ -120,6 +133,7 @@ void scx_os_rxq_destroy(struct scx_os_rxq *q)
 	pool = q->pool;
 	ch = pool->p.init_arg;
 	WRITE_ONCE(scx_kt_pool_freed, NULL);
+	scx_dma_pool_del(pool->p.dev, pool);
 	page_pool_destroy(pool);	/* the core's reference */
 	page_pool_destroy(pool);	/* ours: frees the pool unless pages are out */
 	if (ch) {

@@ -14,6 +14,7 @@
 #   --quiet           do not copy the guest console to stdout (it is still
 #                     saved in DIR/console.log)
 #   --smp N           virtual CPUs (default $VM_SMP or 2)
+#   --qemu ARG        one more QEMU argument (repeatable), e.g. a TCG plugin
 #
 # SCRIPT runs as root inside the guest, chrooted into the host root, so its
 # path (and every path under it) is the same as on the host; it starts in the
@@ -41,6 +42,7 @@ RES=
 QUIET=0
 SMP=${VM_SMP:-2}
 ENVS=()
+QEMU_EXTRA=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) TIMEOUT=${2:?}; shift 2 ;;
@@ -49,6 +51,7 @@ while [ $# -gt 0 ]; do
 	--env) [[ "${2:-}" == [A-Za-z_]*=* ]] || usage; ENVS+=("$2"); shift 2 ;;
 	--quiet) QUIET=1; shift ;;
 	--smp) SMP=${2:?}; shift 2 ;;
+	--qemu) QEMU_EXTRA+=("${2:?}"); shift 2 ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) echo "vm-run: unknown option $1" >&2; usage ;;
@@ -121,7 +124,7 @@ qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none,multidevs=remap"
-	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND")
+	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND" "${QEMU_EXTRA[@]}")
 printf '%q ' "${qemu[@]}" > "$RES/qemu-cmdline"; echo >> "$RES/qemu-cmdline"
 
 echo "vm-run: booting $KVER (TCG, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2

@@ -14,6 +14,16 @@
  *   inject_rx_error (write-only): every RX WQE posted carries a bad lkey
  *   until the RQ recovers: the next frame gets an error CQE and the RQ goes
  *   to ERR; NAPI recovers it (rx_wqe_err, rx_recover).
+ *
+ * And one per adapter, /sys/kernel/debug/softcx/:
+ *
+ *   inject_dma_fault (write-only): the next skb head the adapter maps (any
+ *   port) reaches the driver core at a bus address nothing maps for the
+ *   device (a page softcx holds and never maps), so the device's view
+ *   refuses the WQE's data segment: an error CQE (LOCAL_PROT_ERR),
+ *   bus_dma_faults on the port that sent it, and the TX recovery. The real
+ *   mapping is unmapped when the driver releases the skb. -EBUSY while an
+ *   earlier injection has not been released yet.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -98,6 +108,40 @@ static ssize_t scx_inject_rx_error_write(struct file *file, const char __user *b
 SCX_INJECT_FOPS(inject_tx_error);
 SCX_INJECT_FOPS(inject_tx_stall);
 SCX_INJECT_FOPS(inject_rx_error);
+
+static ssize_t scx_inject_dma_fault_write(struct file *file, const char __user *buf,
+					  size_t count, loff_t *ppos)
+{
+	struct scx_adapter *ad = file->private_data;
+	int err;
+
+	err = scx_dma_inject_fault(&ad->pdev->dev);
+	if (err)
+		return err;
+	pr_info("debugfs: the next skb head mapping will be unreachable for the device\n");
+	return count;
+}
+
+static const struct file_operations scx_inject_dma_fault_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= scx_inject_dma_fault_write,
+	.llseek	= noop_llseek,
+};
+
+void scx_debugfs_adapter_add(struct scx_adapter *ad)
+{
+	if (IS_ERR_OR_NULL(scx_debugfs_root))
+		return;
+	ad->debugfs_dma = debugfs_create_file("inject_dma_fault", 0200, scx_debugfs_root, ad,
+					      &scx_inject_dma_fault_fops);
+}
+
+void scx_debugfs_adapter_del(struct scx_adapter *ad)
+{
+	debugfs_remove(ad->debugfs_dma);
+	ad->debugfs_dma = NULL;
+}
 
 void scx_debugfs_init(void)
 {

@@ -141,6 +141,7 @@ static void scx_adapter_destroy(struct scx_adapter *ad)
 {
 	u32 i;
 
+	scx_debugfs_adapter_del(ad);
 	/* Close every port first: no traffic reaches a port being destroyed. */
 	for (i = 0; i < ad->nr_ports; i++)
 		if (ad->netdevs[i] && ad->netdevs[i]->reg_state == NETREG_REGISTERED)
@@ -149,6 +150,7 @@ static void scx_adapter_destroy(struct scx_adapter *ad)
 		scx_port_free(ad, i);
 	if (ad->hw)
 		scx_hw_adapter_destroy(ad->hw);
+	scx_dma_view_destroy(&ad->pdev->dev);
 	platform_device_unregister(ad->pdev);
 	kfree(ad);
 }
@@ -178,6 +180,13 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 		kfree(ad);
 		return err;
 	}
+	/* The device's view of memory, before anything is mapped for it. */
+	err = scx_dma_view_create(&ad->pdev->dev);
+	if (err) {
+		platform_device_unregister(ad->pdev);
+		kfree(ad);
+		return err;
+	}
 
 	err = scx_hw_adapter_create(hw_model, ad->nr_ports, &ad->pdev->dev, &ad->hw);
 	if (err) {
@@ -203,6 +212,7 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 		}
 		scx_debugfs_port_add(netdev_priv(ad->netdevs[i]));
 	}
+	scx_debugfs_adapter_add(ad);
 
 	*out = ad;
 	return 0;

@@ -1,28 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * softcx OS services for the C++ core (include/softcx/os.h): memory, DMA
- * (both the driver's and the emulated device's view), locks and logging.
- * The per-packet hooks (interrupts, RX buffers, skbs) live in txrx.c.
- *
- * Also builds on UML for KUnit, where there is no DMA API: there the bus
- * address is the physical address (see the CONFIG_HAS_DMA split below and
- * in softcx.h).
+ * softcx OS services for the C++ core (include/softcx/os.h): memory, locks
+ * and logging. DMA (the driver's mappings and the emulated device's view
+ * of them) lives in dma.c, the per-packet hooks (interrupts, RX buffers,
+ * skbs) in txrx.c.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
-#include <linux/dma-mapping.h>
-#include <linux/gfp.h>
-#include <linux/io.h>
 #include <linux/lockdep.h>
-#include <linux/mm.h>
 #include <linux/printk.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/spinlock.h>
-#ifdef CONFIG_HAS_DMA
-#include <linux/dma-direct.h>
-#endif
 
 #include "softcx.h"
 
@@ -38,78 +28,6 @@ void *scx_os_zalloc(uint64_t size)
 void scx_os_free(void *p)
 {
 	kvfree(p);
-}
-
-/* ---- DMA: the CONFIG_HAS_DMA split ---- */
-
-#ifdef CONFIG_HAS_DMA
-void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
-{
-	dma_addr_t handle;
-	void *cpu;
-
-	cpu = dma_alloc_coherent(os_dev, size, &handle, GFP_KERNEL);
-	if (cpu)
-		*dma = handle;
-	return cpu;
-}
-
-void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
-{
-	dma_free_coherent(os_dev, size, cpu, dma);
-}
-
-static phys_addr_t scx_dma_to_phys(struct device *dev, u64 dma)
-{
-	return dma_to_phys(dev, dma);
-}
-#else
-void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
-{
-	void *cpu;
-
-	cpu = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
-	if (cpu)
-		*dma = virt_to_phys(cpu);
-	return cpu;
-}
-
-void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
-{
-	free_pages_exact(cpu, size);
-}
-
-static phys_addr_t scx_dma_to_phys(struct device *dev, u64 dma)
-{
-	return dma;
-}
-#endif
-
-/*
- * The device's view of memory: a bus address range is reachable when every
- * page behind it is RAM with a memory map; the CPU address is then the
- * direct mapping. With swiotlb this is the bounce buffer, as for real DMA.
- */
-void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
-{
-	phys_addr_t phys = scx_dma_to_phys(os_dev, dma);
-	phys_addr_t last = phys + (len ? len - 1 : 0);
-	unsigned long pfn;
-
-	if (unlikely(last < phys))
-		return NULL;
-	for (pfn = PHYS_PFN(phys); pfn <= PHYS_PFN(last); pfn++)
-		if (unlikely(!pfn_valid(pfn)))
-			return NULL;
-	return phys_to_virt(phys);
-}
-
-void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
-{
-	if (kind == SCX_DMA_PAGE)
-		dma_unmap_page(os_dev, dma, len, DMA_TO_DEVICE);
-	else
-		dma_unmap_single(os_dev, dma, len, DMA_TO_DEVICE);
 }
 
 /* ---- locks ---- */

@@ -37,6 +37,7 @@ struct scx_adapter {
 	int model;
 	u32 nr_ports;
 	u32 nch;
+	struct dentry *debugfs_dma;	/* softcx/inject_dma_fault */
 	struct net_device *netdevs[];
 };
 
@@ -115,6 +116,8 @@ void scx_debugfs_init(void);
 void scx_debugfs_exit(void);
 void scx_debugfs_port_add(struct scx_priv *priv);
 void scx_debugfs_port_del(struct scx_priv *priv);
+void scx_debugfs_adapter_add(struct scx_adapter *ad);
+void scx_debugfs_adapter_del(struct scx_adapter *ad);
 
 /* cxxrt.c: the C++ runtime, by Itanium-mangled name (size_t = unsigned long) */
 void *_Znwm(unsigned long size);		/* operator new(size_t) */
@@ -128,20 +131,10 @@ void __cxa_pure_virtual(void);
 /*
  * The only DMA-API split between x86_64 and UML (KUnit; no CONFIG_HAS_DMA):
  * without DMA the bus address is the physical address and nothing is
- * mapped or synced.
+ * mapped or synced (dma.c holds the rest of the split).
  */
 #ifdef CONFIG_HAS_DMA
 #define SCX_PP_FLAGS	(PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV)
-
-static inline dma_addr_t scx_map_head(struct device *dev, void *va, u32 len)
-{
-	return dma_map_single(dev, va, len, DMA_TO_DEVICE);
-}
-
-static inline dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f)
-{
-	return skb_frag_dma_map(dev, f, 0, skb_frag_size(f), DMA_TO_DEVICE);
-}
 
 static inline bool scx_map_failed(struct device *dev, dma_addr_t dma)
 {
@@ -151,11 +144,6 @@ static inline bool scx_map_failed(struct device *dev, dma_addr_t dma)
 static inline dma_addr_t scx_rx_page_dma(struct page *page)
 {
 	return page_pool_get_dma_addr(page);
-}
-
-static inline dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
-{
-	return dma_map_single(dev, f->data, f->len, DMA_TO_DEVICE);
 }
 
 static inline void scx_rx_sync_for_cpu(struct device *dev, dma_addr_t dma, u32 len,
@@ -171,29 +159,14 @@ static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u3
 #else
 #define SCX_PP_FLAGS	0
 
-static inline dma_addr_t scx_map_head(struct device *dev, void *va, u32 len)
-{
-	return virt_to_phys(va);
-}
-
-static inline dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f)
-{
-	return page_to_phys(skb_frag_page(f)) + skb_frag_off(f);
-}
-
 static inline bool scx_map_failed(struct device *dev, dma_addr_t dma)
 {
-	return false;
+	return dma == DMA_MAPPING_ERROR;
 }
 
 static inline dma_addr_t scx_rx_page_dma(struct page *page)
 {
 	return page_to_phys(page);
-}
-
-static inline dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
-{
-	return virt_to_phys(f->data);
 }
 
 static inline void scx_rx_sync_for_cpu(struct device *dev, dma_addr_t dma, u32 len,
@@ -205,6 +178,24 @@ static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u3
 {
 }
 #endif
+
+/*
+ * dma.c: streaming TX mappings (unmapped with scx_os_dma_unmap) and the
+ * emulated device's IOMMU-like view of this adapter's memory: it reaches
+ * only coherent allocations, live TX mappings and the pages of the
+ * page_pools registered here. The view is the drvdata of the adapter's
+ * device, created before anything is mapped on it.
+ */
+dma_addr_t scx_map_head(struct device *dev, void *va, u32 len);
+dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f);
+dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f);
+int scx_dma_view_create(struct device *dev);
+void scx_dma_view_destroy(struct device *dev);
+/* An RQ's page_pool: its pages are reachable from creation until removal. */
+int scx_dma_pool_add(struct device *dev, struct page_pool *pool, u32 order);
+void scx_dma_pool_del(struct device *dev, struct page_pool *pool);
+/* Test hook: the next skb head mapping reaches the core as an unmapped address. */
+int scx_dma_inject_fault(struct device *dev);
 
 /* RX buffer pool of one RQ: @size buffers of PAGE_SIZE << @order on @dev. */
 static inline void scx_pp_params_init(struct page_pool_params *pp, struct device *dev,

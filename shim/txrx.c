@@ -357,9 +357,12 @@ struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t o
 	q->pool = page_pool_create(&pp);
 	if (IS_ERR(q->pool))
 		goto err_free;
-	err = xdp_rxq_info_reg(&q->xdp_rxq, ch->priv->netdev, ch->ix, ch->napi.napi_id);
+	err = scx_dma_pool_add(ch->priv->dmadev, q->pool, order);
 	if (err)
 		goto err_pool;
+	err = xdp_rxq_info_reg(&q->xdp_rxq, ch->priv->netdev, ch->ix, ch->napi.napi_id);
+	if (err)
+		goto err_view;
 	err = xdp_rxq_info_reg_mem_model(&q->xdp_rxq, MEM_TYPE_PAGE_POOL, q->pool);
 	if (err)
 		goto err_unreg;
@@ -367,6 +370,8 @@ struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t o
 
 err_unreg:
 	xdp_rxq_info_unreg(&q->xdp_rxq);
+err_view:
+	scx_dma_pool_del(ch->priv->dmadev, q->pool);
 err_pool:
 	page_pool_destroy(q->pool);
 err_free:
@@ -380,6 +385,7 @@ void scx_os_rxq_destroy(struct scx_os_rxq *q)
 		return;
 	/* Drops the memory model's hold on the pool, then ours. */
 	xdp_rxq_info_unreg(&q->xdp_rxq);
+	scx_dma_pool_del(q->pool->p.dev, q->pool);
 	page_pool_destroy(q->pool);
 	kfree(q);
 }

@@ -97,7 +97,7 @@ void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 {
 	(void)os_dev;
-	/* The shim checks pfn_valid() per page; this checks null and wrap. */
+	/* The shim checks the adapter's DMA view (shim/dma.c); this checks null and wrap only. */
 	if (__builtin_expect(!dma || dma + len < dma, 0))
 		return nullptr;
 	return (void *)(uintptr_t)dma;

@@ -41,6 +41,7 @@
 #   SCX_BENCH_RPS     a CPU mask written to scx1's rx-0 rps_cpus (the stack
 #                     above GRO on that CPU).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
+source "$(dirname "$0")/setup.sh"
 need_cmd ip ethtool
 
 COUNT=${SCX_BENCH_COUNT:-300000}
@@ -62,15 +63,7 @@ say() { log "$*"; echo "$*" >> "$OUTF"; }
 
 say "guest kernel $(uname -r), $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
 modprobe pktgen
-scx_load channels=1 emul_timing=1
-ns_create "$NSB"
-sysctl -qw net.ipv6.conf.scx0.disable_ipv6=1
-ip link set scx1 netns "$NSB"
-ip link set scx0 up
-ip -n "$NSB" link set scx1 up
-wait_carrier scx0
-wait_carrier scx1 "$NSB"
-MAC=$(dev_mac scx1 "$NSB")
+bench_scx_pair "$NSB" channels=1 emul_timing=1
 if [ -n "$RPS" ]; then
 	ip netns exec "$NSB" sh -c "echo $RPS > /sys/class/net/scx1/queues/rx-0/rps_cpus" ||
 		fail "cannot set scx1 rps_cpus"

@@ -3,6 +3,22 @@
 # by side, softcx scx0 -> scx1 (netns $NS_S) and veth0 -> veth1 (netns $NS_V),
 # each receiver in a netns without addresses so IP drops the frames cheaply.
 # Sets MAC_S and MAC_V, the receivers' MACs.
+# bench_scx_pair NS [PARAMS...]: load softcx with PARAMS, scx0 up in the root
+# netns, scx1 up in netns NS (created if needed, no addresses); sets MAC to
+# scx1's MAC.
+bench_scx_pair() {
+	local ns=$1; shift
+	scx_load "$@"
+	ns_create "$ns"
+	sysctl -qw net.ipv6.conf.scx0.disable_ipv6=1
+	ip link set scx1 netns "$ns"
+	ip link set scx0 up
+	ip -n "$ns" link set scx1 up
+	wait_carrier scx0
+	wait_carrier scx1 "$ns"
+	MAC=$(dev_mac scx1 "$ns")
+}
+
 bench_setup_pairs() {
 	modprobe pktgen
 	modprobe veth

@@ -84,6 +84,7 @@ const StatDesc kStatDescs[] = {
 	SCX_DEV(bus_rd_dbr_bytes),
 	SCX_DEV(bus_doorbells),
 	SCX_DEV(emul_ns),
+	SCX_DEV(bus_dma_faults),
 };
 const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 
@@ -198,6 +199,7 @@ void query_device(Port *p, DeviceStats *ds)
 		ds->bus_rd_dbr_bytes = b.rd_dbr_bytes.get();
 		ds->bus_doorbells = b.doorbells.get();
 		ds->emul_ns = b.emul_ns.get();
+		ds->bus_dma_faults = b.dma_faults.get();
 	}
 }
 

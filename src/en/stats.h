@@ -89,6 +89,7 @@ struct DeviceStats {
 	u64 bus_rd_dbr_bytes;
 	u64 bus_doorbells;
 	u64 emul_ns;
+	u64 bus_dma_faults;
 };
 
 enum class StatGroup : u8 { Rx, Tx, Ch, Device };

@@ -19,6 +19,7 @@ struct BusCounters {
 	u64 rd_dbr_bytes;	/* doorbell record words read */
 	u64 doorbells;		/* MMIO doorbell writes (SQ and CQ arm) */
 	u64 emul_ns;		/* time spent emulating those writes (timing on) */
+	u64 dma_faults;		/* DMA accesses the OS's view refused (not mapped for us) */
 };
 
 struct QCounters {

@@ -62,7 +62,7 @@ void *dma_region(Function *fn, u64 dma, u64 len, u32 align)
 {
 	if (!len || len > 0xffffffffu || (dma & (align - 1)))
 		return nullptr;
-	void *cpu = scx_os_dma_to_cpu(os_dev_of(fn), dma, (u32)len);
+	void *cpu = dma_translate(fn, dma, (u32)len);
 	if (!cpu || ((usize)cpu & (align - 1)))
 		return nullptr;
 	return cpu;
@@ -513,6 +513,7 @@ CmdStatus query_bus_counters(CmdEnv &e)
 	out->rd_dbr_bytes.set(bus_read(&b.rd_dbr_bytes));
 	out->doorbells.set(bus_read(&b.doorbells));
 	out->emul_ns.set(bus_read(&b.emul_ns));
+	out->dma_faults.set(bus_read(&b.dma_faults));
 	return prm::kStatOk;
 }
 
@@ -545,7 +546,7 @@ constexpr CmdDesc kCmds[] = {
 	  query_bus_counters },
 };
 
-constexpr u32 kMaxOutbox = 64;
+constexpr u32 kMaxOutbox = 72;
 static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryBusCountersOut) <= kMaxOutbox);

@@ -113,7 +113,8 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 		bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
 		return;
 	}
-	void *dst = scx_os_dma_to_cpu(os_dev_of(fn), wqe.data.addr.get(), f.len);
+	/* Not mapped for the device (stale or wrong): nothing is written. */
+	void *dst = dma_translate(fn, wqe.data.addr.get(), f.len);
 	if (!dst) {
 		rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
 		return;

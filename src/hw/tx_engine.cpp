@@ -79,7 +79,7 @@ const u8 *translate(TxRun &t, const DataSeg &seg, u32 len)
 {
 	if (seg.lkey.get() != prm::kReservedLkey)
 		return nullptr;
-	return static_cast<const u8 *>(scx_os_dma_to_cpu(os_dev_of(t.fn), seg.addr.get(), len));
+	return static_cast<const u8 *>(dma_translate(t.fn, seg.addr.get(), len));
 }
 
 /*

@@ -194,6 +194,7 @@ struct QueryBusCountersOut {
 	be64 rd_dbr_bytes;	/* device reads of doorbell records */
 	be64 doorbells;		/* MMIO doorbell writes */
 	be64 emul_ns;		/* ns spent emulating them (timing on), not a NIC's */
+	be64 dma_faults;	/* device accesses refused: address not mapped for it */
 };
 
 /* MMIO offsets in a function's BAR (one UAR page). */
@@ -285,7 +286,7 @@ static_assert(__builtin_offsetof(QueryQCounterOut, rx_out_of_buffer) == 8);
 static_assert(__builtin_offsetof(QueryQCounterOut, rx_if_down_packets) == 16);
 static_assert(__builtin_offsetof(QueryQCounterOut, rx_oversize_pkts_buffer) == 24);
 static_assert(__builtin_offsetof(QueryQCounterOut, rx_malformed) == 32);
-static_assert(sizeof(QueryBusCountersOut) == 64);
+static_assert(sizeof(QueryBusCountersOut) == 72);
 static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 static_assert(__builtin_offsetof(QueryBusCountersOut, rd_desc_bytes) == 8);
 static_assert(__builtin_offsetof(QueryBusCountersOut, rd_data_bytes) == 16);
@@ -294,5 +295,6 @@ static_assert(__builtin_offsetof(QueryBusCountersOut, wr_cqe_bytes) == 32);
 static_assert(__builtin_offsetof(QueryBusCountersOut, rd_dbr_bytes) == 40);
 static_assert(__builtin_offsetof(QueryBusCountersOut, doorbells) == 48);
 static_assert(__builtin_offsetof(QueryBusCountersOut, emul_ns) == 56);
+static_assert(__builtin_offsetof(QueryBusCountersOut, dma_faults) == 64);
 
 } /* namespace softcx::prm */

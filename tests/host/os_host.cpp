@@ -45,6 +45,7 @@ struct DmaRange {
 	void *cpu;
 	Region kind;
 	uint32_t map_kind;	/* SCX_DMA_* for TxMap */
+	bool revoked;		/* host::dma_revoke: the device may no longer reach it */
 };
 
 constexpr uint64_t kIovaBase = 0x10000000000ull;	/* 1 TiB: far from any heap pointer */
@@ -64,7 +65,7 @@ uint64_t dma_register(void *cpu, uint32_t len, Region kind, uint32_t map_kind)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	uint64_t dma = iova_alloc(len ? len : 1);
-	g_dma[dma] = DmaRange{ dma, len, cpu, kind, map_kind };
+	g_dma[dma] = DmaRange{ dma, len, cpu, kind, map_kind, false };
 	return dma;
 }
 
@@ -228,7 +229,7 @@ void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 	(void)os_dev;
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	const DmaRange *r = dma_find(dma, len);
-	if (!r)
+	if (!r || r->revoked)
 		return nullptr;
 	return static_cast<uint8_t *>(r->cpu) + (dma - r->dma);
 }
@@ -484,6 +485,17 @@ void dma_forget(uint64_t dma)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	g_dma.erase(dma);
+}
+
+void dma_revoke(uint64_t dma)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_dma.find(dma);
+	if (it == g_dma.end() || it->second.kind != Region::TxMap) {
+		host_error("dma_revoke(0x%llx): not a TX mapping", (unsigned long long)dma);
+		return;
+	}
+	it->second.revoked = true;
 }
 
 size_t dma_regions()

@@ -6,7 +6,13 @@
  * DMA: every region the device may reach is registered with a fake bus
  * address (IOVA) that is unrelated to its CPU address, so a driver that
  * hands the device a CPU pointer gets a translation failure, not silent
- * success. Regions are separated by unmapped guard gaps.
+ * success. Regions are separated by unmapped guard gaps, and an IOVA is
+ * never handed out twice: the device reaches exactly the ranges that are
+ * mapped at that moment (coherent memory until freed, TX mappings until
+ * unmapped, RX buffers until delivered or recycled), so a stale address
+ * always fails, as in the kernel's view (shim/dma.c; which is
+ * page-granular and keeps page_pool pages mapped while their pool holds
+ * them, so it is the more lenient of the two).
  *
  * Misuse the kernel would punish (unmapping what was never mapped, freeing
  * DMA memory twice, lock order inversions between lock classes, nesting a
@@ -29,6 +35,12 @@ namespace host {
 uint64_t dma_map(const void *cpu, uint32_t len, uint32_t kind = SCX_DMA_SINGLE);
 /* Forget a mapping made by dma_map without going through scx_os_dma_unmap (test cleanup). */
 void dma_forget(uint64_t dma);
+/*
+ * Take a live TX mapping away from the device (what the kernel's
+ * inject_dma_fault does): the device's translations of it fail from now
+ * on, while the driver still unmaps it normally.
+ */
+void dma_revoke(uint64_t dma);
 size_t dma_regions();		/* all registered ranges */
 size_t dma_coherent_regions();	/* from scx_os_dma_alloc */
 size_t dma_tx_mappings();	/* from dma_map, not yet unmapped */

@@ -567,6 +567,47 @@ TEST_P(Recovery, InjectedBadLkeyFlushesAndResumes)
 
 INSTANTIATE_TEST_SUITE_P(MpwqeOffOn, Recovery, ::testing::Bool());
 
+/*
+ * A TX mapping the device can no longer reach (what inject_dma_fault does
+ * in the kernel): error CQE, tx_cqe_err and bus_dma_faults in the counter
+ * table, recovery releases every mapping (the revoked one too), and
+ * traffic resumes.
+ */
+TEST_P(Recovery, UnreachableMappingIsADmaFaultAndRecovers)
+{
+	Options o;
+	o.tx_mpwqe = GetParam();
+	build(o);
+
+	ASSERT_EQ(post(0, udp_frame(30, 1)), 0);
+	ASSERT_EQ(post(0, udp_frame(30, 2)), 0);
+	host::dma_revoke(tx_bufs.back()->dmas[0]);
+	ASSERT_EQ(post(0, udp_frame(30, 3)), 0);
+	doorbell(0);
+	poll(1);
+	EXPECT_EQ(rx(1).size(), 1u) << "the WQE (or session) before the fault is sent";
+
+	scx_tx_done done = {};
+	scx_channel_poll(ch(0), 64, &done);
+	EXPECT_EQ(done.tx_error, 1u);
+	EXPECT_EQ(stat(0, "tx_cqe_err"), 1u);
+	EXPECT_EQ(stat(0, "bus_dma_faults"), 1u);
+	EXPECT_EQ(stat(1, "bus_dma_faults"), 0u);
+	EXPECT_EQ(scx_channel_tx_recover(ch(0), 0), 0);
+	EXPECT_EQ(host::dma_tx_mappings(), 0u) << "recovery releases every mapping";
+	EXPECT_EQ(host::errors(), 0);
+
+	for (int i = 0; i < 8; i++)
+		ASSERT_EQ(post(0, udp_frame(40, (uint16_t)(10 + i))), 0);
+	doorbell(0);
+	poll(1);
+	scx_tx_done d = {};
+	scx_channel_poll(ch(0), 64, &d);
+	EXPECT_EQ(d.tx_error, 0u);
+	EXPECT_EQ(rx(1).size(), 1u + 8u);
+	EXPECT_EQ(stat(0, "bus_dma_faults"), 1u);
+}
+
 /* An LSO header that does not end at the L4 header's end: the device refuses, the SQ recovers. */
 TEST_F(Pair, MalformedLsoGivesErrorCqeAndRecovers)
 {

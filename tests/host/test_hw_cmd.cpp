@@ -194,6 +194,29 @@ TEST_F(HwCmd, CqSizeAndMemoryChecks)
 	EXPECT_EQ(exec(fn0, in, &out), prm::kStatOk);
 }
 
+/* A ring freed a moment ago: the command fails and the device counts a DMA fault. */
+TEST_F(HwCmd, FreedRingIsRefusedAndCounted)
+{
+	prm::CreateCqIn in;
+	set_op(&in, prm::kCmdCreateCq);
+	in.log_cq_size = 2;
+	Dma ring(256), dbr(8);
+	in.pas.set(ring.dma);
+	in.dbr_addr.set(dbr.dma);
+	uint64_t stale = ring.dma;
+	ring.free();
+	in.pas.set(stale);
+	prm::CreateObjOut out;
+	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam);
+	EXPECT_EQ(query_bus(fn0).dma_faults.get(), 1u);
+	in.pas.set(dbr.dma + 64);	/* beyond the 8-byte dbrec region */
+	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam);
+	EXPECT_EQ(query_bus(fn0).dma_faults.get(), 2u);
+	in.pas.set(dbr.dma + 32);	/* misaligned for a CQ ring: refused before any DMA */
+	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam);
+	EXPECT_EQ(query_bus(fn0).dma_faults.get(), 2u);
+}
+
 TEST_F(HwCmd, CqTableLimit)
 {
 	std::vector<std::unique_ptr<Cq>> cqs;
@@ -438,6 +461,7 @@ TEST_F(HwCmd, CountersStartAtZero)
 	prm::QueryBusCountersOut b = query_bus(fn0);
 	EXPECT_EQ(b.rd_desc_bytes.get(), 0u);
 	EXPECT_EQ(b.doorbells.get(), 0u);
+	EXPECT_EQ(b.dma_faults.get(), 0u);
 	EXPECT_EQ(b.hdr.syndrome.get(), 0u);
 }
 

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* TX -> wire -> RX between the two functions of a pair, byte for byte. */
+#include <algorithm>
+
 #include "frames.h"
 #include "hw_harness.h"
 
@@ -449,24 +451,73 @@ TEST_F(HwDatapath, RqRecoveryRestartsAtZero)
 	expect_rx(l.rq, rx[0], f, 0);
 }
 
-/* A posted buffer that is not DMA memory: error CQE, WQE consumed, RQ in ERR. */
-TEST_F(HwDatapath, RxBufferNotDmaMemoryGivesErrorCqe)
+/* One frame into a bad first WQE: exactly one RX error CQE (local protection) for WQE 0. */
+void expect_rx_prot_err(Link &l)
 {
-	Link l;
-	l.setup(fn0, fn1);
-	l.rq.write_wqe(0, host::dma_unmapped_addr(), 2048);
 	l.send(tcp4(100));
 	auto rx = l.rxcq.poll_all();
 	ASSERT_EQ(rx.size(), 1u);
 	EXPECT_EQ(rx[0].opcode(), prm::kCqeRespErr);
 	EXPECT_EQ(reinterpret_cast<const prm::ErrCqe &>(rx[0]).syndrome, prm::kSyndLocalProtErr);
 	EXPECT_EQ(rx[0].wqe_counter.get(), 0);
+}
+
+/* A posted buffer that is not DMA memory: error CQE, WQE consumed, RQ in ERR. */
+TEST_F(HwDatapath, RxBufferNotDmaMemoryGivesErrorCqe)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	l.rq.write_wqe(0, host::dma_unmapped_addr(), 2048);
+	expect_rx_prot_err(l);
 	/* ERR now: further frames are if_down drops and modify RDY->ERR is refused */
 	l.send(tcp4(100));
 	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
 	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 1u);
 	EXPECT_EQ(l.rq.modify(prm::kQueueRdy, prm::kQueueErr), prm::kStatBadResState);
 	EXPECT_EQ(l.rq.modify(prm::kQueueErr, prm::kQueueRst), prm::kStatOk);
+}
+
+/*
+ * A posted buffer whose mapping went away before the frame arrived: the
+ * device's write is refused (bus_dma_faults of the receiving function), an
+ * error CQE on the RQ's CQ, the RQ in ERR, and the memory is not touched.
+ */
+TEST_F(HwDatapath, RxBufferUnmappedAMomentAgoIsADmaFaultWithoutAWrite)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	std::vector<uint8_t> mem(2048, 0xa5);
+	uint64_t dma = host::dma_map(mem.data(), (uint32_t)mem.size());
+	scx_os_dma_unmap(&g_os_dev, dma, (uint32_t)mem.size(), SCX_DMA_SINGLE);
+	l.rq.write_wqe(0, dma, 2048);
+	expect_rx_prot_err(l);
+	EXPECT_EQ(query_bus(fn1).dma_faults.get(), 1u);
+	EXPECT_EQ(query_bus(fn0).dma_faults.get(), 0u) << "the receiver's device faulted";
+	EXPECT_EQ(query_bus(fn1).wr_data_bytes.get(), 0u);
+	EXPECT_TRUE(std::all_of(mem.begin(), mem.end(), [](uint8_t b) { return b == 0xa5; }))
+		<< "the device wrote into memory that was no longer mapped for it";
+	l.send(tcp4(100));
+	EXPECT_EQ(l.rxcq.poll_all().size(), 0u) << "the RQ is in ERR";
+	EXPECT_EQ(l.rq.modify(prm::kQueueErr, prm::kQueueRst), prm::kStatOk);
+}
+
+/* The same for a page_pool-style RX buffer the OS took back (recycled). */
+TEST_F(HwDatapath, RecycledRxBufferIsADmaFault)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	int chan = 0;
+	scx_os_rxq *q = scx_os_rxq_create(&chan, 8, 0, 0);
+	ASSERT_NE(q, nullptr);
+	uint64_t dma = 0;
+	void *page = scx_os_rx_alloc(q, &dma);
+	ASSERT_NE(page, nullptr);
+	ASSERT_NE(scx_os_dma_to_cpu(&g_os_dev, dma + 256, 1500), nullptr);
+	scx_os_rx_recycle(q, page, 0);
+	l.rq.write_wqe(0, dma + 256, 2048);
+	expect_rx_prot_err(l);
+	EXPECT_EQ(query_bus(fn1).dma_faults.get(), 1u);
+	scx_os_rxq_destroy(q);
 }
 
 TEST_F(HwDatapath, RxWrongLkeyGivesErrorCqe)

@@ -147,6 +147,33 @@ TEST_F(HwTxErrors, DataPointerThatDoesNotTranslate)
 	expect_error(w, prm::kSyndLocalProtErr, "wrong lkey");
 }
 
+/*
+ * The device reaches only what is mapped at that moment: a data segment at
+ * an address that was a live mapping a moment ago is a DMA fault (local
+ * protection error, bus_dma_faults of the sending function), not a read of
+ * whatever the memory holds now. A bad lkey is refused before any DMA and
+ * is not a DMA fault.
+ */
+TEST_F(HwTxErrors, DataSegmentUnmappedAMomentAgoIsADmaFault)
+{
+	frames::Bytes f = frame(200);
+	uint64_t dma = host::dma_map(f.data(), (uint32_t)f.size());
+	ASSERT_NE(scx_os_dma_to_cpu(&g_os_dev, dma, (uint32_t)f.size()), nullptr);
+	scx_os_dma_unmap(&g_os_dev, dma, (uint32_t)f.size(), SCX_DMA_SINGLE);
+	ASSERT_EQ(scx_os_dma_to_cpu(&g_os_dev, dma, (uint32_t)f.size()), nullptr);
+	ASSERT_EQ(query_bus(fn0).dma_faults.get(), 0u);
+
+	expect_error(send_of(f, dma), prm::kSyndLocalProtErr, "stale data segment");
+	EXPECT_EQ(query_bus(fn0).dma_faults.get(), 1u);
+	EXPECT_EQ(query_bus(fn1).dma_faults.get(), 0u) << "the sender's device faulted";
+
+	TxBuf b(f);
+	SendWqe w = send_of(f, b.dma);
+	w.segs[0].lkey = 0x42;
+	expect_error(w, prm::kSyndLocalProtErr, "wrong lkey");
+	EXPECT_EQ(query_bus(fn0).dma_faults.get(), 1u) << "an lkey error is no DMA fault";
+}
+
 TEST_F(HwTxErrors, FrameLengths)
 {
 	prm::HcaCaps caps = query_caps(fn0);

@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softcx DMA: the driver's mappings and the emulated device's view of them.
+ *
+ * The device reaches memory only through scx_os_dma_to_cpu(), and that
+ * behaves like an IOMMU in front of it: a bus address range translates
+ * only while it lies inside something currently mapped for this adapter.
+ * Anything else (a stale address after an unmap, a wrong one, a freed
+ * page) is refused, and the device model turns the refusal into an error
+ * CQE or a failed command and counts it (bus_dma_faults).
+ *
+ * What is mapped, per adapter (struct scx_dma_view, the drvdata of the
+ * adapter's device):
+ *  - coherent allocations (rings, doorbell records) and streaming TX
+ *    mappings (skb heads and fragments, redirected xdp_frames) between map
+ *    and unmap: an atomic count per bus page, in chunks an xarray indexes
+ *    (see below). Like an IOMMU the view has page granularity: a stale
+ *    address inside a page that another live mapping still covers is let
+ *    through (as real hardware would be); one in a page nothing covers is
+ *    not.
+ *  - the pages of this adapter's page_pools (RX buffers, XDP_TX frames):
+ *    checked from the page itself, no per-packet bookkeeping: page_pool
+ *    signature, page->pp registered here (a pointer compare, the pool is
+ *    never dereferenced), and the range inside the pool's mapping of the
+ *    page. Like page_pool's own DMA mapping this covers the page as long
+ *    as the pool holds it (cached, posted, or in an skb it will recycle).
+ *
+ * Locks: none per packet. Map and unmap are atomics on the page counts;
+ * the xarray's BH-safe lock is taken only to add a chunk of counters;
+ * lookups are RCU (the device model runs with BHs off). The pool table
+ * has its own spinlock for process-context add/remove, entries freed
+ * after a grace period.
+ *
+ * Also builds on UML for KUnit, where there may be no DMA API: there the
+ * bus address is the physical address and nothing is mapped or synced,
+ * but the view keeps the same books, so KUnit exercises the same rules.
+ *
+ * Module parameter dma_view=0 (load time) turns the view off: every
+ * address backed by RAM translates, as before the view existed. For A/B
+ * cost measurements only (Documentation/performance.md).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/dma-mapping.h>
+#include <linux/gfp.h>
+#include <linux/hashtable.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/poison.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include <linux/xarray.h>
+#ifdef CONFIG_HAS_DMA
+#include <linux/dma-direct.h>
+#endif
+
+#include "softcx.h"
+
+static bool dma_view = true;
+module_param(dma_view, bool, 0444);
+MODULE_PARM_DESC(dma_view, "The emulated device reaches only memory mapped for it (default on; 0: any RAM, for cost measurements)");
+
+#define SCX_DMA_POOL_BITS	8
+
+/* The next skb head mapping is reported to the core at the poison address. */
+enum { SCX_INJ_IDLE, SCX_INJ_ARMED, SCX_INJ_INFLIGHT };
+
+struct scx_dma_pool {
+	struct hlist_node node;
+	const struct page_pool *pool;
+	u32 order;
+	struct rcu_head rcu;
+};
+
+struct scx_dma_view {
+	struct xarray pages;		/* bus page >> SCX_DMA_CHUNK_SHIFT -> struct scx_dma_chunk */
+	struct scx_dma_chunk *hint;	/* the chunk found last */
+	spinlock_t pools_lock;		/* writers of pools */
+	DECLARE_HASHTABLE(pools, SCX_DMA_POOL_BITS);
+	/* fault injection (debugfs inject_dma_fault) */
+	atomic_t inject;		/* SCX_INJ_* */
+	struct page *poison_page;	/* held, never mapped: its bus address is stale */
+	u64 poison_dma;
+	u64 poison_real_dma;		/* the mapping the poison address stands for */
+	u32 poison_real_len;
+};
+
+static inline struct scx_dma_view *scx_view(struct device *dev)
+{
+	return dev_get_drvdata(dev);
+}
+
+/* ---- the CONFIG_HAS_DMA split ---- */
+
+#ifdef CONFIG_HAS_DMA
+static void *scx_coherent_alloc(struct device *dev, u32 size, dma_addr_t *dma)
+{
+	return dma_alloc_coherent(dev, size, dma, GFP_KERNEL);
+}
+
+static void scx_coherent_free(struct device *dev, u32 size, void *cpu, dma_addr_t dma)
+{
+	dma_free_coherent(dev, size, cpu, dma);
+}
+
+static phys_addr_t scx_dma_to_phys(struct device *dev, u64 dma)
+{
+	return dma_to_phys(dev, dma);
+}
+
+static dma_addr_t scx_raw_map_single(struct device *dev, void *va, u32 len)
+{
+	return dma_map_single(dev, va, len, DMA_TO_DEVICE);
+}
+
+static dma_addr_t scx_raw_map_page(struct device *dev, struct page *page, u32 off, u32 len)
+{
+	return dma_map_page(dev, page, off, len, DMA_TO_DEVICE);
+}
+
+static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
+{
+	if (kind == SCX_DMA_PAGE)
+		dma_unmap_page(dev, dma, len, DMA_TO_DEVICE);
+	else
+		dma_unmap_single(dev, dma, len, DMA_TO_DEVICE);
+}
+#else
+static void *scx_coherent_alloc(struct device *dev, u32 size, dma_addr_t *dma)
+{
+	void *cpu = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
+
+	if (cpu)
+		*dma = virt_to_phys(cpu);
+	return cpu;
+}
+
+static void scx_coherent_free(struct device *dev, u32 size, void *cpu, dma_addr_t dma)
+{
+	free_pages_exact(cpu, size);
+}
+
+static phys_addr_t scx_dma_to_phys(struct device *dev, u64 dma)
+{
+	return dma;
+}
+
+static dma_addr_t scx_raw_map_single(struct device *dev, void *va, u32 len)
+{
+	return virt_to_phys(va);
+}
+
+static dma_addr_t scx_raw_map_page(struct device *dev, struct page *page, u32 off, u32 len)
+{
+	return page_to_phys(page) + off;
+}
+
+static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
+{
+}
+#endif
+
+/* ---- bus pages of coherent and streaming mappings ---- */
+
+/*
+ * A count per bus page, in chunks of SCX_DMA_CHUNK pages (2 KiB of
+ * counters for 2 MiB of bus space) that an xarray indexes by bus page >>
+ * SCX_DMA_CHUNK_SHIFT. A chunk is allocated the first time a page in it
+ * is mapped and stays until the view goes, so map, unmap and lookup are
+ * an RCU walk of a shallow tree plus one atomic on the counter: no lock,
+ * no allocation or RCU callback per packet (erasing and recreating tree
+ * entries per packet cost twice as much and made the cost per packet vary
+ * by 10 %). The last chunk found is kept as a hint: consecutive packets'
+ * buffers mostly share a 2 MiB chunk, and since chunks are never freed
+ * before the view, the hint needs no RCU. Memory: 0.1 % of the bus space
+ * ever mapped.
+ */
+#define SCX_DMA_CHUNK_SHIFT	9
+#define SCX_DMA_CHUNK		(1UL << SCX_DMA_CHUNK_SHIFT)
+
+struct scx_dma_chunk {
+	unsigned long ix;		/* bus page >> SCX_DMA_CHUNK_SHIFT */
+	atomic_t count[SCX_DMA_CHUNK];
+};
+
+static unsigned long scx_first_pg(u64 dma)
+{
+	return dma >> PAGE_SHIFT;
+}
+
+static unsigned long scx_last_pg(u64 dma, u32 len)
+{
+	return (dma + (len ? len - 1 : 0)) >> PAGE_SHIFT;
+}
+
+static atomic_t *scx_page_count(struct scx_dma_view *v, unsigned long pg)
+{
+	unsigned long ix = pg >> SCX_DMA_CHUNK_SHIFT;
+	struct scx_dma_chunk *c = READ_ONCE(v->hint);
+
+	if (unlikely(!c || c->ix != ix)) {
+		c = xa_load(&v->pages, ix);
+		if (!c)
+			return NULL;
+		WRITE_ONCE(v->hint, c);
+	}
+	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
+}
+
+/* The counter of a page about to be mapped: its chunk is created on first use. */
+static atomic_t *scx_page_count_new(struct scx_dma_view *v, unsigned long pg)
+{
+	struct scx_dma_chunk *c, *old;
+	atomic_t *cnt = scx_page_count(v, pg);
+
+	if (likely(cnt))
+		return cnt;
+	c = kzalloc(sizeof(*c), GFP_ATOMIC | __GFP_NOWARN);
+	if (!c)
+		return NULL;
+	c->ix = pg >> SCX_DMA_CHUNK_SHIFT;
+	old = xa_cmpxchg_bh(&v->pages, pg >> SCX_DMA_CHUNK_SHIFT, NULL, c,
+			    GFP_ATOMIC | __GFP_NOWARN);
+	if (old) {		/* another CPU was first, or the tree had no room */
+		kfree(c);
+		if (xa_is_err(old))
+			return NULL;
+		c = old;
+	}
+	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
+}
+
+static void scx_pages_put_range(struct scx_dma_view *v, unsigned long first,
+				unsigned long last)
+{
+	unsigned long pg;
+
+	for (pg = first; pg <= last; pg++) {
+		atomic_t *cnt = scx_page_count(v, pg);
+
+		/* an unmap of what was never mapped */
+		WARN_ON_ONCE(!cnt || atomic_dec_return(cnt) < 0);
+	}
+}
+
+/* One more mapping covers [dma, dma + len). 0 or -ENOMEM (nothing taken). */
+static int scx_pages_get(struct scx_dma_view *v, u64 dma, u32 len)
+{
+	unsigned long first = scx_first_pg(dma), last = scx_last_pg(dma, len);
+	unsigned long pg;
+
+	for (pg = first; pg <= last; pg++) {
+		atomic_t *cnt = scx_page_count_new(v, pg);
+
+		if (unlikely(!cnt)) {
+			if (pg > first)
+				scx_pages_put_range(v, first, pg - 1);
+			return -ENOMEM;
+		}
+		atomic_inc(cnt);
+	}
+	return 0;
+}
+
+static void scx_pages_put(struct scx_dma_view *v, u64 dma, u32 len)
+{
+	scx_pages_put_range(v, scx_first_pg(dma), scx_last_pg(dma, len));
+}
+
+/* Caller: rcu_read_lock() (xa_load takes it too). */
+static bool scx_pages_mapped(struct scx_dma_view *v, u64 dma, u32 len)
+{
+	unsigned long pg, last = scx_last_pg(dma, len);
+
+	for (pg = scx_first_pg(dma); pg <= last; pg++) {
+		atomic_t *cnt = scx_page_count(v, pg);
+
+		if (!cnt || atomic_read(cnt) <= 0)
+			return false;
+	}
+	return true;
+}
+
+/* Free every chunk; returns the pages still mapped (a leak when the view goes). */
+static unsigned long scx_pages_free(struct scx_dma_view *v)
+{
+	struct scx_dma_chunk *c;
+	unsigned long ix, n = 0;
+	u32 i;
+
+	xa_for_each(&v->pages, ix, c) {
+		for (i = 0; i < SCX_DMA_CHUNK; i++)
+			n += atomic_read(&c->count[i]) != 0;
+		kfree(c);
+	}
+	xa_destroy(&v->pages);
+	return n;
+}
+
+/* ---- page_pool pages ---- */
+
+int scx_dma_pool_add(struct device *dev, struct page_pool *pool, u32 order)
+{
+	struct scx_dma_view *v = scx_view(dev);
+	struct scx_dma_pool *e;
+
+	if (!dma_view)
+		return 0;
+	if (WARN_ON_ONCE(!v))
+		return -ENODEV;
+	e = kzalloc(sizeof(*e), GFP_KERNEL);
+	if (!e)
+		return -ENOMEM;
+	e->pool = pool;
+	e->order = order;
+	spin_lock_bh(&v->pools_lock);
+	hash_add_rcu(v->pools, &e->node, (unsigned long)pool);
+	spin_unlock_bh(&v->pools_lock);
+	return 0;
+}
+
+void scx_dma_pool_del(struct device *dev, struct page_pool *pool)
+{
+	struct scx_dma_view *v = scx_view(dev);
+	struct scx_dma_pool *e;
+
+	if (!dma_view || !v)
+		return;
+	spin_lock_bh(&v->pools_lock);
+	hash_for_each_possible(v->pools, e, node, (unsigned long)pool) {
+		if (e->pool == pool) {
+			hash_del_rcu(&e->node);
+			kfree_rcu(e, rcu);
+			break;
+		}
+	}
+	spin_unlock_bh(&v->pools_lock);
+}
+
+/*
+ * [dma, dma + len) inside a page of one of this adapter's pools, inside
+ * the pool's mapping of that page. Caller: rcu_read_lock().
+ */
+static bool scx_pool_page_covers(struct scx_dma_view *v, struct page *page, u64 dma, u32 len)
+{
+	const struct page_pool *pp;
+	struct scx_dma_pool *e;
+	u64 base;
+
+	page = compound_head(page);
+	if ((READ_ONCE(page->pp_magic) & ~0x3UL) != PP_SIGNATURE)
+		return false;
+	pp = READ_ONCE(page->pp);
+	hash_for_each_possible_rcu(v->pools, e, node, (unsigned long)pp) {
+		if (e->pool != pp)
+			continue;
+		base = scx_rx_page_dma(page);
+		return dma >= base && dma - base + len <= (PAGE_SIZE << e->order);
+	}
+	return false;
+}
+
+/* ---- the device's view ---- */
+
+void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
+{
+	struct scx_dma_view *v = scx_view(os_dev);
+	phys_addr_t phys = scx_dma_to_phys(os_dev, dma);
+	phys_addr_t last = phys + (len ? len - 1 : 0);
+	unsigned long pfn;
+	bool ok;
+
+	if (unlikely(last < phys || dma + (len ? len - 1 : 0) < dma))
+		return NULL;
+	/* Memory with a memory map: the CPU address is the direct mapping. */
+	for (pfn = PHYS_PFN(phys); pfn <= PHYS_PFN(last); pfn++)
+		if (unlikely(!pfn_valid(pfn)))
+			return NULL;
+	if (!dma_view)
+		return phys_to_virt(phys);
+	if (unlikely(!v))
+		return NULL;
+	rcu_read_lock();
+	ok = scx_pool_page_covers(v, pfn_to_page(PHYS_PFN(phys)), dma, len) ||
+	     scx_pages_mapped(v, dma, len);
+	rcu_read_unlock();
+	return likely(ok) ? phys_to_virt(phys) : NULL;
+}
+
+/* ---- coherent memory ---- */
+
+void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
+{
+	struct scx_dma_view *v = scx_view(os_dev);
+	dma_addr_t handle;
+	void *cpu;
+
+	if (dma_view && WARN_ON_ONCE(!v))
+		return NULL;
+	cpu = scx_coherent_alloc(os_dev, size, &handle);
+	if (!cpu)
+		return NULL;
+	if (dma_view && scx_pages_get(v, handle, size)) {
+		scx_coherent_free(os_dev, size, cpu, handle);
+		return NULL;
+	}
+	*dma = handle;
+	return cpu;
+}
+
+void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
+{
+	struct scx_dma_view *v = scx_view(os_dev);
+
+	if (dma_view && v)
+		scx_pages_put(v, dma, size);
+	scx_coherent_free(os_dev, size, cpu, dma);
+}
+
+/* ---- streaming TX mappings ---- */
+
+/*
+ * Track a fresh mapping; on failure it is undone and the error address
+ * returned. An skb head (@head) may be the target of an armed injection.
+ */
+static dma_addr_t scx_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
+{
+	struct scx_dma_view *v = scx_view(dev);
+
+	if (!dma_view)
+		return dma;
+	if (unlikely(!v || scx_pages_get(v, dma, len))) {
+		scx_raw_unmap(dev, dma, len, kind);
+		return DMA_MAPPING_ERROR;
+	}
+	/* The injected fault: the core gets an address the device cannot reach. */
+	if (unlikely(atomic_read(&v->inject) == SCX_INJ_ARMED) && head &&
+	    atomic_cmpxchg(&v->inject, SCX_INJ_ARMED, SCX_INJ_INFLIGHT) == SCX_INJ_ARMED) {
+		WRITE_ONCE(v->poison_real_dma, dma);
+		WRITE_ONCE(v->poison_real_len, len);
+		return v->poison_dma + offset_in_page(dma);
+	}
+	return dma;
+}
+
+static dma_addr_t scx_map_one(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
+{
+	if (unlikely(scx_map_failed(dev, dma)))
+		return DMA_MAPPING_ERROR;
+	return scx_track(dev, dma, len, kind, head);
+}
+
+dma_addr_t scx_map_head(struct device *dev, void *va, u32 len)
+{
+	return scx_map_one(dev, scx_raw_map_single(dev, va, len), len, SCX_DMA_SINGLE, true);
+}
+
+dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f)
+{
+	return scx_map_one(dev, scx_raw_map_page(dev, skb_frag_page(f), skb_frag_off(f),
+						 skb_frag_size(f)),
+			   skb_frag_size(f), SCX_DMA_PAGE, false);
+}
+
+dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
+{
+	return scx_map_one(dev, scx_raw_map_single(dev, f->data, f->len), f->len, SCX_DMA_SINGLE,
+			   false);
+}
+
+void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
+{
+	struct scx_dma_view *v = scx_view(os_dev);
+
+	if (dma_view && likely(v)) {
+		/* The injected mapping comes back under its poison address. */
+		if (unlikely(atomic_read(&v->inject) == SCX_INJ_INFLIGHT) &&
+		    (dma & PAGE_MASK) == v->poison_dma && len == READ_ONCE(v->poison_real_len)) {
+			dma = READ_ONCE(v->poison_real_dma);
+			atomic_set(&v->inject, SCX_INJ_IDLE);
+		}
+		scx_pages_put(v, dma, len);
+	}
+	scx_raw_unmap(os_dev, dma, len, kind);
+}
+
+/* ---- per-adapter view ---- */
+
+int scx_dma_view_create(struct device *dev)
+{
+	struct scx_dma_view *v;
+	dma_addr_t dma;
+
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v)
+		return -ENOMEM;
+	xa_init_flags(&v->pages, XA_FLAGS_LOCK_BH);
+	spin_lock_init(&v->pools_lock);
+	hash_init(v->pools);
+	atomic_set(&v->inject, SCX_INJ_IDLE);
+	/*
+	 * The poison page stays allocated and unmapped for the view's life:
+	 * its bus address (mapped once, then unmapped) is RAM that nothing
+	 * maps for the device, the "stale address" of the injected fault.
+	 */
+	v->poison_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
+	if (!v->poison_page)
+		goto err;
+	dma = scx_raw_map_page(dev, v->poison_page, 0, PAGE_SIZE);
+	if (scx_map_failed(dev, dma)) {
+		__free_page(v->poison_page);
+		goto err;
+	}
+	scx_raw_unmap(dev, dma, PAGE_SIZE, SCX_DMA_PAGE);
+	v->poison_dma = dma;
+	dev_set_drvdata(dev, v);
+	return 0;
+
+err:
+	kfree(v);
+	return -ENOMEM;
+}
+
+void scx_dma_view_destroy(struct device *dev)
+{
+	struct scx_dma_view *v = scx_view(dev);
+
+	if (!v)
+		return;
+	dev_set_drvdata(dev, NULL);
+	/* Everything was unmapped and every pool removed before the adapter went. */
+	WARN_ON_ONCE(scx_pages_free(v));
+	WARN_ON_ONCE(!hash_empty(v->pools));
+	__free_page(v->poison_page);
+	kfree(v);
+}
+
+/* debugfs: the next skb head mapping reaches the core as a stale address. */
+int scx_dma_inject_fault(struct device *dev)
+{
+	struct scx_dma_view *v = scx_view(dev);
+
+	if (!dma_view || !v)
+		return -EOPNOTSUPP;
+	if (atomic_cmpxchg(&v->inject, SCX_INJ_IDLE, SCX_INJ_ARMED) != SCX_INJ_IDLE)
+		return -EBUSY;
+	return 0;
+}
