@@ -21,7 +21,7 @@
 #                     $SCX_ICOUNT_MARK (bench/vm/icount.sh). Off by default.
 #   --icount-percpu   as --icount, counting per vCPU too (a callback per
 #                     block instead of an inline add: slower)
-#
+
 # SCRIPT runs as root inside the guest, chrooted into the host root, so its
 # path (and every path under it) is the same as on the host; it starts in the
 # current directory. Inside, $SCX_RESULTS is the results directory, which is
@@ -112,8 +112,8 @@ if [ -n "$ICOUNT" ]; then
 	rm -rf "$RES/icount"
 	mkdir -p "$RES/icount"
 	parg="dir=$RES/icount"
-	[ "$ICOUNT" != percpu ] || parg+=",arg=percpu=on"
-	PLUGIN=(-accel tcg,thread=single -plugin "$ROOT/build/icount/scx_icount.so,arg=$parg")
+	[ "$ICOUNT" != percpu ] || parg+=",percpu=on"
+	PLUGIN=(-accel tcg,thread=single -plugin "$ROOT/build/icount/scx_icount.so,$parg")
 	ENVS+=("SCX_ICOUNT_DIR=$RES/icount" "SCX_ICOUNT_MARK=$ROOT/build/icount/scx-mark"
 		"SCX_ICOUNT_PERCPU=$([ "$ICOUNT" == percpu ] && echo 1 || echo 0)")
 fi

@@ -21,12 +21,14 @@ read before and after) cancels. Groups (softcx's functions by name):
                   src/hw/doorbell.cpp), scx_hw_*, scx_os_dma_to_cpu (the
                   OS layer's DMA translation, called only by src/hw)
   driver TX       softcx::en::* whose name starts with sq_ or xdpsq_ or
-                  holds "tx" or "xmit"; scx_channel_* entry points that
-                  hold "xmit", "tx" or "doorbell"
+                  holds "tx" or "xmit", or whose first parameter is an
+                  Sq* (post_wqe, complete_wqes, release_wqe: the SQ and the
+                  XDP SQ, completions included); scx_channel_* entry points
+                  that hold "xmit", "tx" or "doorbell"
   driver RX/NAPI  every other softcx::en::* and scx_channel_* (NAPI poll,
                   RQ poll and refill, CQ arm, counters)
   shim TX         scx_start_xmit, scx_features_check, scx_tx_*,
-                  scx_os_tx_free, scx_xdp_xmit
+                  scx_os_tx_free, scx_os_dma_unmap (TX buffers), scx_xdp_xmit
   shim RX/other   every other function of the softcx module (scx_napi_poll,
                   scx_os_rx_*, scx_os_raise_irq, XDP glue, C++ runtime)
   pktgen, veth    the functions of those modules
@@ -40,10 +42,13 @@ driver TX + shim TX. With --percpu 1 (the plugin counted per vCPU) also
 "sender (vCPU 0)" = everything the kernel executed on vCPU 0, where
 kpktgend_0 runs, minus the device model's groups: meaningful when the
 receiver's NAPI runs on another CPU (bench/vm/icount.sh's -rxcpu1
-configurations).
+configurations), and "receiver (vCPU 1)" = vCPU 1's kernel instructions
+minus the device model's there, per frame the receiver handled (the
+manifest's sixth column, when given; configurations named rx1-*, where the
+receiver's NAPI is a kthread on CPU 1 and the benchmark script runs on CPU 0).
 
 --ratio 'LABEL=A/B:METRIC[:GOAL]' prints METRIC(A) / METRIC(B) per
-repetition and of the means; METRIC is one of total, module, sender_fn,
+repetition and of the means; METRIC is one of total, module, sender_fn, rx_cpu1,
 sender_cpu0, or a group name with spaces as underscores; GOAL, when given,
 is checked as ratio >= GOAL.
 """
@@ -94,9 +99,18 @@ def demangle(names):
 
 def base_name(dem):
     """softcx::en::sq_xmit<true>(...) -> sq_xmit"""
-    s = dem.split("(", 1)[0]
+    s = dem.replace("(anonymous namespace)::", "")
+    while "<" in s.split("(", 1)[0]:  # drop template arguments, which may hold parentheses
+        i = s.index("<")
+        depth, j = 0, i
+        for j in range(i, len(s)):
+            depth += {"<": 1, ">": -1}.get(s[j], 0)
+            if depth == 0:
+                break
+        s = s[:i] + s[j + 1:]
+    s = s.split("(", 1)[0]
     s = s.split("::")[-1] if "::" in s else s
-    return s.split("<", 1)[0].split(" ")[-1]
+    return s.split(" ")[-1]
 
 
 def classify(raw, dem, mod):
@@ -114,12 +128,13 @@ def classify(raw, dem, mod):
     if "softcx::en::" in dem or raw.startswith("scx_channel_"):
         b = base_name(dem) if "softcx::en::" in dem else raw[len("scx_channel_"):]
         if (b.startswith("sq_") or b.startswith("xdpsq_") or "tx" in b or "xmit" in b
+                or "(softcx::en::Sq*" in dem
                 or (raw.startswith("scx_channel_") and "doorbell" in b)):
             return "driver TX"
         return "driver RX/NAPI"
     r = raw.split(".", 1)[0]
-    if (r in ("scx_start_xmit", "scx_features_check", "scx_os_tx_free", "scx_xdp_xmit")
-            or r.startswith("scx_tx_")):
+    if (r in ("scx_start_xmit", "scx_features_check", "scx_os_tx_free", "scx_xdp_xmit",
+              "scx_os_dma_unmap") or r.startswith("scx_tx_")):
         return "shim TX"
     return "shim RX/other"
 
@@ -176,19 +191,21 @@ class Window:
                             self.func_cpu[v][label] += int(c)
 
 
-def per_packet(small, big, n_small, n_big):
-    """Differences of the two windows over the packet difference."""
+def per_packet(small, big, n_small, n_big, h_small, h_big):
+    """Differences of the two windows over the packet difference (the
+    receiver-side metric over the difference of the frames it handled)."""
     dn = float(n_big - n_small)
-    r = {"func": {}, "group": collections.Counter(), "cpu_group": collections.defaultdict(collections.Counter)}
+    dh = float(h_big - h_small) if h_big is not None and h_small is not None and h_big > h_small else dn
+    r = {"func": {}, "gof": {}, "group": collections.Counter(),
+         "cpu_group": collections.defaultdict(collections.Counter), "func_cpu0": {}}
     for label in set(small.func) | set(big.func):
         d = (big.func.get(label, 0) - small.func.get(label, 0)) / dn
         if d:
             r["func"][label] = d
             g = big.group_of.get(label) or small.group_of[label]
             r["group"][g] += d
-            r.setdefault("gof", {})[label] = g
-    gof = r.get("gof", {})
-    r["func_cpu0"] = {}
+            r["gof"][label] = g
+    gof = r["gof"]
     for v in set(small.func_cpu) | set(big.func_cpu):
         for label in set(small.func_cpu.get(v, {})) | set(big.func_cpu.get(v, {})):
             d = (big.func_cpu[v].get(label, 0) - small.func_cpu[v].get(label, 0)) / dn
@@ -203,16 +220,21 @@ def per_packet(small, big, n_small, n_big):
     r["sender_fn"] = g["pktgen"] + g["driver TX"] + g["shim TX"]
     if r["cpu_group"]:
         c0 = r["cpu_group"].get(0, collections.Counter())
+        c1 = r["cpu_group"].get(1, collections.Counter())
         r["cpu0"] = sum(c0.values())
         r["sender_cpu0"] = r["cpu0"] - c0["device model"]
         r["cpu0_devmodel"] = c0["device model"]
+        r["cpu1"] = sum(c1.values())
+        # per handled frame: the receiver on vCPU 1, its device model calls out
+        r["rx_cpu1"] = (r["cpu1"] - c1["device model"]) * dn / dh
+        r["cpu1_devmodel"] = c1["device model"] * dn / dh
     return r
 
 
 def metric(r, name):
     if name == "total":
         return r["kernel"]
-    if name in ("module", "sender_fn", "sender_cpu0"):
+    if name in ("module", "sender_fn", "sender_cpu0", "rx_cpu1"):
         return r.get(name)
     return r["group"].get(name.replace("_", " "))
 
@@ -239,7 +261,8 @@ def main():
                 continue
             cfg, rep, n, k = p[0], int(p[1]), int(p[2]), int(p[3])
             pps = p[4] if len(p) > 4 else "-"
-            runs.setdefault(cfg, collections.OrderedDict()).setdefault(rep, []).append((n, k, pps))
+            h = int(p[5]) if len(p) > 5 and p[5].isdigit() else None
+            runs.setdefault(cfg, collections.OrderedDict()).setdefault(rep, []).append((n, k, pps, h))
 
     res = collections.OrderedDict()  # cfg -> [per-rep result]
     for cfg, reps in runs.items():
@@ -248,10 +271,10 @@ def main():
             if len(wins) < 2 or wins[0][0] == wins[-1][0]:
                 print("# %s rep %d: needs two windows of different lengths, skipped" % (cfg, rep))
                 continue
-            (n1, k1, _), (n2, k2, pps) = wins[0], wins[-1]
+            (n1, k1, _, h1), (n2, k2, pps, h2) = wins[0], wins[-1]
             w1 = Window(os.path.join(a.dir, "icount-%d.txt" % k1), syms)
             w2 = Window(os.path.join(a.dir, "icount-%d.txt" % k2), syms)
-            r = per_packet(w1, w2, n1, n2)
+            r = per_packet(w1, w2, n1, n2, h1, h2)
             r.update(rep=rep, n1=n1, n2=n2, pps=pps)
             res.setdefault(cfg, []).append(r)
 
@@ -318,6 +341,10 @@ def main():
             s0 = [r["sender_cpu0"] for r in rs]
             line += (" | sender = vCPU 0 without device model %.1f (%s; vCPU 0 %.1f, of it device model %.1f)" %
                      (mean(s0), spread(s0), mean([r["cpu0"] for r in rs]), mean([r["cpu0_devmodel"] for r in rs])))
+        if "rx_cpu1" in rs[0] and cfg.startswith("rx1-"):
+            s1 = [r["rx_cpu1"] for r in rs]
+            line += (" | receiver = vCPU 1 without device model, per handled frame %.1f (%s; device model on"
+                     " vCPU 1 %.1f)" % (mean(s1), spread(s1), mean([r["cpu1_devmodel"] for r in rs])))
         line += " | pps under the plugin %s" % (statistics.median(ppss) if ppss else "-")
         print(line)
 

@@ -5,7 +5,7 @@
  * writes them out when the guest executes a marker instruction.
  *
  *   qemu-system-x86_64 -accel tcg,thread=single \
- *       -plugin build/icount/scx_icount.so,arg=dir=DIR[,arg=percpu=on] ...
+ *       -plugin build/icount/scx_icount.so,dir=DIR[,percpu=on] ...
  *
  * Every translated block gets a record (start address, instruction count)
  * and, on every execution, its instruction count is added to the record's

@@ -5,7 +5,9 @@
 # without it every ic_* function does nothing and ic_on fails.
 #
 #   ic_pair CONFIG N1 N2 CMD...   run `CMD N1` and `CMD N2` (CMD sends that
-#                                 many packets, and sets PPS if it can), each
+#                                 many packets, and sets PPS if it can, and
+#                                 IC_HANDLED: the frames the receiver
+#                                 handled, for the rx1-* receiver metric), each
 #                                 in a window of its own; the difference of
 #                                 the two windows over N2 - N1 is the
 #                                 instructions per packet, with whatever
@@ -20,7 +22,7 @@
 #
 # Files in IC_OUT ($SCX_ICOUNT_DIR, a directory of the results share):
 # icount-K.txt (the plugin's windows), manifest (one line per window:
-# CONFIG REP PACKETS K PPS), kallsyms (the guest's /proc/kallsyms with every
+# CONFIG REP PACKETS K PPS HANDLED), kallsyms (the guest's /proc/kallsyms with every
 # module and, when bpf_jit_kallsyms allows, the JITed BPF programs, copied at
 # every ic_pair: the union is used), report.txt.
 IC_OUT=${SCX_ICOUNT_DIR:-}
@@ -42,12 +44,12 @@ _ic_window() {   # CONFIG REP PACKETS CMD...
 	shift 3
 	IC_K=$((IC_K + 1))
 	[ $IC_K -le 4095 ] || fail "icount: more than 4095 windows"
-	PPS=-
+	PPS=- IC_HANDLED=-
 	"$IC_MARK" start || fail "icount: scx-mark start failed"
 	"$@" "$n"
 	"$IC_MARK" stop "$IC_K" || fail "icount: scx-mark stop failed"
 	[ -s "$IC_OUT/icount-$IC_K.txt" ] || fail "icount: the plugin wrote no $IC_OUT/icount-$IC_K.txt"
-	echo "$cfg $rep $n $IC_K ${PPS:--}" >> "$IC_OUT/manifest"
+	echo "$cfg $rep $n $IC_K ${PPS:--} ${IC_HANDLED:--}" >> "$IC_OUT/manifest"
 }
 
 ic_pair() {   # CONFIG N1 N2 CMD...
