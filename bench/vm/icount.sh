@@ -71,7 +71,7 @@ say "pktgen: pkt_size 60 (+4 FCS), 1 flow, clone_skb 0, delay 0, NO_TIMESTAMP, k
 send() {   # DEV MAC BURST COUNT: sets PPS
 	local dev=$1 mac=$2 burst=$3 count=$4 txt re='([0-9]+)pps'
 	pg_cmd pgctrl reset
-	pg_cmd kpktgend_0 rem_device_all
+	pg_detach_all
 	pg_cmd kpktgend_0 add_device "$dev"
 	pg_cmd "$dev" count "$count"
 	pg_cmd "$dev" clone_skb 0

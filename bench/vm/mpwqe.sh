@@ -50,6 +50,7 @@
 #                     above GRO on that CPU).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
 source "$(dirname "$0")/icount-lib.sh"
+source "$(dirname "$0")/setup.sh"
 need_cmd ip ethtool
 
 COUNT=${SCX_BENCH_COUNT:-300000}
@@ -106,7 +107,7 @@ fi
 
 pg_config() {   # COUNT
 	pg_cmd pgctrl reset
-	pg_cmd kpktgend_0 rem_device_all
+	pg_detach_all
 	pg_cmd kpktgend_0 add_device scx0
 	pg_cmd scx0 count "$1"
 	pg_cmd scx0 clone_skb "$CLONE"

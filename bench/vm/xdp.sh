@@ -130,7 +130,7 @@ say "pktgen: pkt_size 60 (+4 FCS), count $COUNT, clone_skb 0, delay 0, NO_TIMEST
 
 pg_config() {   # DEV MAC COUNT BURST
 	pg_cmd pgctrl reset
-	pg_cmd kpktgend_0 rem_device_all
+	pg_detach_all
 	pg_cmd kpktgend_0 add_device "$1"
 	pg_cmd "$1" count "$3"
 	pg_cmd "$1" clone_skb 0
