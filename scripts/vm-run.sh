@@ -21,7 +21,7 @@
 #                     $SCX_ICOUNT_MARK (bench/vm/icount.sh). Off by default.
 #   --icount-percpu   as --icount, counting per vCPU too (a callback per
 #                     block instead of an inline add: slower)
-
+#
 # SCRIPT runs as root inside the guest, chrooted into the host root, so its
 # path (and every path under it) is the same as on the host; it starts in the
 # current directory. Inside, $SCX_RESULTS is the results directory, which is
