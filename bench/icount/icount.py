@@ -349,7 +349,7 @@ def main():
         print(line)
 
     for spec in a.ratio:
-        label, rest = spec.split("=", 1)
+        label, rest = spec.rsplit("=", 1)
         parts = rest.split(":")
         ab, m = parts[0], parts[1]
         goal = float(parts[2]) if len(parts) > 2 and parts[2] else None
