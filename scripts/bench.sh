@@ -7,14 +7,21 @@
 #      with tests/host/os_host.cpp and with the lean bench OS layer;
 #   2. VM benchmark (bench/vm/pktgen.sh in a VM via scripts/vm-run.sh):
 #      pktgen 64-byte frames scx0 -> scx1 and veth0 -> veth1, medians of
-#      three interleaved repetitions and their ratio.
+#      three interleaved repetitions and their ratio;
+#   3. VM instruction counts (bench/vm/icount.sh in a VM booted with
+#      scripts/vm-run.sh --icount-percpu, the QEMU plugin of bench/icount/):
+#      exact guest instructions per packet for veth and softcx (burst 1 and
+#      32, skb_tx_mpwqe on and off), by group, the sender's for the TX MPWQE
+#      goal, top-30 functions, next to pps under the plugin.
 #
 #   scripts/bench.sh            (or: make bench)
 #
-# Environment: BENCH_SKIP_HOST=1, BENCH_SKIP_VM=1, BENCH_VM_TIMEOUT (900),
+# Environment: BENCH_SKIP_HOST=1, BENCH_SKIP_VM=1, BENCH_SKIP_ICOUNT=1,
+# BENCH_VM_TIMEOUT (900), BENCH_ICOUNT_TIMEOUT (2400),
 # plus those of bench/host/run.sh (BENCH_*) and bench/vm/pktgen.sh (SCX_BENCH_*,
 # passed into the guest by vm-run.sh).
-# Results: build/bench-results/<date>/ (host/, vm/, summary.txt).
+# Results: build/bench-results/<date>/ (host/, vm/, icount/, summary.txt;
+# icount/icount/report.txt has the tables and the top-30 functions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -77,6 +84,20 @@ if [ "${BENCH_SKIP_VM:-0}" != 1 ]; then
 			sed 's/^/  /' "$OUT/vm/pktgen-summary.txt"
 		fi
 		[ $rc -eq 0 ] || echo "  FAILED: vm-run status $rc (see $OUT/vm/output.log, console.log)"
+	} | tee -a "$SUM"
+fi
+if [ "${BENCH_SKIP_ICOUNT:-0}" != 1 ]; then
+	[ "${BENCH_SKIP_VM:-0}" != 1 ] || { KVER=${KVER:-$(scripts/kver.sh)}; make --no-print-directory module; }
+	echo
+	echo "bench: VM instruction counts (bench/vm/icount.sh, QEMU plugin bench/icount); the console goes to $OUT/icount/console.log"
+	rc=0
+	scripts/vm-run.sh --quiet --icount-percpu --timeout "${BENCH_ICOUNT_TIMEOUT:-2400}" --results "$OUT/icount" \
+		bench/vm/icount.sh || rc=$?
+	{
+		echo
+		echo "VM instruction counts (bench/vm/icount.sh, guest $KVER, exact; report: $OUT/icount/icount/report.txt):"
+		[ ! -f "$OUT/icount/icount-summary.txt" ] || grep '^RESULT' "$OUT/icount/icount-summary.txt" | sed 's/^/  /'
+		[ $rc -eq 0 ] || echo "  FAILED: vm-run status $rc (see $OUT/icount/output.log, console.log)"
 	} | tee -a "$SUM"
 fi
 {

@@ -28,6 +28,7 @@ PKGS=(
 	libgtest-dev libbenchmark-dev valgrind	# host tests and benches
 	clang llvm libbpf-dev bpftool xdp-tools linux-libc-dev	# BPF/XDP tests (asm/types.h: linux-libc-dev)
 	bpftrace				# bench/vm/xdp.sh: receiver CPU time (kprobes)
+	gcc libc6-dev binutils			# bench/icount: QEMU plugin (cc), static marker (libc.a), c++filt
 )
 
 # Packages not in state "install ok installed".

@@ -15,6 +15,13 @@
 #                     saved in DIR/console.log)
 #   --smp N           virtual CPUs (default $VM_SMP or 2)
 #   --qemu ARG        one more QEMU argument (repeatable), e.g. a TCG plugin
+#   --icount          count the guest's instructions: load the TCG plugin
+#                     bench/icount/scx_icount.c (built into build/icount/ when
+#                     missing or older) with -accel tcg,thread=single; it
+#                     writes DIR/icount/icount-N.txt when the guest runs
+#                     $SCX_ICOUNT_MARK (bench/vm/icount.sh). Off by default.
+#   --icount-percpu   as --icount, counting per vCPU too (a callback per
+#                     block instead of an inline add: slower)
 #
 # SCRIPT runs as root inside the guest, chrooted into the host root, so its
 # path (and every path under it) is the same as on the host; it starts in the
@@ -41,6 +48,7 @@ APPEND=
 RES=
 QUIET=0
 SMP=${VM_SMP:-2}
+ICOUNT=
 ENVS=()
 QEMU_EXTRA=()
 while [ $# -gt 0 ]; do
@@ -52,6 +60,8 @@ while [ $# -gt 0 ]; do
 	--quiet) QUIET=1; shift ;;
 	--smp) SMP=${2:?}; shift 2 ;;
 	--qemu) QEMU_EXTRA+=("${2:?}"); shift 2 ;;
+	--icount) ICOUNT=${ICOUNT:-inline}; shift ;;
+	--icount-percpu) ICOUNT=percpu; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) echo "vm-run: unknown option $1" >&2; usage ;;
@@ -97,6 +107,20 @@ case "$RES" in
 esac
 rm -f "$RES"/{exit-status,console.log,output.log,dmesg.log,guest-uptime-start,guest-uptime-end,job.sh}
 
+# --- the instruction counter (--icount) ---------------------------------------
+PLUGIN=()
+if [ -n "$ICOUNT" ]; then
+	make --no-print-directory -s -C "$ROOT/bench/icount" >&2 ||
+		{ echo "vm-run: cannot build bench/icount" >&2; exit 2; }
+	rm -rf "$RES/icount"
+	mkdir -p "$RES/icount"
+	parg="dir=$RES/icount"
+	[ "$ICOUNT" != percpu ] || parg+=",percpu=on"
+	PLUGIN=(-accel tcg,thread=single -plugin "$ROOT/build/icount/scx_icount.so,$parg")
+	ENVS+=("SCX_ICOUNT_DIR=$RES/icount" "SCX_ICOUNT_MARK=$ROOT/build/icount/scx-mark"
+		"SCX_ICOUNT_PERCPU=$([ "$ICOUNT" == percpu ] && echo 1 || echo 0)")
+fi
+
 # --- the job the guest runs ---------------------------------------------------
 {
 	echo '#!/bin/bash'
@@ -104,7 +128,7 @@ rm -f "$RES"/{exit-status,console.log,output.log,dmesg.log,guest-uptime-start,gu
 	echo 'cat /proc/uptime > "$SCX_RESULTS/guest-uptime-start"'
 	while IFS= read -r v; do
 		printf 'export %s=%q\n' "$v" "${!v}"
-	done < <(compgen -e | grep '^SCX_' | grep -vx 'SCX_RESULTS\|SCX_IN_VM' || true)
+	done < <(compgen -e | grep '^SCX_' | grep -vx 'SCX_RESULTS\|SCX_IN_VM' | grep -v '^SCX_ICOUNT_' || true)
 	for e in "${ENVS[@]}"; do
 		printf 'export %s=%q\n' "${e%%=*}" "${e#*=}"
 	done
@@ -120,14 +144,14 @@ rm -f "$RES"/{exit-status,console.log,output.log,dmesg.log,guest-uptime-start,gu
 } > "$RES/job.sh"
 
 # --- boot ---------------------------------------------------------------------
-qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none
+qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none "${PLUGIN[@]}"
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none,multidevs=remap"
 	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND" "${QEMU_EXTRA[@]}")
 printf '%q ' "${qemu[@]}" > "$RES/qemu-cmdline"; echo >> "$RES/qemu-cmdline"
 
-echo "vm-run: booting $KVER (TCG, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
+echo "vm-run: booting $KVER (TCG${ICOUNT:+ thread=single, instruction counter $ICOUNT}, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
 start=$(date +%s.%N)
 set +e
 # QEMU reads nothing from the terminal; strip the serial console's CRs.

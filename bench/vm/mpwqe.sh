@@ -23,6 +23,15 @@
 # Prints the medians, the ratios of the medians and the median of the
 # per-repetition ratios. Summary: $SCX_RESULTS/mpwqe-summary.txt.
 #
+# Booted with scripts/vm-run.sh --icount-percpu, it ends with exact
+# instruction counts (bench/icount): per setting SCX_BENCH_IC_REPS (2) pairs
+# of SCX_BENCH_IC_N1 (20000) and SCX_BENCH_IC_N2 (60000) packets, this script
+# pinned away from CPU 0; with scx1's NAPI on CPU 1 (the default) the
+# sender's instructions per packet are vCPU 0's minus the device model's
+# (pktgen, the stack, driver TX and scx0's completions; issue 12's TX MPWQE
+# goal: off / on >= 1.30), else pktgen + driver TX + shim TX by function;
+# emul_timing is turned off for these runs (its clock reads would count).
+#
 # Environment: SCX_BENCH_COUNT (300000), SCX_BENCH_WARMUP (100000),
 # SCX_BENCH_REPS (9), SCX_BENCH_BURST (32), SCX_BENCH_CLONE (0: a new skb
 # per burst, as the kernel's pktgen_sample03_burst_single_flow.sh; N: each
@@ -41,6 +50,7 @@
 #   SCX_BENCH_RPS     a CPU mask written to scx1's rx-0 rps_cpus (the stack
 #                     above GRO on that CPU).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
+source "$(dirname "$0")/icount-lib.sh"
 source "$(dirname "$0")/setup.sh"
 need_cmd ip ethtool
 
@@ -90,7 +100,7 @@ fi
 
 pg_config() {   # COUNT
 	pg_cmd pgctrl reset
-	pg_cmd kpktgend_0 rem_device_all
+	pg_detach_all
 	pg_cmd kpktgend_0 add_device scx0
 	pg_cmd scx0 count "$1"
 	pg_cmd scx0 clone_skb "$CLONE"
@@ -178,3 +188,28 @@ done
 say "median of the per-repetition ratios on/off (x1000): pps $(median "${PR[@]}") (${PR[*]}), sender CPU without the device $(median "${SR[@]}") (${SR[*]})"
 say "median bus bytes/packet: on $((bon / 100)).$((bon % 100)), off $((boff / 100)).$((boff % 100)), cut $(( (boff - bon) * 1000 / boff ))/1000"
 set_mpwqe on
+
+if ic_on; then
+	# The clock reads of emul_timing would be counted: off for the counts.
+	echo 0 > /sys/module/softcx/parameters/emul_timing || fail "cannot turn softcx emul_timing off"
+	sfx=
+	if [ "$RXCPU" == 1 ]; then
+		sfx=-rxcpu1
+		taskset -p -c 1 $$ > /dev/null || fail "cannot pin the benchmark to CPU 1"
+		metric=sender_cpu0
+	else
+		metric=sender_fn
+	fi
+	for mode in on off; do
+		run "icount warmup $mode" "$mode" "$WARMUP"
+		for ((r = 1; r <= ${SCX_BENCH_IC_REPS:-2}; r++)); do
+			ic_pair "mpwqe-$mode$sfx" "${SCX_BENCH_IC_N1:-20000}" "${SCX_BENCH_IC_N2:-60000}" run "icount $mode" "$mode"
+		done
+	done
+	set_mpwqe on
+	ic_report "bench/vm/mpwqe.sh, burst $BURST, guest $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')" \
+		--ratio "TX MPWQE sender skb_tx_mpwqe off / on, burst $BURST=mpwqe-off$sfx/mpwqe-on$sfx:$metric:1.30" \
+		--ratio "skb_tx_mpwqe off / on, burst $BURST, whole guest kernel=mpwqe-off$sfx/mpwqe-on$sfx:total" |
+		while IFS= read -r l; do say "$l"; done
+	say "instruction count report (tables, top-30 functions): $IC_OUT/report.txt"
+fi

@@ -40,3 +40,22 @@ bench_setup_pairs() {
 	MAC_S=$(dev_mac scx1 "$NS_S")
 	MAC_V=$(dev_mac veth1 "$NS_V")
 }
+
+# pg_detach_all: detach every device from kpktgend_0 and wait until the
+# thread has done it. pktgen's rem_device_all only sleeps 125 ms for the
+# thread to act; a slow TCG guest may not have removed the old device by
+# then, and an add_device right after can see its /proc entry vanish
+# (reads fail with EIO). Waits up to 20 s.
+pg_detach_all() {
+	local t l busy
+	pg_cmd kpktgend_0 rem_device_all
+	for ((t = 0; t < 200; t++)); do
+		busy=0
+		while IFS= read -r l; do
+			[[ "$l" =~ ^(Running|Stopped):\ *[^\ ] ]] && busy=1
+		done < "$PG/kpktgend_0"
+		[ $busy -eq 0 ] && return 0
+		sleep 0.1
+	done
+	fail "pktgen: kpktgend_0 still has devices 20 s after rem_device_all: $(tr '\n' ' ' < "$PG/kpktgend_0")"
+}

@@ -6,6 +6,10 @@
 #
 #   make -C tests/bpf && scripts/vm-run.sh --timeout 1800 bench/vm/xdp.sh
 #
+# With scripts/vm-run.sh --icount-percpu it ends with phase 4: exact
+# instruction counts per frame (see phase 4 below; SCX_BENCH_E2E=0
+# SCX_BENCH_RXCPU=0 SCX_BENCH_THREAD=off leave phase 4 alone).
+#
 # Layout (bench/vm/setup.sh): softcx channels=1, scx0 (root netns) -> scx1
 # (netns bench-scx, no address), veth0 -> veth1 (netns bench-veth). pktgen on
 # kpktgend_0: COUNT 60-byte frames (64 with FCS) of one UDP flow, clone_skb 0,
@@ -93,6 +97,7 @@
 # gro_flush_timeout ns of scx1 and veth1 in phase 3; empty: not set),
 # SCX_BENCH_E2E (1; 0 skips phase 1).
 source "$(dirname "$0")/../../tests/vm/lib.sh"
+source "$(dirname "$0")/icount-lib.sh"
 need_cmd ip ethtool tc
 RXCPU=${SCX_BENCH_RXCPU:-1}
 [ "$RXCPU" == 0 ] || need_cmd bpftrace gcc
@@ -125,7 +130,7 @@ say "pktgen: pkt_size 60 (+4 FCS), count $COUNT, clone_skb 0, delay 0, NO_TIMEST
 
 pg_config() {   # DEV MAC COUNT BURST
 	pg_cmd pgctrl reset
-	pg_cmd kpktgend_0 rem_device_all
+	pg_detach_all
 	pg_cmd kpktgend_0 add_device "$1"
 	pg_cmd "$1" count "$3"
 	pg_cmd "$1" clone_skb 0
@@ -236,6 +241,21 @@ calibrate() {   # LABEL PROBED(0|1) [N ROUNDS]
 
 # ---- receiver NAPI kthreads (phase 3)
 th_dev() { case "$1" in veth-xdp) echo veth1 ;; *) echo scx1 ;; esac; }
+th_on() {   # scx1 and veth1: threaded NAPI, polled from a timer per THDEFER
+	local d dn dns
+	for d in "scx1 $NS_S" "veth1 $NS_V"; do
+		read -r dn dns <<< "$d"
+		ip netns exec "$dns" sh -c "echo 1 > /sys/class/net/$dn/threaded" || fail "cannot make $dn's NAPI threaded"
+		[ -n "$THDEFER" ] || continue
+		ip netns exec "$dns" sh -c "echo ${THDEFER%%:*} > /sys/class/net/$dn/napi_defer_hard_irqs &&
+			echo ${THDEFER#*:} > /sys/class/net/$dn/gro_flush_timeout" ||
+			fail "cannot set $dn napi_defer_hard_irqs:gro_flush_timeout $THDEFER"
+	done
+}
+th_off() {
+	ip netns exec $NS_S sh -c "echo 0 > /sys/class/net/scx1/threaded; echo 0 > /sys/class/net/scx1/napi_defer_hard_irqs; echo 0 > /sys/class/net/scx1/gro_flush_timeout"
+	ip netns exec $NS_V sh -c "echo 0 > /sys/class/net/veth1/threaded; echo 0 > /sys/class/net/veth1/napi_defer_hard_irqs; echo 0 > /sys/class/net/veth1/gro_flush_timeout"
+}
 th_pin() {   # DEV: pin every napi/DEV-* kthread to THCPU
 	local p pids
 	pids=$(pgrep "^napi/$1-") || fail "no napi/$1-* kthread: threaded NAPI is off"
@@ -310,7 +330,7 @@ run() {
 		FPW=$(( d[4] > 0 ? handled * 100 / d[4] : 0 ))	# 0: no multi-packet WQE
 		extra="scx1 rx_xdp_tx_xmit +${d[3]} mpwqe +${d[4]} inlnw +${d[5]} full +${d[6]} rx_xdp_drop +${d[0]} rx_out_of_buffer +${d[2]} | scx0 rx_xdp_drop +${d[13]} rx_out_of_buffer +${d[14]} | scx1 bus bytes/frame $((BUSPP / 100)).$(printf %02d $((BUSPP % 100))) (x100 per counter:$bd) frames/mpwqe x100 $FPW" ;;
 	esac
-	RATE=$(( handled * 1000000 / usec )) PPS=$pps
+	RATE=$(( handled * 1000000 / usec )) PPS=$pps HANDLED=$handled
 	say "$(printf '%-16s %7s handled/s  pktgen %7s pps %9s us sent %s | %s' "$label" "$RATE" "$PPS" "$usec" "$count" "$extra")"
 	[ "$probed" == 0 ] && return 0
 	if [ "$probed" == 2 ]; then
@@ -379,18 +399,9 @@ fi
 declare -A TX=() TP=()
 if [ "$THCPU" != off ]; then
 	say "phase 3: receiver NAPI threaded on CPU $THCPU, on-CPU time from /proc/PID/schedstat (no probes)"
-	ip netns exec $NS_S sh -c "echo 1 > /sys/class/net/scx1/threaded" || fail "cannot make scx1's NAPI threaded"
-	ip netns exec $NS_V sh -c "echo 1 > /sys/class/net/veth1/threaded" || fail "cannot make veth1's NAPI threaded"
+	th_on
 	echo 1 > /sys/module/softcx/parameters/emul_timing || fail "cannot turn softcx emul_timing on"
-	if [ -n "$THDEFER" ]; then
-		for d in "scx1 $NS_S" "veth1 $NS_V"; do
-			read -r dn dns <<< "$d"
-			ip netns exec "$dns" sh -c "echo ${THDEFER%%:*} > /sys/class/net/$dn/napi_defer_hard_irqs &&
-				echo ${THDEFER#*:} > /sys/class/net/$dn/gro_flush_timeout" ||
-				fail "cannot set $dn napi_defer_hard_irqs:gro_flush_timeout $THDEFER"
-		done
-		say "phase 3: scx1 and veth1 napi_defer_hard_irqs:gro_flush_timeout $THDEFER (polled from a timer)"
-	fi
+	[ -z "$THDEFER" ] || say "phase 3: scx1 and veth1 napi_defer_hard_irqs:gro_flush_timeout $THDEFER (polled from a timer)"
 	say "warm-up threaded ($WARMUP frames each):"
 	for c in "${CFGS[@]}"; do run "warmup $c" "$c" "$WARMUP" 2; done
 	for ((r = 1; r <= REPS; r++)); do
@@ -400,9 +411,40 @@ if [ "$THCPU" != off ]; then
 			TX[$c]+="${TX[$c]:+,}$THRAW"; TP[$c]+=" $RATE"
 		done
 	done
-	ip netns exec $NS_S sh -c "echo 0 > /sys/class/net/scx1/threaded; echo 0 > /sys/class/net/scx1/napi_defer_hard_irqs; echo 0 > /sys/class/net/scx1/gro_flush_timeout"
-	ip netns exec $NS_V sh -c "echo 0 > /sys/class/net/veth1/threaded; echo 0 > /sys/class/net/veth1/napi_defer_hard_irqs; echo 0 > /sys/class/net/veth1/gro_flush_timeout"
+	th_off
 	echo 0 > /sys/module/softcx/parameters/emul_timing
+fi
+
+# Phase 4 (booted with scripts/vm-run.sh --icount-percpu): exact instruction
+# counts, with the receivers laid out as in phase 3 (threaded NAPI on CPU 1,
+# timer-polled) and this script on CPU 0 beside pktgen, so that vCPU 1 runs
+# the receiver only; emul_timing off. Per configuration one warm-up and
+# SCX_BENCH_IC_REPS (2) pairs of SCX_BENCH_IC_N1 (20000) and SCX_BENCH_IC_N2
+# (60000) frames; receiver instructions per handled frame = vCPU 1's minus
+# the device model's there (bench/icount/icount.py, rx1-* configurations).
+if ic_on; then
+	[ "$THCPU" != off ] || THCPU=1
+	need_cmd taskset pgrep
+	say "phase 4: instruction counts (bench/icount), receiver NAPI threaded on CPU $THCPU${THDEFER:+, napi_defer_hard_irqs:gro_flush_timeout $THDEFER}, this script on CPU 0"
+	[ "$THCPU" == 1 ] || fail "phase 4 needs the receiver on CPU 1 (SCX_BENCH_THREAD=1)"
+	th_on
+	taskset -p -c 0 $$ > /dev/null || fail "cannot pin the benchmark to CPU 0"
+	ic_run() { run "icount $1" "$1" "$2" 2; IC_HANDLED=$HANDLED; }
+	for c in "${CFGS[@]}"; do
+		run "icount warmup $c" "$c" "$WARMUP" 2
+		for ((r = 1; r <= ${SCX_BENCH_IC_REPS:-2}; r++)); do
+			ic_pair "rx1-$c" "${SCX_BENCH_IC_N1:-20000}" "${SCX_BENCH_IC_N2:-60000}" ic_run "$c"
+		done
+	done
+	th_off
+	taskset -p -c 0-$(($(nproc) - 1)) $$ > /dev/null || true
+	ic_report "bench/vm/xdp.sh phase 4, guest $(uname -r), $(date -u '+%Y-%m-%d %H:%M UTC')" \
+		--ratio "tc matchall drop / XDP_DROP, burst 1, receiver per frame (goal: XDP_DROP <= 0.33x)=rx1-tc-drop/rx1-xdp-drop:rx_cpu1:3.03" \
+		--ratio "tc matchall drop / XDP_DROP, burst $BURST, receiver per frame (goal: XDP_DROP <= 0.33x)=rx1-tc-drop-b/rx1-xdp-drop-b:rx_cpu1:3.03" \
+		--ratio "veth XDP_DROP / softcx XDP_DROP, burst 1, receiver per frame=rx1-veth-xdp/rx1-xdp-drop:rx_cpu1" \
+		--ratio "XDP_TX xdp_tx_mpwqe off / on, burst $BURST, receiver per frame=rx1-tx-off/rx1-tx-on:rx_cpu1" |
+		while IFS= read -r l; do say "$l"; done
+	say "phase 4 report (tables, top-30 functions): $IC_OUT/report.txt"
 fi
 
 declare -A M=()
