@@ -14,7 +14,6 @@
 #   --quiet           do not copy the guest console to stdout (it is still
 #                     saved in DIR/console.log)
 #   --smp N           virtual CPUs (default $VM_SMP or 2)
-#   --qemu ARG        one more QEMU argument (repeatable), e.g. a TCG plugin
 #   --icount          count the guest's instructions: load the TCG plugin
 #                     bench/icount/scx_icount.c (built into build/icount/ when
 #                     missing or older) with -accel tcg,thread=single; it
@@ -50,7 +49,6 @@ QUIET=0
 SMP=${VM_SMP:-2}
 ICOUNT=
 ENVS=()
-QEMU_EXTRA=()
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--timeout) TIMEOUT=${2:?}; shift 2 ;;
@@ -59,7 +57,6 @@ while [ $# -gt 0 ]; do
 	--env) [[ "${2:-}" == [A-Za-z_]*=* ]] || usage; ENVS+=("$2"); shift 2 ;;
 	--quiet) QUIET=1; shift ;;
 	--smp) SMP=${2:?}; shift 2 ;;
-	--qemu) QEMU_EXTRA+=("${2:?}"); shift 2 ;;
 	--icount) ICOUNT=${ICOUNT:-inline}; shift ;;
 	--icount-percpu) ICOUNT=percpu; shift ;;
 	-h|--help) usage ;;
@@ -148,7 +145,7 @@ qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none "${
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none,multidevs=remap"
-	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND" "${QEMU_EXTRA[@]}")
+	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND")
 printf '%q ' "${qemu[@]}" > "$RES/qemu-cmdline"; echo >> "$RES/qemu-cmdline"
 
 echo "vm-run: booting $KVER (TCG${ICOUNT:+ thread=single, instruction counter $ICOUNT}, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
