@@ -85,6 +85,8 @@ void count_exec();
  * device).
  */
 scx_hw_adapter *adapter_get(int model);
+/* The device generation an input byte picks (its low 2 bits). */
+int model_of(uint8_t b);
 /* End of the input's use (destroys it when fresh). */
 void adapter_put(scx_hw_adapter *a);
 

@@ -589,11 +589,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	Input in(data, size);
 	begin_input();
-	static const int models[4] = { prm::kModelCx4, prm::kModelCx5, prm::kModelCx6Dx,
-				       prm::kModelCx7 };
 	{
 		State s;
-		s.a = adapter_get(models[in.u8() & 3]);
+		s.a = adapter_get(model_of(in.u8()));
 		s.fn[0] = scx_hw_function(s.a, 0);
 		s.fn[1] = scx_hw_function(s.a, 1);
 		s.caps = query_caps(s.fn[0]);

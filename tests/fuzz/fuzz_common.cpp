@@ -101,6 +101,13 @@ scx_hw_adapter *adapter_get(int model)
 	return *slot;
 }
 
+int model_of(uint8_t b)
+{
+	static const int models[4] = { prm::kModelCx4, prm::kModelCx5, prm::kModelCx6Dx,
+				       prm::kModelCx7 };
+	return models[b & 3];
+}
+
 void adapter_put(scx_hw_adapter *a)
 {
 	if (fresh())

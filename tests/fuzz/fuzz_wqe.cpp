@@ -294,12 +294,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	Input in(data, size);
 	begin_input();
 
-	static const int models[4] = { prm::kModelCx4, prm::kModelCx5, prm::kModelCx6Dx,
-				       prm::kModelCx7 };
 	uint8_t m = in.u8();
 	uint8_t log_sq = 3 + in.u8() % 4;	/* 8..64 WQEBBs */
 	uint8_t sqfl = in.u8();
-	scx_hw_adapter *a = adapter_get(models[m & 3]);
+	scx_hw_adapter *a = adapter_get(model_of(m));
 	if ((m & 3) == 0)
 		hit(g_cov[kModelCx4]);
 	{

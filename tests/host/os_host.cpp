@@ -32,6 +32,10 @@ void host_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
 	va_end(ap);
+	/* fuzz targets: stop right here, with the core's stack */
+	static const bool fatal = getenv("SOFTCX_HOST_FATAL") != nullptr;
+	if (fatal)
+		abort();
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	g_errors++;
 }
