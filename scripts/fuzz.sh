@@ -80,7 +80,11 @@ mkdir -p "$OUT"
 running=0
 for t in $TARGETS; do
 	[ -x "$OUT/fuzz_$t" ] || { echo "fuzz: no target $t"; exit 1; }
-	echo "fuzz: $t: ${FUZZ_SECONDS:+$FUZZ_SECONDS s}${FUZZ_SECONDS:-${FUZZ_RUNS:-$((10000000 * ${WEIGHT[$t]} / 100))} runs} (log build/fuzz/$t.log)"
+	if [ -n "${FUZZ_SECONDS:-}" ]; then
+		echo "fuzz: $t: $FUZZ_SECONDS s (log build/fuzz/$t.log)"
+	else
+		echo "fuzz: $t: ${FUZZ_RUNS:-$((10000000 * ${WEIGHT[$t]} / 100))} runs (log build/fuzz/$t.log)"
+	fi
 	run_target "$t" &
 	running=$((running + 1))
 	if [ "$running" -ge "$JOBS" ]; then
