@@ -2,9 +2,10 @@
 /*
  * Shared pieces of the libFuzzer targets (tests/fuzz/fuzz_*.cpp): an input
  * reader, the coverage table each target prints at exit, the checks every
- * input ends with (leaks and misuse seen by the host OS layer), and a
- * minimal gtest-free device driver for the targets that talk to the device
- * model through the bus only.
+ * input ends with (leaks and misuse seen by the host OS layer), and the
+ * adapters the targets keep. Targets that talk to the device model through
+ * the bus only use the host tests' bare driver (tests/host/hw_harness.h); a
+ * failed gtest assertion in it aborts the input like a sanitizer report.
  */
 #pragma once
 
