@@ -5,7 +5,7 @@
 # scripts' environment); otherwise the scripts pick them after `make deps`
 # has installed a kernel (scripts/kver.sh).
 
-.PHONY: all module deps host-test kunit vm-test check demo bench clean
+.PHONY: all module deps host-test kunit vm-test fuzz check demo bench clean
 
 all: module
 
@@ -21,6 +21,11 @@ host-test:
 
 kunit:
 	@scripts/kunit.sh
+
+# libFuzzer targets (tests/fuzz): 10^7 executions in total by default;
+# FUZZ_SECONDS=S or FUZZ_RUNS=N per target, FUZZ_JOBS=J side by side.
+fuzz:
+	@scripts/fuzz.sh
 
 vm-test: module
 	@scripts/vm-test.sh
@@ -38,4 +43,5 @@ clean:
 	@kdir=$${KDIR:-/lib/modules/$$(scripts/kver.sh)/build}; \
 		[ -d "$$kdir" ] && $(MAKE) -C $$kdir M=$(CURDIR) clean || true
 	@$(MAKE) --no-print-directory -C tests/host clean
+	@$(MAKE) --no-print-directory -C tests/fuzz clean
 	@rm -rf build results

@@ -1,7 +1,7 @@
 #!/bin/bash
 # `make check`: install what is missing, build softcx.ko, run the host unit
-# tests, KUnit on UML and the VM integration suite. Every stage ends with
-# "N passed, N failed"; the totals are the last line.
+# tests, a short fuzz run, KUnit on UML and the VM integration suite. Every
+# stage ends with "N passed, N failed"; the totals are the last line.
 set -u
 cd "$(dirname "$0")/.."
 mkdir -p build/check
@@ -48,6 +48,8 @@ if ! scripts/deps.sh; then
 fi
 run_stage module build_module
 run_stage host scripts/host-test.sh
+# A short fuzz run (20 s a target from the seed corpora); `make fuzz` is the long one.
+run_stage fuzz env FUZZ_SECONDS=${FUZZ_SECONDS:-20} scripts/fuzz.sh
 run_stage kunit scripts/kunit.sh
 if [ -f softcx.ko ]; then
 	run_stage vm scripts/vm-test.sh

@@ -27,6 +27,7 @@ PKGS=(
 	gcc-12 g++-12				# the kernel's compiler, C++ core
 	libgtest-dev libbenchmark-dev valgrind	# host tests and benches
 	clang llvm libbpf-dev bpftool xdp-tools linux-libc-dev	# BPF/XDP tests (asm/types.h: linux-libc-dev)
+	libclang-rt-14-dev			# fuzz targets: libFuzzer and the sanitizer runtimes for clang
 	bpftrace				# bench/vm/xdp.sh: receiver CPU time (kprobes)
 	gcc libc6-dev binutils			# bench/icount: QEMU plugin (cc), static marker (libc.a), c++filt
 )

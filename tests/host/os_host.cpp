@@ -32,6 +32,10 @@ void host_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fprintf(stderr, "\n");
 	va_end(ap);
+	/* fuzz targets: stop right here, with the core's stack */
+	static const bool fatal = getenv("SOFTCX_HOST_FATAL") != nullptr;
+	if (fatal)
+		abort();
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	g_errors++;
 }
@@ -295,7 +299,9 @@ void scx_os_unlock(struct scx_os_lock *lk)
 void scx_os_log(int level, const char *fmt, ...)
 {
 	static const bool debug = getenv("SOFTCX_HOST_DEBUG") != nullptr;
-	if (level >= SCX_LOG_DEBUG && !debug)
+	/* fuzz targets: error CQEs by the million would only fill the log */
+	static const bool quiet = getenv("SOFTCX_HOST_QUIET") != nullptr;
+	if ((level >= SCX_LOG_DEBUG && !debug) || quiet)
 		return;
 	va_list ap;
 	va_start(ap, fmt);

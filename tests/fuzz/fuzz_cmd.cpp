@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Target "cmd": command sequences. The input is a list of operations on
+ * the two functions of an adapter: create, modify and destroy of CQs, SQs,
+ * RQs and RSS objects (good or bad parameters, bad DMA addresses, short
+ * inboxes and outboxes), destroys of objects already gone (double destroy)
+ * or still in use (a CQ an SQ or RQ reports to, an RQ an RSS table names),
+ * queries, unknown opcodes, and data path work in between (doorbells on
+ * live and destroyed SQs, frames through whatever is left, CQ arm doorbells
+ * with any number).
+ *
+ * Invariant: every status is the one a model of the object tables predicts
+ * (kept here, independently of src/hw); at the end every live object
+ * destroys cleanly and nothing leaks; ASan/UBSan silent.
+ */
+#include "fuzz.h"
+
+using namespace fz;
+
+namespace {
+
+enum {
+	kCreateCq, kDestroyCq, kCreateSq, kModifySq, kDestroySq, kCreateRq, kModifyRq,
+	kDestroyRq, kCreateRss, kModifyRss, kDestroyRss, kQueryCap, kQueryQ, kQueryBus,
+	kDoubleDestroy, kBusy, kBadState, kBadParam, kBadLen, kBadOutLen, kBadOp, kExceedLim,
+	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kNrCov
+};
+Cov g_cov[kNrCov] = {
+	{ "CREATE_CQ ok", true, 0 },
+	{ "DESTROY_CQ ok", true, 0 },
+	{ "CREATE_SQ ok", true, 0 },
+	{ "MODIFY_SQ ok", true, 0 },
+	{ "DESTROY_SQ ok", true, 0 },
+	{ "CREATE_RQ ok", true, 0 },
+	{ "MODIFY_RQ ok", true, 0 },
+	{ "DESTROY_RQ ok", true, 0 },
+	{ "CREATE_RSS ok", true, 0 },
+	{ "MODIFY_RSS ok", true, 0 },
+	{ "DESTROY_RSS ok", true, 0 },
+	{ "QUERY_HCA_CAP ok", true, 0 },
+	{ "QUERY_Q_COUNTER ok", true, 0 },
+	{ "QUERY_BUS_COUNTERS ok", true, 0 },
+	{ "double destroy refused", true, 0 },
+	{ "destroy in use refused", true, 0 },
+	{ "bad state transition", true, 0 },
+	{ "bad parameter", true, 0 },
+	{ "short inbox", true, 0 },
+	{ "short outbox", true, 0 },
+	{ "unknown opcode", true, 0 },
+	{ "table full", true, 0 },
+	{ "not delivered (len < 8)", true, 0 },
+	{ "doorbell on destroyed SQ", true, 0 },
+	{ "frames received", true, 0 },
+	{ "frame to destroyed RQ", true, 0 },
+};
+
+enum class Ty : uint8_t { Cq, Sq, Rq, Rss };
+
+struct Obj {
+	Ty ty;
+	uint32_t fn;		/* function index */
+	uint32_t num;
+	bool live;
+	uint8_t state;		/* SQ/RQ */
+	int cq;			/* SQ/RQ: index of its CQ in objs */
+	uint32_t users;		/* CQ */
+	uint32_t log;
+	Dma ring, dbr;
+	std::vector<int> table;	/* RSS: indexes of the RQs it names (or -1: a bad number) */
+	uint16_t pc;		/* SQ producer counter */
+	uint32_t ci;		/* CQ consumer counter */
+};
+
+struct State {
+	scx_hw_adapter *a;
+	Fn *fn[2];
+	prm::HcaCaps caps;
+	std::vector<std::unique_ptr<Obj>> objs;
+	uint32_t rss_live[2];
+	Dma rxbuf;		/* every RQ WQE points here */
+};
+
+/* One of the objects of type ty (live or not) picked by the input, or -1. */
+int pick(State &s, Input &in, Ty ty)
+{
+	std::vector<int> v;
+	for (size_t i = 0; i < s.objs.size(); i++)
+		if (s.objs[i]->ty == ty)
+			v.push_back((int)i);
+	uint8_t b = in.u8();
+	if (v.empty())
+		return -1;
+	return v[b % v.size()];
+}
+
+/* Its number as the input names it: the object's, a neighbour's, or anything. */
+uint32_t number(State &s, Input &in, int ix)
+{
+	uint8_t how = in.u8();
+	if (ix >= 0 && how < 0xf0)
+		return s.objs[ix]->num;
+	return how == 0xff ? in.u32() : (ix >= 0 ? s.objs[ix]->num ^ (1u << (how & 31)) : how);
+}
+
+/* Does num name a live object of type ty on function f? Returns its index, or -1. */
+int live_obj(State &s, uint32_t f, Ty ty, uint32_t num)
+{
+	for (size_t i = 0; i < s.objs.size(); i++) {
+		Obj &o = *s.objs[i];
+		if (o.ty == ty && o.fn == f && o.live && o.num == num)
+			return (int)i;
+	}
+	return -1;
+}
+
+void expect(uint8_t got, uint8_t want, const char *what)
+{
+	FZ_CHECK(got == want, "%s: status 0x%x, the model says 0x%x", what, got, want);
+	switch (want) {
+	case prm::kStatBadParam: hit(g_cov[kBadParam]); break;
+	case prm::kStatBadResState: hit(g_cov[kBadState]); break;
+	case prm::kStatExceedLim: hit(g_cov[kExceedLim]); break;
+	default: break;
+	}
+}
+
+/* DMA memory for a ring or record: good, not DMA memory, misaligned, or too short. */
+uint64_t region(Input &in, Dma &mem, uint32_t size, bool *ok)
+{
+	uint8_t v = in.u8() % 8;
+	*ok = false;
+	switch (v) {
+	case 2:
+		mem.alloc(size + 64);
+		return mem.dma + 4;	/* misaligned */
+	case 3:
+		mem.alloc(size / 2);	/* shorter than the object needs */
+		return mem.dma;
+	case 4:
+		return host::dma_unmapped_addr();
+	default:
+		mem.alloc(size + 64);
+		*ok = true;
+		return mem.dma;
+	}
+}
+
+uint8_t run(State &s, uint32_t f, const void *in, uint32_t in_len, void *out, uint32_t out_len)
+{
+	memset(out, 0xa5, out_len);
+	FZ_CHECK(bus::cmd_exec(s.fn[f], in, in_len, out, out_len), "command not delivered");
+	return static_cast<prm::CmdOut *>(out)->status;
+}
+
+void op_create_cq(State &s, Input &in, uint32_t f)
+{
+	auto o = std::make_unique<Obj>();
+	o->ty = Ty::Cq;
+	o->fn = f;
+	uint8_t log = in.u8() % 20;
+	o->log = log;
+	bool dbr_ok, ring_ok;
+	prm::CreateCqIn c;
+	set_op(&c, prm::kCmdCreateCq);
+	c.log_cq_size = log;
+	c.c_eqn.set(in.u8());
+	c.dbr_addr.set(region(in, o->dbr, 8, &dbr_ok));
+	c.pas.set(region(in, o->ring, prm::kCqeSize << (log > 12 ? 0 : log), &ring_ok));
+	if (log > 12)
+		ring_ok = false;	/* we allocate no ring that large */
+	for (uint32_t i = 0; ring_ok && i < (1u << log); i++)
+		o->ring.cpu[i * prm::kCqeSize + prm::kCqeSize - 1] = prm::kCqeInitOpOwn;
+	prm::CreateObjOut out;
+	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+	uint8_t want = log > 16 || !dbr_ok || !ring_ok ? prm::kStatBadParam : prm::kStatOk;
+	expect(st, want, "CREATE_CQ");
+	if (st == prm::kStatOk) {
+		hit(g_cov[kCreateCq]);
+		o->num = out.obj_num.get();
+		FZ_CHECK(live_obj(s, f, Ty::Cq, o->num) < 0, "CQ number 0x%x already live", o->num);
+		o->live = true;
+		s.objs.push_back(std::move(o));
+	}
+}
+
+/* SQ or RQ create: shared CQ binding rules, then the type's own checks. */
+void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
+{
+	auto o = std::make_unique<Obj>();
+	o->ty = ty;
+	o->fn = f;
+	int cqix = pick(s, in, Ty::Cq);
+	uint32_t cqn = number(s, in, cqix);
+	uint8_t log = in.u8() % 16;
+	o->log = log;
+	uint8_t mode = in.u8();
+	bool dbr_ok, ring_ok;
+	uint32_t stride = ty == Ty::Sq ? prm::kSendWqeBB : 16;
+	uint64_t dbr = region(in, o->dbr, 8, &dbr_ok);
+	uint64_t ring = region(in, o->ring, stride << (log > 10 ? 0 : log), &ring_ok);
+	if (log > 10)
+		ring_ok = false;
+
+	int cq = live_obj(s, f, Ty::Cq, cqn);
+	uint8_t want;
+	if (cq < 0)
+		want = prm::kStatBadResource;
+	else if (s.objs[cq]->users)
+		want = prm::kStatResourceBusy;
+	else if (log > 13)
+		want = prm::kStatBadParam;
+	else
+		want = prm::kStatOk;
+
+	uint8_t st;
+	prm::CreateObjOut out;
+	if (ty == Ty::Sq) {
+		prm::CreateSqIn c;
+		set_op(&c, prm::kCmdCreateSq);
+		c.cqn.set(cqn);
+		c.log_wq_sz = log;
+		c.min_wqe_inline_mode = mode & 0x80 ? mode & 0x7f : mode & 3;
+		c.allow_multi_pkt_send_wqe = (mode >> 2) & 1;
+		c.dbr_addr.set(dbr);
+		c.pas.set(ring);
+		if (want == prm::kStatOk &&
+		    (c.min_wqe_inline_mode > 3 || (c.allow_multi_pkt_send_wqe && !s.caps.enhanced_mpw)))
+			want = prm::kStatBadParam;
+		st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+	} else {
+		prm::CreateRqIn c;
+		set_op(&c, prm::kCmdCreateRq);
+		c.cqn.set(cqn);
+		c.log_wq_sz = log;
+		c.log_wq_stride = mode & 0x80 ? mode & 7 : 4;
+		c.wq_type = mode & 0x40 ? (mode >> 4) & 3 : prm::kWqCyclic;
+		c.dbr_addr.set(dbr);
+		c.pas.set(ring);
+		if (want == prm::kStatOk && (c.wq_type != prm::kWqCyclic || c.log_wq_stride != 4))
+			want = prm::kStatBadParam;
+		st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+	}
+	if (want == prm::kStatOk && (!dbr_ok || !ring_ok))
+		want = prm::kStatBadParam;
+	if (want == prm::kStatResourceBusy)
+		hit(g_cov[kBusy]);
+	expect(st, want, ty == Ty::Sq ? "CREATE_SQ" : "CREATE_RQ");
+	if (st != prm::kStatOk)
+		return;
+	hit(g_cov[ty == Ty::Sq ? kCreateSq : kCreateRq]);
+	o->num = out.obj_num.get();
+	FZ_CHECK(live_obj(s, f, ty, o->num) < 0, "queue number 0x%x already live", o->num);
+	o->live = true;
+	o->state = prm::kQueueRst;
+	o->cq = cq;
+	if (ty == Ty::Rq && ring_ok) {
+		/* every WQE posted (one shared buffer): frames that reach it complete */
+		for (uint32_t i = 0; i < (1u << log); i++) {
+			prm::RxWqeCyc w;
+			w.data.byte_count.set(s.rxbuf.size);
+			w.data.lkey.set(prm::kReservedLkey);
+			w.data.addr.set(s.rxbuf.dma);
+			memcpy(o->ring.cpu + i * 16, &w, 16);
+		}
+		prm::be32 v;
+		v.set((1u << log) & 0xffff);
+		memcpy(o->dbr.cpu, &v, 4);
+	}
+	s.objs[cq]->users++;
+	s.objs.push_back(std::move(o));
+}
+
+void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
+{
+	int ix = pick(s, in, ty);
+	uint32_t num = number(s, in, ix);
+	uint8_t cur = in.u8(), next = in.u8();
+	if (!(cur & 0x80)) {
+		cur &= 3;
+		next &= 3;
+	}
+	uint16_t opc = ty == Ty::Sq ? prm::kCmdModifySq : prm::kCmdModifyRq;
+	prm::ModifyQueueIn c;
+	set_op(&c, opc);
+	c.obj_num.set(num);
+	c.cur_state = cur;
+	c.next_state = next;
+	prm::CmdOut out;
+	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+
+	int o = live_obj(s, f, ty, num);
+	auto valid = [](uint8_t x) { return x == 0 || x == 1 || x == 3; };
+	uint8_t want;
+	if (o < 0)
+		want = prm::kStatBadResource;
+	else if (!valid(cur) || !valid(next))
+		want = prm::kStatBadParam;
+	else if (cur != s.objs[o]->state)
+		want = prm::kStatBadResState;
+	else if ((cur == prm::kQueueRst && next != prm::kQueueRdy) ||
+		 (cur == prm::kQueueErr && next != prm::kQueueRst))
+		want = prm::kStatBadResState;
+	else
+		want = prm::kStatOk;
+	expect(st, want, ty == Ty::Sq ? "MODIFY_SQ" : "MODIFY_RQ");
+	if (st == prm::kStatOk) {
+		hit(g_cov[ty == Ty::Sq ? kModifySq : kModifyRq]);
+		s.objs[o]->state = next;
+		if (next == prm::kQueueRst)
+			s.objs[o]->pc = 0;
+	}
+}
+
+void op_destroy(State &s, Input &in, uint32_t f, Ty ty)
+{
+	static const uint16_t ops[] = { prm::kCmdDestroyCq, prm::kCmdDestroySq, prm::kCmdDestroyRq,
+					prm::kCmdDestroyRss };
+	static const int cov[] = { kDestroyCq, kDestroySq, kDestroyRq, kDestroyRss };
+	int ix = pick(s, in, ty);
+	uint32_t num = number(s, in, ix);
+	prm::DestroyObjIn c;
+	set_op(&c, ops[(int)ty]);
+	c.obj_num.set(num);
+	prm::CmdOut out;
+	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+
+	int o = live_obj(s, f, ty, num);
+	uint8_t want = o < 0 ? prm::kStatBadResource :
+		       ty == Ty::Cq && s.objs[o]->users ? prm::kStatResourceBusy : prm::kStatOk;
+	expect(st, want, "DESTROY");
+	if (o < 0 && ix >= 0 && num == s.objs[ix]->num && s.objs[ix]->fn == f)
+		hit(g_cov[kDoubleDestroy]);
+	if (want == prm::kStatResourceBusy)
+		hit(g_cov[kBusy]);
+	if (st != prm::kStatOk)
+		return;
+	hit(g_cov[cov[(int)ty]]);
+	Obj &ob = *s.objs[o];
+	ob.live = false;
+	if (ty == Ty::Sq || ty == Ty::Rq)
+		s.objs[ob.cq]->users--;
+	if (ty == Ty::Rss)
+		s.rss_live[f]--;
+	/* the device no longer reaches its memory */
+	ob.ring.free();
+	ob.dbr.free();
+}
+
+void op_rss(State &s, Input &in, uint32_t f, bool create)
+{
+	int ix = create ? -1 : pick(s, in, Ty::Rss);
+	uint32_t num = create ? 0 : number(s, in, ix);
+	uint8_t log = in.u8();
+	log = log & 0x80 ? log & 0x7f : log % 4;
+	uint32_t fields = in.u8();
+	fields = fields & 0x80 ? fields << 1 : fields & 0xf;
+	uint8_t short_in = in.u8();
+	auto c = std::make_unique<prm::RssIn>();
+	set_op(c.get(), create ? prm::kCmdCreateRss : prm::kCmdModifyRss);
+	c->obj_num.set(num);
+	c->rx_hash_fields.set(fields);
+	c->log_table_size = log;
+	in.bytes(c->toeplitz_key, in.u8() & 1 ? prm::kRssKeySize : 0);
+	if (c->toeplitz_key[0] == 0)
+		memcpy(c->toeplitz_key, kMsKey, prm::kRssKeySize);
+	std::vector<int> table;
+	bool names_ok = true;
+	uint32_t n = log <= 8 ? 1u << log : 0;
+	for (uint32_t i = 0; i < n; i++) {
+		/* the first 8 entries from the input, the rest repeat them */
+		uint32_t rqn = i < 8 ? number(s, in, pick(s, in, Ty::Rq)) : c->rqn[i % 8].get();
+		c->rqn[i].set(rqn);
+		int live = live_obj(s, f, Ty::Rq, rqn);
+		if (live < 0)
+			names_ok = false;
+		table.push_back(live);
+	}
+	uint32_t in_len = sizeof(*c);
+	uint32_t table_off = __builtin_offsetof(prm::RssIn, rqn);
+	if (short_in & 1)
+		in_len = table_off + 4 * (short_in >> 1) % (4u << (log <= 8 ? log : 0));
+	prm::CreateObjOut out;
+	uint32_t out_len = create ? sizeof(out) : sizeof(prm::CmdOut);
+	uint8_t st = run(s, f, c.get(), in_len, &out, out_len);
+
+	int o = create ? -1 : live_obj(s, f, Ty::Rss, num);
+	uint8_t want;
+	if (in_len < table_off + 4)
+		want = prm::kStatBadInputLen;
+	else if (!create && o < 0)
+		want = prm::kStatBadResource;
+	else if (log > 8 || (fields & ~0xfu))
+		want = prm::kStatBadParam;
+	else if (in_len < table_off + 4 * n)
+		want = prm::kStatBadInputLen;
+	else if (!names_ok)
+		want = prm::kStatBadResource;
+	else if (create && s.rss_live[f] == 4)
+		want = prm::kStatExceedLim;
+	else
+		want = prm::kStatOk;
+	if (want == prm::kStatBadInputLen)
+		hit(g_cov[kBadLen]);
+	expect(st, want, create ? "CREATE_RSS" : "MODIFY_RSS");
+	if (st != prm::kStatOk)
+		return;
+	if (!create) {
+		hit(g_cov[kModifyRss]);
+		s.objs[o]->table = table;
+		return;
+	}
+	hit(g_cov[kCreateRss]);
+	auto r = std::make_unique<Obj>();
+	r->ty = Ty::Rss;
+	r->fn = f;
+	r->num = out.obj_num.get();
+	FZ_CHECK(live_obj(s, f, Ty::Rss, r->num) < 0, "RSS number 0x%x already live", r->num);
+	r->live = true;
+	r->table = table;
+	s.rss_live[f]++;
+	s.objs.push_back(std::move(r));
+}
+
+/* Queries, unknown opcodes, short boxes: the dispatcher's own checks. */
+void op_misc(State &s, Input &in, uint32_t f)
+{
+	static const uint16_t ops[] = { prm::kCmdQueryHcaCap, prm::kCmdQueryQCounter,
+					prm::kCmdQueryBusCounters };
+	static const uint32_t outs[] = { sizeof(prm::QueryHcaCapOut), sizeof(prm::QueryQCounterOut),
+					 sizeof(prm::QueryBusCountersOut) };
+	uint8_t sel = in.u8();
+	uint8_t lens = in.u8();
+	uint8_t in_buf[64] = {}, out_buf[96];
+	uint16_t opc = sel < 0xc0 ? ops[sel % 3] : in.u16();
+	uint32_t want_out = sel < 0xc0 ? outs[sel % 3] : 0;
+	in.bytes(in_buf + 8, sel & 1 ? 56 : 0);
+	reinterpret_cast<prm::CmdIn *>(in_buf)->opcode.set(opc);
+	uint32_t in_len = lens & 1 ? (lens >> 1) % 16 : 8;
+	uint32_t out_len = lens & 0x80 ? (lens >> 3) % 16 * 4 : sizeof(out_buf);
+	memset(out_buf, 0xa5, sizeof(out_buf));
+	bool ok = bus::cmd_exec(s.fn[f], in_buf, in_len, out_buf, out_len);
+	FZ_CHECK(ok == (in_len >= 8 && out_len >= 8), "delivered %d with in_len %u out_len %u", ok,
+		 in_len, out_len);
+	if (!ok) {
+		hit(g_cov[kUndelivered]);
+		FZ_CHECK(out_buf[0] == 0xa5, "an undelivered command wrote its outbox");
+		return;
+	}
+	for (uint32_t i = out_len; i < sizeof(out_buf); i++)
+		FZ_CHECK(out_buf[i] == 0xa5, "outbox written beyond out_len");
+	uint8_t st = out_buf[0];
+	bool known = false;
+	for (uint16_t k : { prm::kCmdQueryHcaCap, prm::kCmdCreateCq, prm::kCmdDestroyCq,
+			    prm::kCmdQueryQCounter, prm::kCmdCreateRss, prm::kCmdModifyRss,
+			    prm::kCmdDestroyRss, prm::kCmdCreateSq, prm::kCmdModifySq,
+			    prm::kCmdDestroySq, prm::kCmdCreateRq, prm::kCmdModifyRq,
+			    prm::kCmdDestroyRq, prm::kCmdQueryBusCounters })
+		known |= k == opc;
+	if (!known) {
+		expect(st, prm::kStatBadOp, "unknown opcode");
+		hit(g_cov[kBadOp]);
+		return;
+	}
+	if (!want_out)
+		return;	/* a known opcode with an inbox of the input's bytes: any status */
+	if (out_len < want_out) {
+		expect(st, prm::kStatBadOutputLen, "short outbox");
+		hit(g_cov[kBadOutLen]);
+		return;
+	}
+	expect(st, prm::kStatOk, "query");
+	hit(g_cov[sel % 3 == 0 ? kQueryCap : sel % 3 == 1 ? kQueryQ : kQueryBus]);
+}
+
+/*
+ * Consume the CQEs every live CQ got: an error CQE moves the queue that
+ * reports there to ERR in the model too.
+ */
+void consume(State &s)
+{
+	for (size_t c = 0; c < s.objs.size(); c++) {
+		Obj &cq = *s.objs[c];
+		if (cq.ty != Ty::Cq || !cq.live)
+			continue;
+		for (;;) {
+			const uint8_t *cqe = cq.ring.cpu + (cq.ci & ((1u << cq.log) - 1)) * 64;
+			uint8_t op_own = cqe[63];
+			if ((op_own & 1) != ((cq.ci >> cq.log) & 1) || (op_own >> 4) == prm::kCqeInvalid)
+				break;
+			cq.ci++;
+			uint8_t op = op_own >> 4;
+			if (op == prm::kCqeRespSend)
+				hit(g_cov[kFrames]);
+			if (op != prm::kCqeReqErr && op != prm::kCqeRespErr)
+				continue;
+			for (auto &q : s.objs)
+				if (q->live && q->cq == (int)c && (q->ty == Ty::Sq || q->ty == Ty::Rq))
+					q->state = prm::kQueueErr;
+		}
+	}
+}
+
+/* A frame out of an SQ (NOP or SEND), or a doorbell for any number. */
+void op_traffic(State &s, Input &in, Bytes &frame, uint64_t frame_dma)
+{
+	uint8_t how = in.u8();
+	if (how & 0x80) {
+		/* a CQ arm doorbell or an SQ doorbell naming anything */
+		uint32_t num = number(s, in, pick(s, in, how & 1 ? Ty::Cq : Ty::Sq));
+		uint8_t b[8] = {};
+		prm::store_be32(b + 4, how & 1 ? num : num << 8);
+		uint64_t v;
+		memcpy(&v, b, 8);
+		bus::mmio_write64(s.fn[(how >> 1) & 1], how & 1 ? prm::kUarCqDoorbell :
+					 prm::kUarSqDoorbell, v);
+		return;
+	}
+	int ix = pick(s, in, Ty::Sq);
+	if (ix < 0)
+		return;
+	Obj &sq = *s.objs[ix];
+	if (!sq.ring.cpu) {
+		/* destroyed: its doorbell must be ignored (the memory is gone) */
+		uint8_t b[8] = {};
+		prm::store_be32(b + 4, sq.num << 8);
+		uint64_t v;
+		memcpy(&v, b, 8);
+		bus::mmio_write64(s.fn[sq.fn], prm::kUarSqDoorbell, v);
+		hit(g_cov[kStaleDoorbell]);
+		return;
+	}
+	if (sq.log > 10)
+		return;
+	if (sq.state != prm::kQueueRdy) {
+		/* RST or ERR: the doorbell is ignored; post nothing (a later RDY would run it
+		 * together with the next one and overflow a one-entry CQ) */
+		uint8_t b[8] = {};
+		prm::store_be32(b + 4, sq.num << 8);
+		uint64_t v;
+		memcpy(&v, b, 8);
+		bus::mmio_write64(s.fn[sq.fn], prm::kUarSqDoorbell, v);
+		return;
+	}
+	/* one SEND (or NOP) in the next WQEBB, CE asked */
+	uint32_t size = 1u << sq.log;
+	uint8_t *w = sq.ring.cpu + (sq.pc & (size - 1)) * 64;
+	memset(w, 0, 64);
+	prm::CtrlSeg ctrl;
+	bool send = how & 2;
+	ctrl.set(send ? prm::kOpSend : prm::kOpNop, sq.pc, sq.num, send ? 3 : 1);
+	ctrl.fm_ce_se = prm::kCtrlCqUpdate;
+	memcpy(w, &ctrl, sizeof(ctrl));
+	if (send) {
+		prm::DataSeg d;
+		d.byte_count.set((uint32_t)frame.size());
+		d.lkey.set(prm::kReservedLkey);
+		d.addr.set(frame_dma);
+		memcpy(w + 32, &d, sizeof(d));
+	}
+	sq.pc++;
+	prm::be32 v;
+	v.set(sq.pc);
+	memcpy(sq.dbr.cpu + 4, &v, 4);
+	uint64_t ctrl8;
+	memcpy(&ctrl8, &ctrl, 8);
+	uint64_t before = 0;
+	prm::CmdIn q;
+	set_op(&q, prm::kCmdQueryQCounter);
+	prm::QueryQCounterOut qo;
+	Fn *peer = s.fn[sq.fn ^ 1];
+	if (exec(peer, q, &qo) == prm::kStatOk)
+		before = qo.rx_if_down_packets.get();
+	bus::mmio_write64(s.fn[sq.fn], prm::kUarSqDoorbell, ctrl8);
+	/* a frame that reached a destroyed RQ through a stale RSS entry is dropped, counted */
+	if (exec(peer, q, &qo) == prm::kStatOk && qo.rx_if_down_packets.get() > before)
+		hit(g_cov[kIfDown]);
+	consume(s);
+}
+
+} /* namespace */
+
+extern "C" int LLVMFuzzerInitialize(int *, char ***)
+{
+	cov_init("cmd", g_cov, kNrCov);
+	return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	Input in(data, size);
+	begin_input();
+	{
+		State s;
+		s.a = adapter_get(model_of(in.u8()));
+		s.fn[0] = scx_hw_function(s.a, 0);
+		s.fn[1] = scx_hw_function(s.a, 1);
+		s.caps = query_caps(s.fn[0]);
+		s.rss_live[0] = s.rss_live[1] = 0;
+		s.rxbuf.alloc(2048);
+		TxBuf frame(Bytes(64, 0x11));
+		frame.data[12] = 0x08;
+
+		for (int i = 0; i < 96 && !in.empty(); i++) {
+			uint8_t op = in.u8();
+			uint32_t f = op >> 7;
+			switch (op & 0x7f) {
+			case 0 ... 9: op_create_cq(s, in, f); break;
+			case 10 ... 19: op_create_q(s, in, f, Ty::Sq); break;
+			case 20 ... 29: op_create_q(s, in, f, Ty::Rq); break;
+			case 30 ... 39: op_modify_q(s, in, f, Ty::Sq); break;
+			case 40 ... 49: op_modify_q(s, in, f, Ty::Rq); break;
+			case 50 ... 59: op_rss(s, in, f, true); break;
+			case 60 ... 64: op_rss(s, in, f, false); break;
+			case 65 ... 69: op_destroy(s, in, f, Ty::Cq); break;
+			case 70 ... 74: op_destroy(s, in, f, Ty::Sq); break;
+			case 75 ... 79: op_destroy(s, in, f, Ty::Rq); break;
+			case 80 ... 84: op_destroy(s, in, f, Ty::Rss); break;
+			case 85 ... 94: op_misc(s, in, f); break;
+			default: op_traffic(s, in, frame.data, frame.dma); break;
+			}
+		}
+
+		/* everything still alive goes, dependents first */
+		for (Ty ty : { Ty::Rss, Ty::Sq, Ty::Rq, Ty::Cq }) {
+			static const uint16_t ops[] = { prm::kCmdDestroyCq, prm::kCmdDestroySq,
+							prm::kCmdDestroyRq, prm::kCmdDestroyRss };
+			for (auto &o : s.objs) {
+				if (o->ty != ty || !o->live)
+					continue;
+				uint8_t st = destroy(s.fn[o->fn], ops[(int)ty], o->num);
+				FZ_CHECK(st == prm::kStatOk, "final destroy of 0x%x: status 0x%x", o->num, st);
+				o->live = false;
+			}
+		}
+		s.objs.clear();
+		adapter_put(s.a);
+	}
+	check_clean("cmd");
+	return 0;
+}
