@@ -33,7 +33,7 @@ namespace {
 enum {
 	kLieWqeCounter, kLieOpcode, kLieByteCnt, kLieFlags, kLieFabricate, kLieReplay, kLieOwner,
 	kLieErrCqe, kTxCompleted, kRxDelivered, kTxError, kTxRecovered, kTxStopped, kTxAlive,
-	kXmitRefused, kRxAliveAfterLies, kLieOnTx, kLieOnRx, kTxDeadHidden, kNrCov
+	kXmitRefused, kRxAliveAfterLies, kLieOnTx, kLieOnRx, kTxDeadHidden, kTxWatchdog, kTxDeadCq, kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "lie: WQE counter", true, 0 },
@@ -55,6 +55,8 @@ Cov g_cov[kNrCov] = {
 	{ "lies on a TX CQ", true, 0 },
 	{ "lies on an RX CQ", true, 0 },
 	{ "TX dead after a hidden error", false, 0 },
+	{ "TX alive after a watchdog recovery", false, 0 },
+	{ "TX dead after it too (the lie broke the CQ)", false, 0 },
 };
 
 /*
@@ -309,7 +311,7 @@ void poll_tx(Run &r, int budget)
 	}
 	if (r.recovering) {
 		/* process context, xmit and NAPI quiesced: recover */
-		int err = scx_channel_tx_recover(r.p[0].ch);
+		int err = scx_channel_tx_recover(r.p[0].ch, 0);
 		FZ_CHECK(err == 0, "scx_channel_tx_recover after tx_error: %d", err);
 		collect_freed(r);
 		FZ_CHECK(r.out.empty(), "%zu skbs still outstanding after recovery", r.out.size());
@@ -420,6 +422,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (sent && r.completed == base) {
 		FZ_CHECK(r.hidden, "TX dead after the lies: %d sent, none completed", sent);
 		hit(g_cov[kTxDeadHidden]);
+		/* what the shim's TX watchdog (ndo_tx_timeout) does: a forced recovery */
+		int err = scx_channel_tx_recover(r.p[0].ch, 1);
+		FZ_CHECK(err == 0, "forced scx_channel_tx_recover: %d", err);
+		collect_freed(r);
+		FZ_CHECK(r.out.empty(), "%zu skbs outstanding after a forced recovery", r.out.size());
+		FZ_CHECK(scx_channel_tx_room(r.p[0].ch), "no room after a forced recovery");
+		base = r.completed;
+		sent = 0;
+		for (int i = 0; i < 4; i++) {
+			static const uint8_t good[] = { 0x00, 0xdc, 0x05, 0x00 };
+			Input g(good, sizeof(good));
+			size_t before = r.out.size();
+			xmit(r, g);
+			sent += r.out.size() > before;
+		}
+		scx_channel_doorbell(r.p[0].ch);
+		poll_tx(r, 64);
+		poll_tx(r, 64);
+		/*
+		 * The SQ is reset; a CQ whose owner bits or indexes the lie broke
+		 * stays broken (as on mlx5, the CQ is not part of the recovery).
+		 */
+		hit(g_cov[!sent || r.completed > base ? kTxWatchdog : kTxDeadCq]);
 	} else if (sent) {
 		hit(g_cov[kTxAlive]);
 	}
