@@ -21,3 +21,20 @@ dmesg_since() {
 }
 # bad_lines: the BAD_RE lines of stdin, expected ones left out.
 bad_lines() { grep -E "$BAD_RE" | grep -Ev "$OK_RE" || true; }
+
+# Kernel 6.1 frees TCP RX skbs through the allocating CPU's defer list
+# (skb_attempt_defer_free), which is emptied only when that CPU runs NET_RX:
+# an idle CPU can hold a freed skb, and its page_pool page, indefinitely
+# (long enough for the kernel's "stalled pool shutdown" message 60 s after
+# a channel set was destroyed). A loopback ping from each CPU runs NET_RX
+# there and empties the list. run-all.sh does this after each test, the
+# stress tests after each cycle.
+flush_skb_defer_lists() {
+	local c pids=()
+	ip link set lo up 2>/dev/null
+	for ((c = 0; c < $(nproc); c++)); do
+		taskset -c $c ping -n -q -c 1 -W 1 127.0.0.1 >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	wait "${pids[@]}" 2>/dev/null || true
+}

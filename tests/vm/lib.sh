@@ -594,12 +594,15 @@ stress_traffic_start() {
 }
 # stress_traffic_stop: pktgen stopped (it also ends by itself when scx0 loses
 # carrier), the iperf3 run waited for (it is not required to succeed: some
-# operations break its connection); its exit status in STRESS_IPERF_RC.
+# operations break its connection); its exit status in STRESS_IPERF_RC; the
+# CPUs' skb defer lists emptied (flush_skb_defer_lists).
 stress_traffic_stop() {
 	STRESS_IPERF_RC=0
 	echo stop > $PG/pgctrl 2>/dev/null || true
 	bg_stop "$STRESS_PG"
 	wait "$STRESS_IPERF" 2>/dev/null || STRESS_IPERF_RC=$?
+	# pages of destroyed pools held by freed skbs on idle CPUs (kernel-log.sh)
+	flush_skb_defer_lists
 }
 # stress_kernel_log_clean LABEL: no BAD_RE line in the kernel log since
 # stress_traffic_start.

@@ -118,18 +118,8 @@ if [ -w "$PP_EV" ]; then
 	echo 4096 > $TR/buffer_size_kb 2>/dev/null
 	echo 1 > "$PP_EV" && echo 1 > $TR/tracing_on && pp_trace=1
 fi
-# Kernel 6.1 frees TCP RX skbs through the allocating CPU's defer list
-# (skb_attempt_defer_free), which is emptied only when that CPU runs NET_RX:
-# an idle CPU can hold a freed skb, and its page_pool page, indefinitely. A
-# loopback ping from each CPU runs NET_RX there and empties the list; a page
-# still in flight after that is a real leak.
-flush_skb_defer_lists() {
-	local c
-	ip link set lo up 2>/dev/null
-	for ((c = 0; c < $(nproc); c++)); do
-		taskset -c $c ping -n -q -c 1 -W 1 127.0.0.1 >/dev/null 2>&1 || true
-	done
-}
+# flush_skb_defer_lists (kernel-log.sh): a page still in flight after it is
+# a real leak.
 # pp_pending: "N pool(s), M pages" still in flight, or nothing.
 pp_pending() {
 	awk '/page_pool_release:/ {
