@@ -178,6 +178,8 @@ for i in "${!tests[@]}"; do
 	[ -n "$post" ] && echo "run-all cleanup: $post" >>"$log"
 	pp=
 	if [ $pp_trace = 1 ]; then
+		# at once: a slow cleanup must not outlast the kernel's own 60 s
+		flush_skb_defer_lists
 		for ((w = 0; w <= PP_WAIT; w++)); do
 			pp=$(pp_pending)
 			[ -z "$pp" ] && break

@@ -27,6 +27,9 @@ for ((i = 1; i <= STRESS_CYCLES; i++)); do
 	dev_exists scx0 && fail "cycle $i: scx0 still present after rmmod"
 	wait_for 20 sh -c "! kill -0 $STRESS_PG 2>/dev/null" || fail "cycle $i: pktgen still running 20 s after rmmod"
 	bg_stop "$STRESS_IPERF" "$STRESS_SRV"
+	# the unloaded pools' pages on idle CPUs' skb defer lists (kernel-log.sh)
+	flush_skb_defer_lists
+	STRESS_FLUSHED=$SECONDS
 	stress_kernel_log_clean "cycle $i: rmmod under traffic"
 	ip -all netns delete
 done
