@@ -5,7 +5,7 @@
 # scripts' environment); otherwise the scripts pick them after `make deps`
 # has installed a kernel (scripts/kver.sh).
 
-.PHONY: all module deps host-test kunit vm-test fuzz check demo bench clean
+.PHONY: all module deps host-test kunit vm-test fuzz stress check demo bench clean
 
 all: module
 
@@ -29,6 +29,13 @@ fuzz:
 
 vm-test: module
 	@scripts/vm-test.sh
+
+# The VM stress tests at full length: 100 cycles each (make check runs 5),
+# in one 4-vCPU boot (Documentation/testing.md, "Stress tests").
+STRESS_TESTS := $(patsubst tests/vm/%.sh,%,$(wildcard tests/vm/t-stress-*.sh))
+stress: module
+	@SCX_STRESS_CYCLES=$${SCX_STRESS_CYCLES:-100} VM_TIMEOUT=$${VM_TIMEOUT:-14400} \
+		scripts/vm-test.sh $(STRESS_TESTS)
 
 check:
 	@scripts/check.sh

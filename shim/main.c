@@ -10,6 +10,7 @@
 #include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mm.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
 
@@ -222,6 +223,39 @@ fail:
 	return err;
 }
 
+/*
+ * Refuse parameters whose queues cannot fit the machine: the core's bound
+ * for one port (two channel sets, RX buffers for MTU 9000) times the ports,
+ * against half of RAM. The queues are pinned kernel memory that every port
+ * can claim at once (all up at MTU 9000, each in a channel switch); the
+ * other half is left to what the traffic needs besides the rings (skbs
+ * queued in sockets and qdiscs, page_pool caches beyond the posted
+ * buffers), the rest of the kernel and user space. A setting above it would
+ * load and then fail to open ports, or push the machine into the OOM
+ * killer, at the first jumbo MTU or channel switch.
+ */
+static int scx_check_memory(u32 pairs, u32 nch)
+{
+	u64 per_port = scx_port_mem_estimate(nch, SCX_LOG_SQ_SIZE, SCX_LOG_RQ_SIZE,
+					     SCX_RX_HEADROOM, SCX_RX_TAILROOM);
+	u64 need = per_port * 2 * pairs;
+	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
+	u64 avail = ram / 2;
+
+	if (!per_port) {
+		pr_err("channels=%u: no queue geometry for it\n", nch);
+		return -EINVAL;
+	}
+	if (need > avail) {
+		pr_err("nr_pairs=%u channels=%u: the queues of %u ports may take %llu MiB (two channel sets each, RX buffers for MTU %u), more than half of the machine's %llu MiB RAM (%llu MiB); use fewer pairs or channels\n",
+		       pairs, nch, 2 * pairs, need >> 20, SCX_MAX_MTU, ram >> 20, avail >> 20);
+		return -ENOMEM;
+	}
+	pr_debug("nr_pairs=%u channels=%u: queues up to %llu MiB of %llu MiB available\n",
+		 pairs, nch, need >> 20, avail >> 20);
+	return 0;
+}
+
 static int __init scx_init(void)
 {
 	unsigned int nch = channels;
@@ -241,6 +275,9 @@ static int __init scx_init(void)
 	}
 	if (!nch)
 		nch = min_t(unsigned int, num_online_cpus(), SCX_DEF_CHANNELS);
+	err = scx_check_memory(nr_pairs, nch);
+	if (err)
+		return err;
 	hw_model = model ? scx_hw_model_parse(model) : -1;
 	if (hw_model < 0) {
 		pr_err("model=%s is not a known model (valid: cx4, cx5, cx6dx, cx7)\n",

@@ -122,6 +122,20 @@ void scx_port_commit(struct scx_port *p);
 void scx_port_abort(struct scx_port *p);
 struct scx_channel *scx_port_channel(struct scx_port *p, uint32_t ix);
 
+/*
+ * Memory one port's queues may take with nch channels of SQs of
+ * 2^log_sq_size WQEBBs and RQs of 2^log_rq_size entries, in bytes: per
+ * channel the stack's SQ, the XDP_TX SQ and the XDP xmit SQ (WQE ring, WQE
+ * info, DMA FIFO, CQ, doorbell records) and the RQ (ring, slots, CQ,
+ * doorbell records, one RX buffer per entry, sized for SCX_MAX_MTU with
+ * rx_headroom and rx_tailroom as in scx_port_params), counted as the kernel
+ * rounds allocations; times two, since a safe switch (scx_port_prepare)
+ * holds the live and the new set at once. For checks before any port
+ * opens (module parameters). 0 when the geometry is invalid.
+ */
+uint64_t scx_port_mem_estimate(uint32_t nch, uint32_t log_sq_size, uint32_t log_rq_size,
+			       uint32_t rx_headroom, uint32_t rx_tailroom);
+
 /* ---- NAPI ---- */
 struct scx_tx_done {
 	uint32_t packets;	/* for BQL */

@@ -30,6 +30,16 @@ struct vlan_hdr_s {
 	__be16 proto;
 };
 
+/* Exchange the Ethernet destination and source addresses (to send a frame back). */
+static __always_inline void swap_macs(struct ethhdr *eth)
+{
+	unsigned char tmp[ETH_ALEN];
+
+	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
+	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
+	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
+}
+
 /* Increment slot @idx of a u64 array map. */
 #define COUNT(map, idx)                                                  \
 	do {                                                             \

@@ -9,13 +9,10 @@ int xdp_reflect(struct xdp_md *ctx)
 	void *data = (void *)(long)ctx->data;
 	void *data_end = (void *)(long)ctx->data_end;
 	struct ethhdr *eth = data;
-	unsigned char tmp[ETH_ALEN];
 
 	if ((void *)(eth + 1) > data_end)
 		return XDP_DROP;
-	__builtin_memcpy(tmp, eth->h_dest, ETH_ALEN);
-	__builtin_memcpy(eth->h_dest, eth->h_source, ETH_ALEN);
-	__builtin_memcpy(eth->h_source, tmp, ETH_ALEN);
+	swap_macs(eth);
 	return XDP_TX;
 }
 

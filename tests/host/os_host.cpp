@@ -131,6 +131,7 @@ struct HostRxq {
 struct RxBuf {
 	HostRxq *q;
 	uint64_t dma;
+	uint32_t size;
 };
 
 std::map<void *, RxBuf> g_rxbufs;	/* by page (CPU address) */
@@ -145,6 +146,8 @@ std::map<std::pair<void *, int>, uint64_t> g_xdp_exceptions;
 std::map<void *, std::vector<void *>> g_frames_freed;
 std::map<void *, uint32_t> g_frame_bulks;
 
+void mem_account(int64_t delta);
+
 void rxbuf_release(void *page)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
@@ -154,6 +157,7 @@ void rxbuf_release(void *page)
 		return;
 	}
 	g_dma.erase(it->second.dma);
+	mem_account(-(int64_t)it->second.size);
 	if (it->second.q)
 		it->second.q->outstanding--;
 	g_rxbufs.erase(it);
@@ -167,6 +171,20 @@ std::function<void(void *, uint32_t)> g_irq_hook;
 
 /* ---- memory ---- */
 int64_t g_zalloc_outstanding;
+std::map<void *, uint64_t> g_zalloc_size;	/* by pointer */
+uint64_t g_mem_bytes, g_mem_peak;	/* heap + coherent DMA + RX buffers (g_mu) */
+
+void mem_account(int64_t delta)
+{
+	g_mem_bytes += delta;
+	if (g_mem_bytes > g_mem_peak)
+		g_mem_peak = g_mem_bytes;
+}
+
+uint64_t page_round(uint64_t n)
+{
+	return (n + kPage - 1) / kPage * kPage;
+}
 
 } /* namespace */
 
@@ -188,6 +206,8 @@ void *scx_os_zalloc(uint64_t size)
 	if (p) {
 		std::lock_guard<std::recursive_mutex> l(g_mu);
 		g_zalloc_outstanding++;
+		g_zalloc_size[p] = size;
+		mem_account((int64_t)size);
 	}
 	return p;
 }
@@ -199,6 +219,11 @@ void scx_os_free(void *p)
 	{
 		std::lock_guard<std::recursive_mutex> l(g_mu);
 		g_zalloc_outstanding--;
+		auto it = g_zalloc_size.find(p);
+		if (it != g_zalloc_size.end()) {
+			mem_account(-(int64_t)it->second);
+			g_zalloc_size.erase(it);
+		}
 	}
 	free(p);
 }
@@ -210,6 +235,8 @@ void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
 	if (!cpu)
 		return nullptr;
 	*dma = dma_register(cpu, size, Region::Coherent, 0);
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	mem_account((int64_t)page_round(size));
 	return cpu;
 }
 
@@ -225,6 +252,7 @@ void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
 		return;
 	}
 	g_dma.erase(it);
+	mem_account(-(int64_t)page_round(size));
 	free(cpu);
 }
 
@@ -368,7 +396,8 @@ void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
 	if (!page)
 		return nullptr;
 	*dma = dma_register(page, size, Region::RxBuf, 0);
-	g_rxbufs[page] = RxBuf{ q, *dma };
+	g_rxbufs[page] = RxBuf{ q, *dma, size };
+	mem_account(size);
 	q->outstanding++;
 	return page;
 }
@@ -623,6 +652,25 @@ int64_t zalloc_outstanding()
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	return g_zalloc_outstanding;
+}
+
+uint64_t mem_bytes()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_mem_bytes;
+}
+
+uint64_t mem_peak_reset()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_mem_peak = g_mem_bytes;
+	return g_mem_bytes;
+}
+
+uint64_t mem_peak()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_mem_peak;
 }
 
 int64_t locks_live()

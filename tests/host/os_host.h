@@ -93,6 +93,14 @@ void set_irq_hook(std::function<void(void *irq_ctx, uint32_t vector)> hook);
 
 /* ---- memory and locks ---- */
 int64_t zalloc_outstanding();
+/*
+ * Bytes held now: scx_os_zalloc sizes, coherent DMA memory (whole pages)
+ * and RX buffers. mem_peak_reset() makes the current figure the peak (and
+ * returns it); mem_peak() is the highest since.
+ */
+uint64_t mem_bytes();
+uint64_t mem_peak_reset();
+uint64_t mem_peak();
 int64_t locks_live();
 
 /* ---- bookkeeping ---- */

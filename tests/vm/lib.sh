@@ -21,6 +21,8 @@
 set -eEuo pipefail
 
 SCX_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tests/vm/kernel-log.sh
+source "$SCX_ROOT/tests/vm/kernel-log.sh"
 SCX_KO=${SCX_KO:-$SCX_ROOT/softcx.ko}
 TEST_NAME=$(basename "$0" .sh)
 SCX_TEST_OUT=${SCX_TEST_OUT:-/tmp/$TEST_NAME}
@@ -234,6 +236,45 @@ scx_setup() {
 	pair_setup scx0 scx1
 }
 
+# redirect_topology: after scx_load nr_pairs=2: scx0 (root) <-> scx1 and
+# scx3 (netns nsr) <-> scx2 (netns ns2), all up, no addresses, no
+# forwarding: the layout of XDP redirect scx1 -> scx3 (frames from scx0
+# land at scx2). Sets NSR, NS2, MAC0, MAC1.
+NSR=nsr NS2=ns2
+redirect_topology() {
+	local d
+	for d in scx0 scx1 scx2 scx3; do echo 1 > "/proc/sys/net/ipv6/conf/$d/disable_ipv6"; done
+	ns_create $NSR
+	ns_create $NS2
+	ip link set scx1 netns $NSR
+	ip link set scx3 netns $NSR
+	ip link set scx2 netns $NS2
+	ip link set scx0 up
+	ip -n $NSR link set scx1 up
+	ip -n $NSR link set scx3 up
+	ip -n $NS2 link set scx2 up
+	wait_carrier scx0; wait_carrier scx1 $NSR; wait_carrier scx3 $NSR; wait_carrier scx2 $NS2
+	ip netns exec $NSR sysctl -qw net.ipv4.ip_forward=0
+	ip netns exec $NS2 sysctl -qw net.ipv4.ip_forward=0
+	MAC0=$(dev_mac scx0) MAC1=$(dev_mac scx1 $NSR)
+}
+# ifindex DEV [NS]
+ifindex() { local l; l=$(ip ${2:+-n "$2"} -o link show dev "$1"); echo "${l%%:*}"; }
+# cnt DEV NS NAME...: the named ethtool -S counters of DEV, space-separated.
+cnt() {
+	local dev=$1 ns=$2 n out=(); shift 2
+	eth_dump "$dev" "$ns"
+	for n in "$@"; do out+=("$(eth_get "$n")"); done
+	echo "${out[*]}"
+}
+# napi_threaded DEV NS 0|1: NAPI of DEV in kthreads (1) or softirq (0).
+napi_threaded() {
+	in_ns "$2" sh -c "echo $3 > /sys/class/net/$1/threaded" ||
+		fail "cannot write $3 to /sys/class/net/$1/threaded"
+	[ "$(in_ns "$2" cat "/sys/class/net/$1/threaded")" == "$3" ] ||
+		fail "$1: threaded is not $3 after writing it"
+}
+
 # ---------------------------------------------------------------- counters
 # eth_dump DEV [NS]: read `ethtool -S DEV` once into the associative array
 # ETH (name -> value; names exactly as before the colon).
@@ -324,6 +365,76 @@ snmp_get() {
 		$1 == p && h { print $c; exit }'
 }
 
+# ---------------------------------------------------------------- conservation
+# Packet conservation over one cable (Documentation/reliability.md): every
+# frame port A put on the wire is counted exactly once by its peer B, in
+# rx_packets or in a named drop. From ethtool -S:
+#   sent(A)     = the CONS_TX counters of A - the CONS_TX_MINUS ones it has
+#   received(B) = the CONS_RX counters of B (those marked ? only where B has them)
+# tx_packets counts wire packets posted (an LSO skb: its segments); packets
+# posted and then flushed by a recovery or a close (never sent) count in
+# tx_flushed / tx_xdp_flushed instead. A's XDP frames go out on A's wire too:
+# ndo_xdp_xmit (tx_xdp_xmit) and XDP_TX (rx_xdp_tx_xmit, A's own program).
+CONS_TX=(tx_packets tx_xdp_xmit rx_xdp_tx_xmit)
+CONS_TX_MINUS=(tx_xdp_flushed?)
+CONS_RX=(rx_packets rx_out_of_buffer rx_if_down_packets rx_oversize_pkts_buffer rx_malformed
+	rx_wqe_err rx_flushed rx_skb_err? rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit)
+
+# _cons_sum SIGN NAME...: add (SIGN 1) or subtract (-1) the named counters of
+# the last eth_dump to CONS_V, their "name=value" to CONS_T. A name ending
+# in ? may be absent.
+_cons_sum() {
+	local sign=$1 c n; shift
+	for c in "$@"; do
+		n=${c%\?}
+		if [ -z "${ETH[$n]+x}" ]; then
+			[ "$n" != "$c" ] && continue
+			fail "conservation: ethtool -S has no counter '$n'"
+		fi
+		CONS_V=$((CONS_V + sign * ETH[$n]))
+		CONS_T+=" $n=${ETH[$n]}"
+	done
+}
+# cons_read DEV [NS]: one ethtool -S of DEV: what it sent (CONS_SENT, terms
+# in CONS_SENT_T) and what it counted as received (CONS_RECV, CONS_RECV_T).
+cons_read() {
+	eth_dump "$1" "${2:-}"
+	CONS_V=0 CONS_T=
+	_cons_sum 1 "${CONS_TX[@]}"
+	_cons_sum -1 "${CONS_TX_MINUS[@]}"
+	CONS_SENT=$CONS_V CONS_SENT_T=$CONS_T
+	CONS_V=0 CONS_T=
+	_cons_sum 1 "${CONS_RX[@]}"
+	CONS_RECV=$CONS_V CONS_RECV_T=$CONS_T
+}
+
+# assert_conserved LABEL A NS_A B NS_B: sent(A) == received(B) and
+# sent(B) == received(A). Call with the traffic stopped: frames the device
+# placed but NAPI has not polled yet are waited for (up to 10 reads of both
+# ports, 0.3 s apart, which also absorb a stray ARP between the two reads).
+# On failure prints every term of both sides. CONS_AB: sent(A).
+assert_conserved() {
+	local label=$1 a=$2 nsa=$3 b=$4 nsb=$5 i sa sat ra rat sb sbt rb rbt
+	for ((i = 0; i < 10; i++)); do
+		cons_read "$a" "$nsa"; sa=$CONS_SENT sat=$CONS_SENT_T ra=$CONS_RECV rat=$CONS_RECV_T
+		cons_read "$b" "$nsb"; sb=$CONS_SENT sbt=$CONS_SENT_T rb=$CONS_RECV rbt=$CONS_RECV_T
+		[ "$sa" == "$rb" ] && [ "$sb" == "$ra" ] && break
+		sleep 0.3
+	done
+	[ "$sa" == "$rb" ] ||
+		fail "$label: packet conservation $a -> $b: sent $sa != received $rb (missing $((sa - rb))); sent by $a:$sat; counted by $b:$rbt"
+	[ "$sb" == "$ra" ] ||
+		fail "$label: packet conservation $b -> $a: sent $sb != received $ra (missing $((sb - ra))); sent by $b:$sbt; counted by $a:$rat"
+	log "ok: $label: $a -> $b: $sa sent, all counted at $b ($(_cons_nonzero "$rbt")); $b -> $a: $sb sent, all counted ($(_cons_nonzero "$rat"))"
+	CONS_AB=$sa
+}
+# the nonzero terms of a CONS_T string
+_cons_nonzero() {
+	local t out=()
+	for t in $1; do [ "${t#*=}" == 0 ] || out+=("$t"); done
+	echo "${out[*]}"
+}
+
 # ---------------------------------------------------------------- traffic
 # ping_ok NS DST COUNT [PING ARGS...]: all COUNT replies must arrive.
 ping_ok() {
@@ -380,26 +491,63 @@ pg_cmd() {  # pg_cmd FILE CMD: write one pktgen command, check the result
 # (pktgen busy-waits delays under 100 us and sleeps on an hrtimer above, which
 # under TCG costs milliseconds per packet: pace with <= 50000).
 pktgen_setup() {
-	local dev=$1 count=$2 dst=$3 mac=$4 delay=${5:-0} size=${6:-60}
+	pktgen_setup_mt "$1" 1 "${@:2}"
+}
+
+# pktgen_setup_mt DEV THREADS COUNT DST_IP DST_MAC [DELAY_NS] [PKT_SIZE]: as
+# pktgen_setup, from THREADS pktgen threads at once (kpktgend_0..N-1, one per
+# CPU): thread 0 sends as device DEV, thread K > 0 as "DEV@K"; each sends
+# COUNT packets with its own sequence numbers 1..COUNT. PG_DEVS lists the
+# pktgen device names.
+PG_DEVS=()
+pktgen_setup_mt() {
+	local dev=$1 threads=$2 try k
 	[ -d $PG ] || modprobe pktgen || fail "modprobe pktgen failed"
+	[ "$threads" -le "$(nproc)" ] || fail "pktgen: $threads threads but $(nproc) CPUs"
 	pg_cmd pgctrl reset
-	pg_cmd kpktgend_0 rem_device_all
-	pg_cmd kpktgend_0 add_device "$dev"
-	pg_cmd "$dev" count "$count"
-	pg_cmd "$dev" clone_skb 0
-	pg_cmd "$dev" pkt_size "$size"
-	pg_cmd "$dev" delay "$delay"
-	pg_cmd "$dev" flag NO_TIMESTAMP
-	pg_cmd "$dev" dst_mac "$mac"
-	pg_cmd "$dev" dst_min "$dst"
-	pg_cmd "$dev" dst_max "$dst"
-	pg_cmd "$dev" flag UDPSRC_RND
-	pg_cmd "$dev" udp_src_min 9
-	pg_cmd "$dev" udp_src_max 1009
+	# "reset" and "rem_device_all" only flag the threads, which act on it
+	# when they next run (pktgen waits 125 ms for that; a busy TCG guest can
+	# take longer and then remove a device added since): check, and redo.
+	for ((try = 0; try < 5; try++)); do
+		_pg_setup_devs "$@" || { sleep 0.3; continue; }
+		sleep 0.2
+		for k in "${PG_DEVS[@]}"; do [ -e "$PG/$k" ] || continue 2; done
+		return 0
+	done
+	fail "pktgen: the setup of ${PG_DEVS[*]} did not hold in 5 attempts (a device removed meanwhile, or a command refused: $(grep -h "Result:" "$PG/${PG_DEVS[0]}" 2>/dev/null))"
+}
+# _pg_setup_devs DEV THREADS COUNT DST_IP DST_MAC [DELAY_NS] [PKT_SIZE]:
+# one attempt of pktgen_setup_mt (status 1 if a device vanished meanwhile).
+_pg_setup_devs() {
+	local dev=$1 threads=$2 count=$3 dst=$4 mac=$5 delay=${6:-0} size=${7:-0} k name c
+	[ "$size" -gt 0 ] || size=60
+	PG_DEVS=()
+	for ((k = 0; k < threads; k++)); do
+		name=$dev; [ $k -eq 0 ] || name=$dev@$k
+		PG_DEVS+=("$name")
+		pg_cmd kpktgend_$k rem_device_all
+		pg_cmd kpktgend_$k add_device "$name"
+		for c in "count $count" "clone_skb 0" "pkt_size $size" "delay $delay" \
+			"flag NO_TIMESTAMP" "dst_mac $mac" "dst_min $dst" "dst_max $dst" \
+			"flag UDPSRC_RND" "udp_src_min 9" "udp_src_max 1009"; do
+			# (a write error: the device went meanwhile)
+			{ echo "$c" > "$PG/$name"; } 2>/dev/null || return 1
+			grep -q 'Result: OK' "$PG/$name" 2>/dev/null || return 1
+		done
+	done
+}
+
+# pg_sent NAME: packets pktgen device NAME reports sent (pkts-sofar).
+pg_sent() {
+	local l re='pkts-sofar: ([0-9]+)'
+	while IFS= read -r l; do
+		[[ "$l" =~ $re ]] && { echo "${BASH_REMATCH[1]}"; return 0; }
+	done < "$PG/$1"
+	fail "pktgen: no pkts-sofar in $PG/$1"
 }
 
 # pktgen_run DEV SECS: start and wait for the run to end (at most SECS);
-# prints the number of packets pktgen reports sent.
+# prints the number of packets pktgen reports sent (by all of PG_DEVS).
 pktgen_run() {
 	local dev=$1 secs=$2 rc=0
 	timeout "$secs" sh -c "echo start > $PG/pgctrl" || rc=$?
@@ -407,11 +555,98 @@ pktgen_run() {
 		echo stop > $PG/pgctrl 2>/dev/null || true
 		fail "pktgen on $dev did not finish within ${secs}s (status $rc): $(grep -E 'Result|sofar' $PG/"$dev" 2>/dev/null | tr '\n' ' ')"
 	fi
-	local l re='pkts-sofar: ([0-9]+)'
-	while IFS= read -r l; do
-		[[ "$l" =~ $re ]] && { echo "${BASH_REMATCH[1]}"; return 0; }
-	done < "$PG/$dev"
-	fail "pktgen: no pkts-sofar in $PG/$dev"
+	local d n=0
+	for d in "${PG_DEVS[@]:-$dev}"; do n=$((n + $(pg_sent "$d"))); done
+	echo "$n"
+}
+
+# ---------------------------------------------------------------- stress
+# The stress tests (t-stress-*.sh): STRESS_CYCLES cycles of one operation,
+# each under traffic scx0 -> scx1 (pair_setup layout): an iperf3 TCP run and
+# a paced pktgen stream (10.11.0.250, dropped by ns1's stack after being
+# counted). After each cycle, with the traffic stopped: no WARN/BUG/page_pool
+# line in the kernel log since the cycle began, and packet conservation in
+# both directions (assert_conserved). SCX_STRESS_CYCLES sets the count
+# (make check: 5; make stress: 100).
+STRESS_CYCLES=${SCX_STRESS_CYCLES:-5}
+STRESS_FLUSHED=0
+STRESS_PORT=5201
+# stress_setup [PARAMS...]: load, pair up, iperf3 server in ns1.
+stress_setup() {
+	need_cmd iperf3
+	scx_setup "$@"
+	STRESS_MAC1=$(dev_mac scx1 "$NS")
+	iperf_server "$NS" $STRESS_PORT
+	STRESS_SRV=$BG_PID
+	STRESS_MARK=
+}
+# stress_traffic_start: iperf3 TCP scx0 -> scx1 for 1 s and pktgen (one
+# 60-byte packet every 20 us until stopped) in the background; marks the
+# kernel log.
+stress_traffic_start() {
+	STRESS_MARK="softcx-stress: $TEST_NAME cycle $RANDOM$RANDOM"
+	echo "<6>$STRESS_MARK" > /dev/kmsg
+	bg_start timeout 30 iperf3 -c "$IP1" -p $STRESS_PORT -t 1 --connect-timeout 3000 \
+		--logfile "$SCX_TEST_OUT/iperf-client.log"
+	STRESS_IPERF=$BG_PID
+	pktgen_setup scx0 0 10.11.0.250 "$STRESS_MAC1" 20000 60
+	bg_start sh -c "echo start > $PG/pgctrl"
+	STRESS_PG=$BG_PID
+}
+# stress_traffic_stop: pktgen stopped (it also ends by itself when scx0 loses
+# carrier), the iperf3 run waited for (it is not required to succeed: some
+# operations break its connection); its exit status in STRESS_IPERF_RC; the
+# CPUs' skb defer lists emptied (flush_skb_defer_lists) when the last time
+# is 20 s or more ago.
+stress_traffic_stop() {
+	STRESS_IPERF_RC=0
+	echo stop > $PG/pgctrl 2>/dev/null || true
+	bg_stop "$STRESS_PG"
+	wait "$STRESS_IPERF" 2>/dev/null || STRESS_IPERF_RC=$?
+	# pages of destroyed pools held by freed skbs on idle CPUs (kernel-log.sh):
+	# well within the kernel's 60 s, not at every cycle (execs are slow)
+	if ((SECONDS - STRESS_FLUSHED >= 20)); then
+		flush_skb_defer_lists
+		STRESS_FLUSHED=$SECONDS
+	fi
+}
+# stress_kernel_log_clean LABEL: no BAD_RE line in the kernel log since
+# stress_traffic_start.
+stress_kernel_log_clean() {
+	local bad
+	bad=$(dmesg_since "$STRESS_MARK" | bad_lines)
+	[ -z "$bad" ] || fail "$1: kernel log: $(echo "$bad" | head -n 3 | tr '\n' ' ')"
+}
+# stress_check LABEL: the kernel log is clean and the packets add up over
+# scx0 <-> scx1 (assert_conserved); STRESS_SENT: scx0's sent figure.
+stress_check() {
+	stress_kernel_log_clean "$1"
+	assert_conserved "$1" scx0 "" scx1 "$NS"
+	STRESS_SENT=$CONS_AB
+}
+# stress_loop OP: STRESS_CYCLES cycles of: traffic start, `OP CYCLE` (which
+# sets STRESS_WHAT, what it did), traffic stop, stress_check. scx0 must have
+# sent more than in the cycle before (the traffic ran), and at least one
+# iperf3 run of all must have completed.
+stress_loop() {
+	local op=$1 i ok=0 prev=0 t0=$SECONDS t1 t2 t3
+	for ((i = 1; i <= STRESS_CYCLES; i++)); do
+		t1=${EPOCHREALTIME/./}
+		stress_traffic_start
+		sleep 0.3
+		STRESS_WHAT=
+		"$op" "$i"
+		t2=${EPOCHREALTIME/./}
+		stress_traffic_stop
+		t3=${EPOCHREALTIME/./}
+		[ "$STRESS_IPERF_RC" != 0 ] || ok=$((ok + 1))
+		stress_check "cycle $i ($STRESS_WHAT)"
+		log "cycle $i: traffic and operation $(((t2 - t1) / 1000)) ms, traffic stop $(((t3 - t2) / 1000)) ms, checks $(((${EPOCHREALTIME/./} - t3) / 1000)) ms"
+		assert_gt "cycle $i: packets scx0 sent since the load" "$prev" "$STRESS_SENT"
+		prev=$STRESS_SENT
+	done
+	log "$STRESS_CYCLES cycles of $op in $((SECONDS - t0)) s; iperf3 runs completed: $ok of $STRESS_CYCLES"
+	assert_gt "iperf3 runs that completed" 0 "$ok"
 }
 
 # ---------------------------------------------------------------- BPF / XDP
@@ -440,6 +675,20 @@ bpf_build() {
 	mountpoint -q /run/scx-bpffs || mount -t bpf bpf /run/scx-bpffs || fail "cannot mount bpffs"
 	export LIBXDP_BPFFS=/run/scx-bpffs
 	log "BPF objects in $BPF"
+}
+
+# bpf_pin NAME...: load $BPF/NAME.o once (bpftool, its maps included) and
+# pin the program as $BPF_PIN/NAME, for `ip link set ... xdp pinned PATH`
+# (no ELF parsing and verification per attach: fast under TCG).
+BPF_PIN=/run/scx-bpffs/progs
+bpf_pin() {
+	local n
+	mkdir -p "$BPF_PIN"
+	for n in "$@"; do
+		rm -f "$BPF_PIN/$n"
+		bpftool prog load "$BPF/$n.o" "$BPF_PIN/$n" type xdp ||
+			fail "bpftool prog load $BPF/$n.o failed"
+	done
 }
 
 # xdp_attached DEV [NS]: "MODE PROG_ID" of the XDP program on DEV (MODE as

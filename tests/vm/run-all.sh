@@ -12,7 +12,8 @@
 #
 # Each tests/vm/t-*.sh runs in a clean state (softcx unloaded, no netns, no
 # pktgen), under a per-test timeout (a "# vm-timeout: S" line in the test,
-# default 150 s). After each test the state is cleaned again and the kernel
+# default 150 s; a stress test adds "# vm-timeout-per-cycle: S", counted
+# SCX_STRESS_CYCLES times, default 5). After each test the state is cleaned again and the kernel
 # log written during the test is checked for WARN/BUG/Oops/leak/lockdep/...
 # splats and the kernel taint flags for new W/D/B/L bits; any of these fails
 # the test.
@@ -67,22 +68,8 @@ printf '%s\n' "${tests[@]}" > "$RES/planned.txt"
 # ----------------------------------------------------------------- helpers
 kmsg() { echo "<6>$*" > /dev/kmsg 2>/dev/null || true; }
 
-# Lines of the kernel log that mean the test broke the kernel. The two taint
-# lines of loading an unsigned out-of-tree module are expected.
-BAD_RE='WARNING:|WARN_ON|\bWARN\b|BUG:|kernel BUG|Oops|general protection fault|'
-BAD_RE+='page_pool.*(leak|in-?flight|stalled)|still in-flight|'
-BAD_RE+='lockdep|possible circular locking|possible recursive locking|inconsistent lock state|'
-BAD_RE+='suspicious RCU usage|DEADLOCK|objtool|Call Trace|KASAN|UBSAN|refcount_t|'
-BAD_RE+='unreferenced object|blocked for more than|soft lockup|hard LOCKUP|rcu_sched detected stall|'
-BAD_RE+='unregister_netdevice: waiting for|NETDEV WATCHDOG|Bad page|list_add corruption|list_del corruption'
-OK_RE='loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel'
-
-# dmesg_since MARK: kernel log lines after the last line containing MARK
-# (the whole log if MARK has been rotated out).
-dmesg_since() {
-	dmesg | awk -v m="$1" '{ l[NR] = $0; if (index($0, m)) s = NR } END { for (i = s + 1; i <= NR; i++) print l[i] }'
-}
-bad_lines() { grep -E "$BAD_RE" | grep -Ev "$OK_RE" || true; }
+# BAD_RE, OK_RE, dmesg_since, bad_lines: what in the kernel log fails a test.
+source "$HERE/kernel-log.sh"
 
 # Taint bits that a test must not add: B(32) bad page, D(128) oops/BUG,
 # W(512) warning, L(16384) soft lockup.
@@ -131,18 +118,8 @@ if [ -w "$PP_EV" ]; then
 	echo 4096 > $TR/buffer_size_kb 2>/dev/null
 	echo 1 > "$PP_EV" && echo 1 > $TR/tracing_on && pp_trace=1
 fi
-# Kernel 6.1 frees TCP RX skbs through the allocating CPU's defer list
-# (skb_attempt_defer_free), which is emptied only when that CPU runs NET_RX:
-# an idle CPU can hold a freed skb, and its page_pool page, indefinitely. A
-# loopback ping from each CPU runs NET_RX there and empties the list; a page
-# still in flight after that is a real leak.
-flush_skb_defer_lists() {
-	local c
-	ip link set lo up 2>/dev/null
-	for ((c = 0; c < $(nproc); c++)); do
-		taskset -c $c ping -n -q -c 1 -W 1 127.0.0.1 >/dev/null 2>&1 || true
-	done
-}
+# flush_skb_defer_lists (kernel-log.sh): a page still in flight after it is
+# a real leak.
 # pp_pending: "N pool(s), M pages" still in flight, or nothing.
 pp_pending() {
 	awk '/page_pool_release:/ {
@@ -182,6 +159,9 @@ for i in "${!tests[@]}"; do
 	# (it must check them itself), e.g. the TX watchdog's own message
 	allow=$(sed -n 's/^# vm-allow-log: *//p' "$f" | head -n 1)
 	tmo=${tmo:-150}
+	# stress tests: plus S per cycle ("# vm-timeout-per-cycle: S")
+	tpc=$(sed -n 's/^# vm-timeout-per-cycle: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
+	[ -z "$tpc" ] || tmo=$((tmo + tpc * ${SCX_STRESS_CYCLES:-5}))
 
 	pre=$(cleanup)
 	mark="softcx-vm-test: begin $t $RANDOM"
@@ -201,6 +181,8 @@ for i in "${!tests[@]}"; do
 	[ -n "$post" ] && echo "run-all cleanup: $post" >>"$log"
 	pp=
 	if [ $pp_trace = 1 ]; then
+		# at once: a slow cleanup must not outlast the kernel's own 60 s
+		flush_skb_defer_lists
 		for ((w = 0; w <= PP_WAIT; w++)); do
 			pp=$(pp_pending)
 			[ -z "$pp" ] && break

@@ -28,32 +28,10 @@ need_cmd ethtool
 bpf_build
 modprobe veth
 
-NSR=nsr NS2=ns2
 N=1000
 scx_load nr_pairs=2 channels=2
-for d in scx0 scx1 scx2 scx3; do echo 1 > "/proc/sys/net/ipv6/conf/$d/disable_ipv6"; done
-ns_create $NSR
-ns_create $NS2
-ip link set scx1 netns $NSR
-ip link set scx3 netns $NSR
-ip link set scx2 netns $NS2
-ip link set scx0 up
-ip -n $NSR link set scx1 up
-ip -n $NSR link set scx3 up
-ip -n $NS2 link set scx2 up
-wait_carrier scx0; wait_carrier scx1 $NSR; wait_carrier scx3 $NSR; wait_carrier scx2 $NS2
-ip netns exec $NSR sysctl -qw net.ipv4.ip_forward=0
-ip netns exec $NS2 sysctl -qw net.ipv4.ip_forward=0
-MAC0=$(dev_mac scx0) MAC1=$(dev_mac scx1 $NSR)
-ifindex() { local l; l=$(ip ${2:+-n "$2"} -o link show dev "$1"); echo "${l%%:*}"; }
+redirect_topology
 
-# cnt DEV NS NAME...: the named ethtool -S counters of DEV, space-separated.
-cnt() {
-	local dev=$1 ns=$2 n out=(); shift 2
-	eth_dump "$dev" "$ns"
-	for n in "$@"; do out+=("$(eth_get "$n")"); done
-	echo "${out[*]}"
-}
 sum_ch() {   # DEV NS NAME (tx_xdp_xmit -> txN_xdp_xmit): "SUM"
 	local s
 	eth_dump "$1" "$2"

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Memory footprint of a port's queues, from the same geometry the channel
+ * builders use (sq.cpp, rq.cpp, cq.cpp, channel.cpp): what the module
+ * parameters commit the machine to before any port is opened.
+ */
+#include "en/port.h"
+
+namespace softcx::en {
+
+namespace {
+
+constexpr u32 kMaxLogQueue = 16;	/* u16 ring counters */
+
+/* kmalloc and the page allocator hand out power-of-two blocks. */
+u64 pow2_at_least(u64 n, u64 min)
+{
+	u64 c = min;
+
+	while (c < n)
+		c <<= 1;
+	return c;
+}
+
+/* scx_os_zalloc: kmalloc (smallest slab 8 bytes; above 8 KiB whole page orders). */
+u64 heap_cost(u64 bytes)
+{
+	return pow2_at_least(bytes, 8);
+}
+
+/* scx_os_dma_alloc: dma_alloc_coherent takes whole pages, a power-of-two number of them. */
+u64 dma_cost(u64 bytes)
+{
+	return pow2_at_least(bytes, kPageSize);
+}
+
+/* A doorbell record pair (be32[2]) of a queue. */
+u64 doorbell_cost()
+{
+	return dma_cost(2 * sizeof(prm::be32));
+}
+
+/* cq_create(): the CQE ring and its doorbell records. */
+u64 cq_cost(u32 log_size)
+{
+	return dma_cost((u64)prm::kCqeSize << log_size) + doorbell_cost();
+}
+
+/* sq_create(): its CQ, WQE ring, doorbells, WQE info per WQEBB, DMA FIFO (one entry per DS). */
+u64 sq_cost(u32 log_size)
+{
+	u64 n = 1ull << log_size;
+
+	return cq_cost(log_size) + dma_cost(n * prm::kSendWqeBB) + doorbell_cost() +
+	       heap_cost(n * sizeof(TxWqeInfo)) +
+	       heap_cost(n * prm::kDsPerWqeBB * sizeof(TxDmaEntry));
+}
+
+/* rq_create(): its CQ, WQE ring, doorbells, slots, and one posted buffer per entry. */
+u64 rq_cost(u32 log_size, u32 order)
+{
+	u64 n = 1ull << log_size;
+
+	return cq_cost(log_size) + dma_cost(n * sizeof(prm::RxWqeCyc)) + doorbell_cost() +
+	       heap_cost(n * sizeof(RxSlot)) + n * ((u64)kPageSize << order);
+}
+
+} /* namespace */
+
+} /* namespace softcx::en */
+
+using namespace softcx;
+using namespace softcx::en;
+
+extern "C" uint64_t scx_port_mem_estimate(uint32_t nch, uint32_t log_sq_size,
+					  uint32_t log_rq_size, uint32_t rx_headroom,
+					  uint32_t rx_tailroom)
+{
+	RqLayout rx;
+	u64 per_ch, set;
+
+	if (!nch || nch > SCX_MAX_CHANNELS || log_sq_size < 6 || log_sq_size > kMaxLogQueue ||
+	    !log_rq_size || log_rq_size > kMaxLogQueue)
+		return 0;
+	/* the largest buffers any MTU can ask for (an XDP set has smaller ones) */
+	if (!rx_layout(SCX_MAX_MTU, rx_headroom, rx_tailroom, &rx))
+		return 0;
+	/* the stack's SQ, the XDP_TX SQ (with a program) and the ndo_xdp_xmit SQ; the RQ */
+	per_ch = 3 * sq_cost(log_sq_size) + rq_cost(log_rq_size, rx.order);
+	set = nch * per_ch + heap_cost((u64)nch * sizeof(Channel));
+	/* a safe switch (scx_port_prepare) builds the new set next to the live one */
+	return 2 * set;
+}

@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-smp: 4
+# vm-timeout: 240
+# vm-timeout-per-cycle: 20
+#
+# Stress: link down/up under traffic (iperf3 TCP and pktgen scx0 -> scx1),
+# SCX_STRESS_CYCLES cycles (lib.sh stress_loop): odd cycles take the
+# receiver scx1 down and up, even ones the sender scx0. After each cycle the
+# kernel log is clean and packet conservation holds both ways (frames that
+# reach a down port: rx_if_down_packets; placed but not polled before the
+# close: rx_flushed).
+source "$(dirname "$0")/lib.sh"
+stress_setup
+
+flap() {
+	local dev=scx1 ns=$NS
+	(($1 % 2)) || { dev=scx0; ns=; }
+	in_ns "$ns" ip link set "$dev" down
+	sleep 0.1
+	[ "$(dev_carrier "$dev" "$ns")" == - ] || fail "cycle $1: $dev still up after 'ip link set down'"
+	in_ns "$ns" ip link set "$dev" up
+	wait_carrier scx0
+	wait_carrier scx1 "$NS"
+	STRESS_WHAT="$dev down/up"
+}
+stress_loop flap
