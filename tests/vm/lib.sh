@@ -371,12 +371,14 @@ snmp_get() {
 # rx_packets or in a named drop. From ethtool -S:
 #   sent(A)     = the CONS_TX counters of A - the CONS_TX_MINUS ones it has
 #   received(B) = the CONS_RX counters of B (those marked ? only where B has them)
-# tx_packets counts wire packets posted (an LSO skb: its segments); packets
-# posted and then flushed by a recovery or a close (never sent) count in
-# tx_flushed / tx_xdp_flushed instead. A's XDP frames go out on A's wire too:
-# ndo_xdp_xmit (tx_xdp_xmit) and XDP_TX (rx_xdp_tx_xmit, A's own program).
+# tx_packets counts wire packets the device sent, at their completion (an
+# LSO skb: its segments); packets posted and then flushed by a recovery or a
+# close (never sent) count in tx_flushed instead. A's XDP frames go out on
+# A's wire too: ndo_xdp_xmit (tx_xdp_xmit) and XDP_TX (rx_xdp_tx_xmit, A's
+# own program), both counted when posted: those flushed unsent are taken off
+# (tx_xdp_flushed, rx_xdp_tx_flushed).
 CONS_TX=(tx_packets tx_xdp_xmit rx_xdp_tx_xmit)
-CONS_TX_MINUS=(tx_xdp_flushed?)
+CONS_TX_MINUS=(tx_xdp_flushed? rx_xdp_tx_flushed?)
 CONS_RX=(rx_packets rx_out_of_buffer rx_if_down_packets rx_oversize_pkts_buffer rx_malformed
 	rx_wqe_err rx_flushed rx_skb_err? rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit)
 
