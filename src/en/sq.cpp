@@ -512,12 +512,16 @@ template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 	Cq *cq = &sq->cq;
 	Release r = {};
 	u16 sqcc = sq->cc;
-	u16 pc = __atomic_load_n(&sq->pc, __ATOMIC_RELAXED);
 	u32 n = 0;
 	const prm::Cqe64 *cqe;
 
 	r.napi = napi_budget;
 	while (n < kTxCqPollBudget && (cqe = cq->peek())) {
+		/*
+		 * pc after the CQE: the producer (another CPU) published it before
+		 * the doorbell that made the device write this CQE.
+		 */
+		u16 pc = __atomic_load_n(&sq->pc, __ATOMIC_ACQUIRE);
 		u16 ctr = cqe->wqe_counter.get();
 		bool known = (u16)(ctr - sqcc) < (u16)(pc - sqcc);
 
