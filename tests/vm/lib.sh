@@ -548,6 +548,21 @@ pg_sent() {
 	fail "pktgen: no pkts-sofar in $PG/$1"
 }
 
+# pktgen_sent LABEL COUNT BURST SENT: check what pktgen_run reported and
+# print the number to count with. With a burst, pktgen checks its count only
+# between bursts, so a burst cut short by a stopped queue makes it overshoot
+# by up to BURST - 1; without one it sends exactly COUNT.
+pktgen_sent() {
+	local label=$1 count=$2 burst=$3 sent=$4
+	if [ "$burst" -gt 1 ]; then
+		{ [ "$sent" -ge "$count" ] && [ "$sent" -lt $((count + burst)) ]; } ||
+			fail "$label: pktgen sent $sent, not $count..$((count + burst - 1)) (burst $burst)"
+	else
+		[ "$sent" == "$count" ] || fail "$label: pktgen sent $sent, not $count"
+	fi
+	echo "$sent"
+}
+
 # pktgen_run DEV SECS: start and wait for the run to end (at most SECS);
 # prints the number of packets pktgen reports sent (by all of PG_DEVS).
 pktgen_run() {

@@ -55,7 +55,7 @@ run() {
 	pktgen_setup scx0 "$count" $DST "$MAC1" "$delay" 60
 	[ "$burst" -le 1 ] || pg_cmd scx0 burst "$burst"
 	sent=$(pktgen_run scx0 180)
-	assert_eq "$label: pktgen packets sent" "$count" "$sent"
+	count=$(pktgen_sent "$label" "$count" "$burst" "$sent")
 	sleep 0.5
 	snap
 	D_XMIT=$((S[0] - b[0])) D_MPWQE=$((S[1] - b[1])) D_CQE=$((S[2] - b[2])) D_FULL=$((S[3] - b[3]))
