@@ -493,8 +493,13 @@ void consume(State &s)
 				hit(g_cov[kFrames]);
 			if (op != prm::kCqeReqErr && op != prm::kCqeRespErr)
 				continue;
+			/* the queue the error CQE names (QPN, low 24 bits of s_wqe_opcode_qpn):
+			 * an SQ and an RQ may share the CQ */
+			uint32_t qpn = prm::load_be32(cqe + __builtin_offsetof(prm::ErrCqe,
+									       s_wqe_opcode_qpn)) & 0xffffff;
 			for (auto &q : s.objs)
-				if (q->live && q->cq == (int)c && (q->ty == Ty::Sq || q->ty == Ty::Rq))
+				if (q->live && q->cq == (int)c && q->num == qpn &&
+				    (q->ty == Ty::Sq || q->ty == Ty::Rq))
 					q->state = prm::kQueueErr;
 		}
 	}
