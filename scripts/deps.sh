@@ -18,6 +18,7 @@ cd "$(dirname "$0")/.."
 PKGS=(
 	linux-image-amd64 linux-headers-amd64	# kernel the VM boots + its build tree
 	linux-source-6.1			# KUnit (UML build), pktgen samples
+	dkms					# make check builds softcx.ko through DKMS (dkms.conf)
 	qemu-system-x86				# VM runner (TCG)
 	busybox-static				# VM initramfs
 	kmod cpio xz-utils			# modprobe/insmod, initramfs, source tarball
