@@ -18,15 +18,15 @@
 
 static unsigned int nr_pairs = 1;
 module_param(nr_pairs, uint, 0444);
-MODULE_PARM_DESC(nr_pairs, "Back-to-back port pairs (1..8, default 1)");
+MODULE_PARM_DESC(nr_pairs, "Back-to-back port pairs, pair N is scx(2N) <-> scx(2N+1) (1..8, default 1)");
 
 static unsigned int channels;
 module_param(channels, uint, 0444);
-MODULE_PARM_DESC(channels, "Channels per port (1..64; 0 = min(online CPUs, 8))");
+MODULE_PARM_DESC(channels, "Channels per port, one NAPI, SQ and RQ each (1..64; default 0 = min(online CPUs, 8))");
 
 static char *model = "cx7";
 module_param(model, charp, 0444);
-MODULE_PARM_DESC(model, "Emulated device model: cx4, cx5, cx6dx, cx7 (default cx7)");
+MODULE_PARM_DESC(model, "Emulated device generation: cx4, cx5, cx6dx, cx7 (default cx7; cx4 requires L2 headers inline)");
 
 static struct scx_adapter *scx_adapter;
 
