@@ -45,8 +45,70 @@ check:
 demo:
 	@scripts/demo.sh
 
+# Benchmarks (figures, not tests; Documentation/performance.md, "Commands").
+# `make bench` runs the host microbenchmark, bench/vm/pktgen.sh and
+# bench/vm/icount.sh (scripts/bench.sh); each also has a target of its own,
+# as does every other benchmark. The VM ones boot scripts/vm-run.sh (results
+# in build/vm-results/<run>/); SCX_BENCH_* variables reach the guest script.
+BENCH_TARGETS := bench-host bench-host-mpwqe bench-pktgen bench-icount \
+	bench-mpwqe bench-mpwqe-icount bench-mpwqe-ab bench-xdp bench-xdp-icount \
+	bench-dma-cost bench-profile
+.PHONY: $(BENCH_TARGETS) bpf
+
 bench:
 	@scripts/bench.sh
+
+# The BPF objects of tests/bpf, built on the host (the guest would build them
+# under TCG otherwise).
+bpf:
+	@$(MAKE) --no-print-directory -s -C tests/bpf
+
+# bench/host: wall clock and callgrind instructions per packet, both OS layers.
+bench-host:
+	@bench/host/run.sh
+
+# bench/host: skb_tx_mpwqe off vs on, instructions and CPU ns per packet.
+bench-host-mpwqe:
+	@bench/host/mpwqe.sh
+
+# softcx vs veth pps, burst 1 (the second part of `make bench`).
+bench-pktgen: module
+	@scripts/vm-run.sh --timeout 900 bench/vm/pktgen.sh
+
+# Exact guest instructions per packet: veth, softcx burst 1/32, MPWQE on/off,
+# the sender on its own (the third part of `make bench`).
+bench-icount: module bpf
+	@scripts/vm-run.sh --icount-percpu --timeout 2400 bench/vm/icount.sh
+
+# skb_tx_mpwqe on vs off in pps, interleaved in one boot.
+bench-mpwqe: module bpf
+	@scripts/vm-run.sh --timeout 1200 bench/vm/mpwqe.sh
+
+# The same, then the sender's instructions per packet on/off (the TX MPWQE goal).
+bench-mpwqe-icount: module bpf
+	@scripts/vm-run.sh --icount-percpu --timeout 2400 bench/vm/mpwqe.sh
+
+# skb_tx_mpwqe on and off on two port pairs at the same time.
+bench-mpwqe-ab: module bpf
+	@scripts/vm-run.sh --timeout 1200 bench/vm/mpwqe-ab.sh
+
+# Native XDP: XDP_DROP vs tc drop and veth, XDP_TX with xdp_tx_mpwqe on/off
+# (phases 1 to 3: end to end, receiver CPU with kprobes, receiver on its own CPU).
+bench-xdp: module bpf
+	@scripts/vm-run.sh --timeout 1800 bench/vm/xdp.sh
+
+# Native XDP, phase 4 only: receiver instructions per frame (the XDP_DROP goal).
+bench-xdp-icount: module bpf
+	@SCX_BENCH_E2E=0 SCX_BENCH_RXCPU=0 SCX_BENCH_THREAD=off \
+		scripts/vm-run.sh --icount-percpu --timeout 3000 bench/vm/xdp.sh
+
+# Instructions per packet of the device's DMA view (dma_view=1 vs 0).
+bench-dma-cost: module
+	@bench/vm/dma-cost.sh
+
+# Where the guest's CPU 0 goes during the pktgen benchmark (perf; a hint under TCG).
+bench-profile: module
+	@scripts/vm-run.sh --timeout 600 bench/vm/profile.sh
 
 clean:
 	@kdir=$${KDIR:-/lib/modules/$$(scripts/kver.sh)/build}; \
