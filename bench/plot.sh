@@ -8,7 +8,8 @@
 #
 # DATA.csv: a header line, then "label,median,min,max" per bar (labels
 # without commas). Documentation/data/*.csv hold the figures that
-# Documentation/performance.md reports; `bench/plot.sh --all` redraws every
+# Documentation/performance.md and performance-history.md report;
+# `bench/plot.sh --all` redraws every
 # Documentation/img/<name>.svg from Documentation/data/<name>.csv, taking the
 # title and y label from the CSV's first two comment lines ("# title: ...",
 # "# ylabel: ..."). Needs gnuplot (Debian: gnuplot-nox).
