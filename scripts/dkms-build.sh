@@ -20,6 +20,7 @@
 # /lib/modules) and nothing is signed (DKMS would make itself a key). `dkms
 # remove` and the removal of build/dkms/ run at the end and before the
 # start, so an interrupted run leaves nothing the next one trips on.
+# The build's output (dkms's make.log) is kept as build/dkms-make.log.
 #
 # Checks: dkms.conf's PACKAGE_VERSION is SCX_DRV_VERSION (shim/softcx.h),
 # and the module built reports that version (modinfo).
@@ -27,6 +28,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 KVER=${KVER:-$(scripts/kver.sh)}
+rm -f softcx.ko		# a failed check or build must leave no older module to test
 
 pkg_ver=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' dkms.conf)
 drv_ver=$(sed -n 's/^#define[[:space:]]\+SCX_DRV_VERSION[[:space:]]\+"\(.*\)"$/\1/p' shim/softcx.h)
@@ -45,14 +47,13 @@ cleanup() {
 }
 cleanup
 trap cleanup EXIT
-rm -f softcx.ko		# a failed build must not leave an older module to test
 mkdir -p "$TOP/stage/scripts" "$TOP/src" "$TOP/tree"
 
 # What `dkms add .` of a clean checkout copies, less what the module's build
 # does not read (tests, benchmarks, documentation, KUnit).
 cp -a dkms.conf Kbuild include shim src "$TOP/stage/"
 cp -a scripts/build-module.sh scripts/cxx-guard.sh scripts/cxx.mk scripts/kver.sh "$TOP/stage/scripts/"
-find "$TOP/stage" \( -name '*.o' -o -name '*.cmd' -o -name '*.d' -o -name '*.mod*' \) -delete
+find "$TOP/stage" \( -name '*.o' -o -name '*.cmd' -o -name '*.d' -o -name '*.mod' -o -name '*.mod.[co]' \) -delete
 
 echo "dkms-build: dkms add, build $MOD for $KVER"
 dk add "$TOP/stage"
@@ -68,6 +69,8 @@ fi
 ko=$(find "$TOP/tree/softcx/$pkg_ver/$KVER" -path '*/module/softcx.ko' | head -n 1)
 [ -n "$ko" ] || { echo "dkms-build: no softcx.ko in the DKMS tree" >&2; exit 1; }
 cp "$ko" softcx.ko
+# The build's output, which dkms keeps to itself, outlives the tree.
+cp "$(dirname "$ko")/../log/make.log" build/dkms-make.log 2>/dev/null || true
 ko_ver=$(modinfo -F version softcx.ko)
 if [ "$ko_ver" != "$pkg_ver" ]; then
 	echo "dkms-build: softcx.ko reports version '$ko_ver', dkms.conf '$pkg_ver'" >&2
