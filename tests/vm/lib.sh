@@ -104,6 +104,15 @@ assert_fails() {
 	log "ok: $what (status $rc: $(echo "$out" | tail -n 1))"
 }
 
+# debugfs_hook NAME: sets INJ to softcx's debugfs file NAME (relative to
+# /sys/kernel/debug/softcx, e.g. scx0/inject_tx_error), mounting debugfs
+# first; fails the test when the module did not create it.
+debugfs_hook() {
+	INJ=/sys/kernel/debug/softcx/$1
+	[ -d /sys/kernel/debug/softcx ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
+	[ -e "$INJ" ] || fail "$INJ missing"
+}
+
 need_cmd() {
 	local c
 	for c in "$@"; do

@@ -17,10 +17,8 @@
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping iperf3 python3
 
-[ -d /sys/kernel/debug/softcx ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 scx_setup channels=1
-INJ=/sys/kernel/debug/softcx/inject_dma_fault
-[ -e "$INJ" ] || fail "$INJ missing"
+debugfs_hook inject_dma_fault
 assert_eq "dma_view parameter" Y "$(cat /sys/module/softcx/parameters/dma_view)"
 ping_ok "" "$IP1" 3
 

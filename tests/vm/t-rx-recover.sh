@@ -10,10 +10,8 @@
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping iperf3 python3
 
-[ -d /sys/kernel/debug/softcx ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 scx_setup channels=2
-INJ=/sys/kernel/debug/softcx/scx1/inject_rx_error
-[ -e "$INJ" ] || fail "$INJ missing"
+debugfs_hook scx1/inject_rx_error
 ping_ok "" "$IP1" 3
 
 for round in 1 2 3; do

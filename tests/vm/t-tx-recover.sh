@@ -11,10 +11,8 @@
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping iperf3 python3
 
-[ -d /sys/kernel/debug/softcx ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 scx_setup channels=1
-INJ=/sys/kernel/debug/softcx/scx0/inject_tx_error
-[ -e "$INJ" ] || fail "$INJ missing"
+debugfs_hook scx0/inject_tx_error
 ping_ok "" "$IP1" 3
 
 n=0

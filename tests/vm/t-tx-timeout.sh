@@ -12,10 +12,8 @@
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping
 
-[ -d /sys/kernel/debug/softcx ] || mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null || true
 scx_setup channels=1
-INJ=/sys/kernel/debug/softcx/scx0/inject_tx_stall
-[ -e "$INJ" ] || fail "$INJ missing"
+debugfs_hook scx0/inject_tx_stall
 # static neighbours: no ARP of either side may add to scx0's TX while it is counted
 mac1=$(dev_mac scx1 "$NS")
 ip neigh replace "$IP1" lladdr "$mac1" dev scx0 nud permanent
