@@ -85,18 +85,24 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	RxSlot *slot = &rq->slots[ix];
 	scx_rx_pkt pkt;
 
+	u8 op = cqe->opcode();
+	/* the CQE names the next posted WQE */
+	bool in_order = rq->cc != rq->pc && cqe->wqe_counter.get() == rq->cc;
+
 	/*
 	 * An error CQE (the RQ is in ERR), one out of order, or one for a WQE
-	 * never posted: the frame is lost and the slot stays as it is; the
-	 * device may still own its buffer, so only the recovery, after the RQ
-	 * is in RST, releases the posted buffers.
+	 * never posted (the RQ may still be RDY): the frame is lost and the
+	 * slot stays as it is; the device may still own its buffer, so only
+	 * the recovery, after the RQ is in RST, releases the posted buffers.
 	 */
-	if (__builtin_expect(rq->cc == rq->pc || cqe->opcode() != prm::kCqeRespSend ||
-			     cqe->wqe_counter.get() != rq->cc, 0)) {
+	if (__builtin_expect(op == prm::kCqeRespErr && in_order, 0)) {
 		rq->stats->wqe_err.inc();
-		rq->recover = rq->cc != rq->pc && cqe->opcode() == prm::kCqeRespErr &&
-					      cqe->wqe_counter.get() == rq->cc ?
-				      kRecoverErrCqe : kRecoverConfused;
+		rq->recover = kRecoverErrCqe;
+		return;
+	}
+	if (__builtin_expect(op != prm::kCqeRespSend || !in_order, 0)) {
+		rq->stats->wqe_err.inc();
+		rq->recover = kRecoverConfused;
 		return;
 	}
 	rq->cc++;

@@ -564,21 +564,18 @@ template <SqKind K> int sq_recover(Sq *sq)
 
 	/* no error CQE (a TX timeout; a CQE naming no WQE): the SQ may still be RDY */
 	err = cmd_queue_reset(sq->fn, prm::kCmdModifySq, sq->sqn,
-			      !__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED) || sq->stalled ||
-				      sq->bogus_cqe);
+			      !__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED) || sq->bogus_cqe);
 	if (err)
 		return err;
 	/*
 	 * CQEs not polled yet (a timeout, or NAPI stopped at its bound) complete
-	 * what the device sent; an error CQE among them ends that walk.
+	 * what the device sent; an error CQE among them ends that walk, and
+	 * what it leaves in the CQ is dropped with the rest.
 	 */
-	scx_tx_done done = {};
-	while (sq_poll_cq<K>(sq, 0, &done))
-		;
+	drain<K>(sq);
 	while (sq->cq.peek())
 		sq->cq.pop();
 	sq->cq.update_ci();
-	release_all<K>(sq);
 	sq->pc = 0;
 	__atomic_store_n(&sq->cc, (u16)0, __ATOMIC_RELEASE);
 	sq->dma_pc = 0;
