@@ -12,7 +12,7 @@
 struct scx_channel {
 	softcx::en::Sq sq;
 	softcx::en::Rq rq;
-	softcx::en::Sq xdpsq;	/* XDP_TX; ring.cpu == nullptr without a program */
+	softcx::en::Sq xdpsq;	/* XDP_TX; mem.ring.cpu == nullptr without a program */
 	softcx::en::Sq xmitsq;	/* ndo_xdp_xmit */
 	softcx::en::ChannelStats stats;
 	softcx::u32 ix;

@@ -37,7 +37,7 @@ u64 dma_cost(u64 bytes)
 /* A doorbell record pair (be32[2]) of a queue. */
 u64 doorbell_cost()
 {
-	return dma_cost(2 * sizeof(prm::be32));
+	return dma_cost(kDbRecBytes);
 }
 
 /* cq_create(): the CQE ring and its doorbell records. */

@@ -54,8 +54,7 @@ struct Rq {
 	bool has_rqn;
 	bus::Function *fn;
 	void *os_dev;
-	DmaBuf ring;
-	DmaBuf db;
+	QueueMem mem;
 
 	u32 size() const { return mask + 1u; }
 	u32 missing() const { return size() - (u16)(pc - cc); }

@@ -140,10 +140,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u3
 		fifo_push(sq, f.dma, f.len, f.kind, nullptr);
 		if (f.len <= skip)
 			continue;
-		dseg->byte_count.set(f.len - skip);
-		dseg->lkey = sq->lkey;
-		dseg->addr.set(f.dma + skip);
-		dseg++;
+		put_dseg(dseg++, f.dma + skip, f.len - skip, sq->lkey);
 	}
 
 	ctrl->set(opcode, sq->pc, sq->sqn, ds);
@@ -355,7 +352,6 @@ u16 stop_room_of(SqKind kind, bool mpwqe)
 int sq_create(Sq *sq, const SqConfig &cfg)
 {
 	prm::CreateSqIn in = {};
-	prm::CreateObjOut out = {};
 	u32 n = 1u << cfg.log_size;
 	void *os_dev = cfg.os_dev;
 	bus::Function *fn = cfg.fn;
@@ -393,35 +389,23 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	err = -SCX_ENOMEM;
 	if (!sq->wqe_info || !sq->dma_fifo)
 		goto err;
-	err = sq->ring.alloc(os_dev, n * prm::kSendWqeBB);
+	err = sq->mem.alloc(os_dev, n * prm::kSendWqeBB);
 	if (err)
 		goto err;
-	err = sq->db.alloc(os_dev, 2 * sizeof(prm::be32));
-	if (err)
-		goto err;
-	sq->wqes = static_cast<u8 *>(sq->ring.cpu);
-	sq->dbrec = static_cast<prm::be32 *>(sq->db.cpu);
+	sq->wqes = static_cast<u8 *>(sq->mem.ring.cpu);
+	sq->dbrec = static_cast<prm::be32 *>(sq->mem.db.cpu);
 
 	in.cqn.set(sq->cq.cqn);
 	in.log_wq_sz = cfg.log_size;
 	in.min_wqe_inline_mode = cfg.min_inline ? prm::kInlineL2 : prm::kInlineNone;
 	in.allow_multi_pkt_send_wqe = sq->mpwqe ? 1 : 0;
-	in.dbr_addr.set(sq->db.dma);
-	in.pas.set(sq->ring.dma);
-	err = cmd_run(fn, prm::kCmdCreateSq, &in, &out);
+	err = cmd_queue_create(fn, kSqCmds, &in, sq->mem, &sq->sqn);
 	if (err)
 		goto err;
-	sq->sqn = out.obj_num.get();
-	err = cmd_modify_state(fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRst, prm::kQueueRdy);
-	if (err) {
-		cmd_destroy(fn, prm::kCmdDestroySq, sq->sqn);
-		goto err;
-	}
 	return 0;
 
 err:
-	sq->db.free(os_dev);
-	sq->ring.free(os_dev);
+	sq->mem.free(os_dev);
 	scx_os_free(sq->dma_fifo);
 	scx_os_free(sq->wqe_info);
 	cq_destroy(&sq->cq, os_dev);
@@ -430,9 +414,9 @@ err:
 
 void sq_destroy(Sq *sq)
 {
-	if (!sq->ring.cpu)
+	if (!sq->mem.ring.cpu)
 		return;
-	cmd_destroy(sq->fn, prm::kCmdDestroySq, sq->sqn);
+	cmd_destroy(sq->fn, kSqCmds.destroy, sq->sqn);
 	switch (sq->kind) {
 	case SqKind::Skb:
 		drain<SqKind::Skb>(sq);
@@ -444,8 +428,7 @@ void sq_destroy(Sq *sq)
 		drain<SqKind::Frame>(sq);
 		break;
 	}
-	sq->db.free(sq->os_dev);
-	sq->ring.free(sq->os_dev);
+	sq->mem.free(sq->os_dev);
 	scx_os_free(sq->dma_fifo);
 	scx_os_free(sq->wqe_info);
 	cq_destroy(&sq->cq, sq->os_dev);

@@ -118,8 +118,7 @@ struct Sq {
 	/* completion */
 	Cq cq;
 	/* cold */
-	DmaBuf ring;
-	DmaBuf db;
+	QueueMem mem;
 	u8 log_size;
 	SqKind kind;
 
@@ -211,6 +210,14 @@ inline void put_inline_hdr(prm::EthSeg *eth, const u8 *src, u32 ihs)
 		__builtin_memcpy(eth + 1, src + 2, ihs - 2);
 }
 
+/* A data segment: a pointer to len bytes at dma, reached with the SQ's or RQ's lkey. */
+inline void put_dseg(prm::DataSeg *d, u64 dma, u32 len, prm::be32 lkey)
+{
+	d->byte_count.set(len);
+	d->lkey = lkey;
+	d->addr.set(dma);
+}
+
 /* A session's first WQEBB: ctrl and eth zeroed, the session open at pc (already padded). */
 inline void mpw_open(Sq *sq, u8 cs_flags)
 {
@@ -248,9 +255,7 @@ inline void mpw_add_dseg(Sq *sq, u64 dma, u32 len)
 	auto *d = reinterpret_cast<prm::DataSeg *>(reinterpret_cast<u8 *>(s.ctrl) +
 						   s.ds_count * prm::kSendWqeDS);
 
-	d->byte_count.set(len);
-	d->lkey = sq->lkey;
-	d->addr.set(dma);
+	put_dseg(d, dma, len, sq->lkey);
 	s.ds_count++;
 }
 

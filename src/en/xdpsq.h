@@ -86,11 +86,8 @@ template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
 		ds += div_round_up(ihs - 2, prm::kSendWqeDS);
 	}
 	if (d.len > ihs) {
-		auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + ds * prm::kSendWqeDS);
-
-		dseg->byte_count.set(d.len - ihs);
-		dseg->lkey = sq->lkey;
-		dseg->addr.set(d.dma + ihs);
+		put_dseg(reinterpret_cast<prm::DataSeg *>(wqe + ds * prm::kSendWqeDS),
+			 d.dma + ihs, d.len - ihs, sq->lkey);
 		ds++;
 	}
 	fifo_push(sq, d.dma, d.len, SCX_DMA_SINGLE, d.obj);
