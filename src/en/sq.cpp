@@ -106,13 +106,13 @@ struct InlineHdr {
 int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u32 wire_bytes,
 	     u16 wire_pkts)
 {
-	u32 inl_ds = h.inl > 2 ? div_round_up(h.inl - 2, prm::kSendWqeDS) : 0;
+	u32 inl_ds = inline_ds(h.inl);
 	/* a head fully covered by the inline headers needs no pointer */
 	u32 data_ds = pkt->nr_frags - (pkt->frags[0].len <= h.skip ? 1 : 0);
 	u32 ds = prm::kEmptyDsCount + inl_ds + data_ds;
 	u32 num_wqebbs = div_round_up(ds, prm::kDsPerWqeBB);
 
-	if (!sq->has_room(num_wqebbs + num_wqebbs - 1))
+	if (!sq->has_room(wqe_room(num_wqebbs)))
 		return -SCX_ENOSPC;
 	pad_to_edge<SqKind::Skb>(sq, num_wqebbs);
 
@@ -229,7 +229,7 @@ int mpw_xmit(Sq *sq, scx_tx_pkt *pkt)
 	if (s.ctrl && s.cs_flags != cs)
 		mpw_close(sq);
 	if (!s.ctrl) {
-		if (!sq->has_room(2 * kMpwMaxWqeBBs - 1))
+		if (!sq->has_room(wqe_room(kMpwMaxWqeBBs)))
 			return -SCX_ENOSPC;
 		pad_to_edge<SqKind::Skb>(sq, kMpwMaxWqeBBs);
 		mpw_open(sq, cs);
@@ -335,18 +335,6 @@ template <SqKind K> void count_cqe_err(Sq *sq)
 		sq->xstats->err.inc_shared();	/* the Frame SQ's producers count err too */
 }
 
-/*
- * Room a poster needs before it starts: a WQE of X WQEBBs may need X-1 NOPs
- * of padding before it, and an open session may still grow to its maximum
- * (and was padded for it). XDP WQEs are one WQEBB, or a session.
- */
-u16 stop_room_of(SqKind kind, bool mpwqe)
-{
-	if (kind != SqKind::Skb)
-		return (u16)(mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 1);
-	return (u16)(2 * kSqMaxWqeBBs - 1 + (mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 0));
-}
-
 } /* namespace */
 
 int sq_create(Sq *sq, const SqConfig &cfg)
@@ -364,18 +352,17 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	sq->stats = cfg.stats;
 	sq->xstats = cfg.xstats;
 	sq->pool = cfg.pool;
-	sq->hw_mtu = cfg.hw_mtu;
 	sq->max_frame = cfg.max_frame;
 	sq->max_lso = cfg.max_lso;
 	sq->stalled = false;
 	sq->bogus_cqe = false;
 	sq->log_size = cfg.log_size;
 	sq->mask = (u16)(n - 1);
-	sq->min_inline = cfg.min_inline > kMaxInline ? kMaxInline : cfg.min_inline;
-	/* Sessions carry no inline headers: a device that needs them gets none. */
-	sq->mpwqe = cfg.mpwqe && !sq->min_inline;
+	sq->min_inline = cfg.min_inline;
+	sq->mpwqe = cfg.mpwqe;
 	sq->lkey.set(prm::kReservedLkey);
-	sq->stop_room = stop_room_of(cfg.kind, sq->mpwqe);
+	sq->stop_room = (u16)(cfg.kind == SqKind::Skb ? skb_sq_stop_room(sq->mpwqe) :
+							xdp_sq_stop_room(sq->mpwqe));
 	if (sq->stop_room > n)
 		return -SCX_EINVAL;
 
