@@ -24,13 +24,15 @@ int scx_pair_create(struct kunit *test, struct scx_pair *p, const char *model, u
 		return err;
 	}
 	for (side = 0; side < 2; side++) {
+		const struct scx_os_layout os = SCX_OS_LAYOUT;
+
 		p->fn[side] = scx_hw_function(p->hw, side);
 		scx_hw_set_irq_ctx(p->fn[side], &p->irq[side]);
 		for (i = 0; i < SCX_KT_NCH; i++) {
 			scx_kt_chan_init(test, &p->ch[side][i], p->dev, i);
 			p->os_ch[side][i] = &p->ch[side][i];
 		}
-		err = scx_port_create(p->fn[side], p->dev, nch_max, &p->port[side]);
+		err = scx_port_create(p->fn[side], p->dev, nch_max, &os, &p->port[side]);
 		if (err) {
 			p->port[side] = NULL;
 			return err;
@@ -68,8 +70,6 @@ int scx_pair_open(struct scx_pair *p, int side, u32 nch, u32 mtu, u32 log_sq, u3
 		.mtu = mtu,
 		.log_sq_size = log_sq,
 		.log_rq_size = log_rq,
-		.rx_headroom = SCX_RX_HEADROOM,
-		.rx_tailroom = SCX_RX_TAILROOM,
 		.tx_mpwqe = p->tx_mpwqe[side],
 	};
 	err = scx_port_open(p->port[side], pp, p->os_ch[side]);

@@ -46,11 +46,19 @@ static u32 scx_get_priv_flags(struct net_device *dev)
 	       (priv->xdp_tx_mpwqe ? BIT(SCX_PFLAG_XDP_TX_MPWQE) : 0);
 }
 
+/* The core's feature behind each flag: the core decides who may turn it on. */
+static const u32 scx_pflag_features[SCX_NUM_PFLAGS] = {
+	[SCX_PFLAG_SKB_TX_MPWQE] = SCX_FEATURE_TX_MPWQE,
+	[SCX_PFLAG_XDP_TX_MPWQE] = SCX_FEATURE_XDP_TX_MPWQE,
+};
+
 /* Refuse turning on a flag the device cannot do. */
-static bool scx_pflag_supported(struct scx_priv *priv, u32 changed, u32 flags, u32 bit,
-				bool cap, const char *why)
+static bool scx_pflag_supported(struct scx_priv *priv, u32 changed, u32 flags, u32 bit)
 {
-	if (!(changed & BIT(bit)) || !(flags & BIT(bit)) || cap)
+	const char *why = "";
+
+	if (!(changed & BIT(bit)) || !(flags & BIT(bit)) ||
+	    !scx_port_feature_check(priv->port, scx_pflag_features[bit], &why))
 		return true;
 	netdev_err(priv->netdev, "%s: not supported by this device (model %s: %s)\n",
 		   scx_pflag_names[bit], scx_hw_model_name(priv->adapter->model), why);
@@ -70,11 +78,8 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 
 	if (!changed)
 		return 0;
-	if (!scx_pflag_supported(priv, changed, flags, SCX_PFLAG_SKB_TX_MPWQE,
-				 priv->tx_mpwqe_cap,
-				 "no enhanced multi-packet send WQE without inline headers") ||
-	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_XDP_TX_MPWQE,
-				 priv->xdp_tx_mpwqe_cap, "no enhanced multi-packet send WQE"))
+	if (!scx_pflag_supported(priv, changed, flags, SCX_PFLAG_SKB_TX_MPWQE) ||
+	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_XDP_TX_MPWQE))
 		return -EOPNOTSUPP;
 	priv->tx_mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
 	priv->xdp_tx_mpwqe = flags & BIT(SCX_PFLAG_XDP_TX_MPWQE);

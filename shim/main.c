@@ -79,6 +79,7 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 
 static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 {
+	const struct scx_os_layout os = SCX_OS_LAYOUT;
 	struct scx_port_caps caps = {};
 	struct scx_priv *priv;
 	struct net_device *dev;
@@ -116,7 +117,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 		netif_napi_add(dev, &ch->napi, scx_napi_poll);
 	}
 
-	err = scx_port_create(priv->fn, &ad->pdev->dev, priv->nch, &priv->port);
+	err = scx_port_create(priv->fn, &ad->pdev->dev, priv->nch, &os, &priv->port);
 	if (err) {
 		priv->port = NULL;
 		return err;
@@ -125,14 +126,12 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 
 	scx_port_get_caps(priv->port, &caps);
 	priv->min_inline = caps.min_inline;
-	priv->tx_mpwqe_cap = caps.tx_mpwqe;
+	priv->max_lso_hdr = caps.max_lso_hdr;
+	priv->xdp_max_mtu = caps.xdp_max_mtu;
 	priv->tx_mpwqe = caps.tx_mpwqe;	/* skb_tx_mpwqe: on where the device can */
-	priv->xdp_tx_mpwqe_cap = caps.xdp_tx_mpwqe;
 	priv->xdp_tx_mpwqe = caps.xdp_tx_mpwqe;	/* xdp_tx_mpwqe: likewise */
 	if (caps.max_lso)
 		netif_set_tso_max_size(dev, caps.max_lso);
-	if (caps.max_lso_hdr != SCX_TX_MAX_LSO_HDR)
-		return -EINVAL;	/* scx_features_check() relies on it */
 	if (caps.max_mtu && caps.max_mtu < dev->max_mtu)
 		dev->max_mtu = max_t(u32, caps.max_mtu, dev->min_mtu);
 	return 0;
@@ -236,12 +235,15 @@ fail:
  */
 static int scx_check_memory(u32 pairs, u32 nch)
 {
-	u64 per_port = scx_port_mem_estimate(nch, SCX_LOG_SQ_SIZE, SCX_LOG_RQ_SIZE,
-					     SCX_RX_HEADROOM, SCX_RX_TAILROOM);
-	u64 need = per_port * 2 * pairs;
+	const struct scx_os_layout os = SCX_OS_LAYOUT;
+	struct scx_queue_sizes qs;
+	u64 per_port, need;
 	u64 ram = (u64)totalram_pages() << PAGE_SHIFT;
 	u64 avail = ram / 2;
 
+	scx_params_queue_sizes(&qs);
+	per_port = scx_port_mem_estimate(nch, qs.log_sq_size, qs.log_rq_size, &os);
+	need = per_port * 2 * pairs;
 	if (!per_port) {
 		pr_err("channels=%u: no queue geometry for it\n", nch);
 		return -EINVAL;

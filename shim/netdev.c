@@ -14,13 +14,14 @@
 static void scx_fill_params(const struct scx_priv *priv, u32 mtu, bool xdp,
 			    struct scx_port_params *params)
 {
+	struct scx_queue_sizes qs;
+
+	scx_params_queue_sizes(&qs);
 	*params = (struct scx_port_params){
 		.nch = priv->nch,
 		.mtu = mtu,
-		.log_sq_size = SCX_LOG_SQ_SIZE,
-		.log_rq_size = SCX_LOG_RQ_SIZE,
-		.rx_headroom = SCX_RX_HEADROOM,
-		.rx_tailroom = SCX_RX_TAILROOM,
+		.log_sq_size = qs.log_sq_size,
+		.log_rq_size = qs.log_rq_size,
 		.tx_mpwqe = priv->tx_mpwqe,
 		.xdp = xdp,
 		.xdp_tx_mpwqe = priv->xdp_tx_mpwqe,
@@ -147,9 +148,9 @@ static int scx_change_mtu(struct net_device *dev, int new_mtu)
 	struct scx_priv *priv = netdev_priv(dev);
 	int err;
 
-	if (priv->xdp_prog && new_mtu > SCX_XDP_MAX_MTU) {
-		netdev_err(dev, "MTU too large for XDP: %d > %lu (one page per packet); detach the program first\n",
-			   new_mtu, SCX_XDP_MAX_MTU);
+	if (priv->xdp_prog && new_mtu > priv->xdp_max_mtu) {
+		netdev_err(dev, "MTU too large for XDP: %d > %u (one page per packet); detach the program first\n",
+			   new_mtu, priv->xdp_max_mtu);
 		return -EINVAL;
 	}
 	if (priv->up) {

@@ -22,13 +22,17 @@
 #define SCX_DRV_VERSION		"0.1.0"
 #define SCX_MAX_PAIRS		8	/* the device model cables at most 16 functions */
 #define SCX_DEF_CHANNELS	8
-#define SCX_LOG_SQ_SIZE		10
-#define SCX_LOG_RQ_SIZE		10
+/*
+ * The kernel's part of the RX buffer layout, given to the core (which owns
+ * every limit and rule: include/softcx/core.h) once per port.
+ */
 #define SCX_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define SCX_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
-#define SCX_TX_MAX_LSO_HDR	256	/* the core's LSO inline header limit (caps.max_lso_hdr) */
-/* Largest MTU with an XDP program: one page per packet, headroom and skb_shared_info. */
-#define SCX_XDP_MAX_MTU		(PAGE_SIZE - SCX_RX_HEADROOM - SCX_RX_TAILROOM - SCX_HW_MTU_OVERHEAD)
+#define SCX_OS_LAYOUT ((struct scx_os_layout){		\
+	.page_size = PAGE_SIZE,				\
+	.rx_headroom = SCX_RX_HEADROOM,			\
+	.rx_tailroom = SCX_RX_TAILROOM,			\
+})
 
 /* The emulated adapter: one platform device, one device model, 2 * pairs ports. */
 struct scx_adapter {
@@ -69,10 +73,11 @@ struct scx_priv {
 	struct scx_port *port;
 	u32 index;			/* function index: scx<index> */
 	u32 nch;
-	u32 min_inline;			/* headers each SEND inlines (core caps) */
-	bool tx_mpwqe_cap;		/* the device can do skb MPWQE (core caps) */
+	/* the core's limits (scx_port_get_caps), read once at port creation */
+	u32 min_inline;			/* headers each SEND inlines */
+	u32 max_lso_hdr;		/* longest LSO header (scx_features_check) */
+	u32 xdp_max_mtu;		/* largest MTU with an XDP program */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
-	bool xdp_tx_mpwqe_cap;		/* XDP frames can go in MPWQE sessions (core caps) */
 	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */
 	struct bpf_prog *xdp_prog;	/* attached program, one reference (RTNL) */
 	bool xdp_xmit_ready;		/* ndo_xdp_xmit may use the channels (RCU readers) */

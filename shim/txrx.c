@@ -211,11 +211,12 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 	    !(skb_is_gso(skb) && ipv6_has_hopopt_jumbo(skb)))
 		features &= ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK);
 	if (skb_is_gso(skb)) {
+		const struct scx_priv *priv = netdev_priv(dev);
 		u32 hdr = skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4 ?
 			  skb_transport_offset(skb) + sizeof(struct udphdr) :
 			  skb_tcp_all_headers(skb);
 
-		if (unlikely(hdr > SCX_TX_MAX_LSO_HDR))
+		if (unlikely(hdr > priv->max_lso_hdr))
 			features &= ~NETIF_F_GSO_MASK;
 	}
 	return features;

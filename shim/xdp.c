@@ -39,14 +39,14 @@ static int scx_xdp_set(struct net_device *dev, struct bpf_prog *prog,
 	struct bpf_prog *old = priv->xdp_prog;
 	int err;
 
-	if (prog && dev->mtu > SCX_XDP_MAX_MTU) {
+	if (prog && dev->mtu > priv->xdp_max_mtu) {
 		if (prog->aux->xdp_has_frags)
 			NL_SET_ERR_MSG_MOD(extack,
 					   "MTU too large for XDP: softcx has no multi-buffer XDP, a frame must fit one page");
 		else
 			NL_SET_ERR_MSG_MOD(extack,
 					   "MTU too large for XDP: a frame must fit one page with the XDP headroom");
-		netdev_warn(dev, "XDP refused: MTU %u > %lu\n", dev->mtu, SCX_XDP_MAX_MTU);
+		netdev_warn(dev, "XDP refused: MTU %u > %u\n", dev->mtu, priv->xdp_max_mtu);
 		return -EINVAL;
 	}
 

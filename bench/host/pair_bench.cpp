@@ -34,7 +34,7 @@ struct Opts {
 	uint32_t batch = 32;
 	uint32_t size = 60;		/* bytes handed to the driver (FCS not included) */
 	int model = -1;			/* default: cx7, the module's default */
-	uint32_t log_sq = 10, log_rq = 10;	/* shim/softcx.h SCX_LOG_{SQ,RQ}_SIZE */
+	uint32_t log_sq = 10, log_rq = 10;	/* the driver's (scx_params_queue_sizes) */
 	int budget = 64;		/* NAPI weight */
 	uint64_t collect_every = 8192;	/* packets between os-layer record collections */
 	int mpwqe = -1;			/* skb_tx_mpwqe; -1: the shim's default (on where caps allow) */
@@ -124,15 +124,16 @@ struct Bench {
 			void *chans[1] = {&os_ch[i]};
 
 			scx_hw_set_irq_ctx(fn, &irq_ctx[i]);
-			err = scx_port_create(fn, &os_dev, 1, &port[i]);
+			/* PAGE_SIZE, XDP_PACKET_HEADROOM, SKB_DATA_ALIGN(sizeof(skb_shared_info)) on x86_64 */
+			const scx_os_layout os = {4096, 256, 320};
+
+			err = scx_port_create(fn, &os_dev, 1, &os, &port[i]);
 			if (err)
 				die("scx_port_create", err);
 			prm.nch = 1;
 			prm.mtu = 1500;
 			prm.log_sq_size = o.log_sq;
 			prm.log_rq_size = o.log_rq;
-			prm.rx_headroom = 256;	/* XDP_PACKET_HEADROOM */
-			prm.rx_tailroom = 320;	/* SKB_DATA_ALIGN(sizeof(skb_shared_info)), x86_64 */
 			if (o.mpwqe < 0) {
 				scx_port_caps caps = {};
 

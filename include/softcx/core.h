@@ -50,33 +50,53 @@ struct scx_channel;
 #define SCX_MIN_MTU 68
 #define SCX_MAX_MTU 9000
 #define SCX_STAT_NAME_LEN 32	/* ETH_GSTRING_LEN */
-/* bytes the device receives beyond the MTU: Ethernet header, one VLAN tag, FCS */
-#define SCX_HW_MTU_OVERHEAD 22
 
+/*
+ * What the OS fixes about RX buffers, handed to the core once per port
+ * (scx_port_create) and to scx_port_mem_estimate(): buffers are
+ * page_size << order bytes (the core builds them for 4096 only), the frame
+ * is placed at rx_headroom, rx_tailroom bytes stay free at the end
+ * (build_skb's skb_shared_info). The order is the smallest that fits
+ * headroom + MTU + L2 + tailroom.
+ */
+struct scx_os_layout {
+	uint32_t page_size;
+	uint32_t rx_headroom;
+	uint32_t rx_tailroom;
+};
+
+/*
+ * Every limit and rule below is the core's (src/en/params.cpp): the OS
+ * asks for them and restates none.
+ */
 struct scx_port_caps {
 	uint32_t model;
 	uint32_t max_mtu;	/* software MTU */
 	uint32_t max_channels;
 	uint32_t min_inline;	/* bytes of headers every SEND must inline */
 	uint32_t max_lso;	/* largest LSO payload+headers the device takes (0: no LSO) */
-	uint32_t max_lso_hdr;	/* longest header (L2..L4) an LSO WQE may inline */
-	uint32_t tx_mpwqe;	/* the device can do enhanced multi-packet send WQEs */
-	uint32_t xdp_tx_mpwqe;	/* XDP frames can go out in MPWQE sessions */
+	uint32_t max_lso_hdr;	/* longest header (L2..L4) an LSO WQE may inline (0: no LSO) */
+	uint32_t tx_mpwqe;	/* skbs may go out in enhanced multi-packet send WQEs */
+	uint32_t xdp_tx_mpwqe;	/* XDP frames may go out in MPWQE sessions */
+	uint32_t xdp_max_mtu;	/* largest MTU with an XDP program (one page per packet) */
 };
+
+/* Ring sizes the driver runs with. */
+struct scx_queue_sizes {
+	uint32_t log_sq_size;	/* WQEBBs */
+	uint32_t log_rq_size;	/* packets */
+};
+void scx_params_queue_sizes(struct scx_queue_sizes *qs);
+
+/* scx_port_feature_check() */
+#define SCX_FEATURE_TX_MPWQE 0		/* scx_port_params.tx_mpwqe */
+#define SCX_FEATURE_XDP_TX_MPWQE 1	/* scx_port_params.xdp_tx_mpwqe */
 
 struct scx_port_params {
 	uint32_t nch;
 	uint32_t mtu;
-	uint32_t log_sq_size;	/* WQEBBs */
+	uint32_t log_sq_size;	/* WQEBBs (scx_params_queue_sizes) */
 	uint32_t log_rq_size;	/* packets */
-	/*
-	 * RX buffer layout the OS needs around the frame (build_skb): the frame
-	 * is placed at rx_headroom; rx_tailroom bytes stay free at the end of
-	 * the buffer (skb_shared_info). Buffers are 4096 << order bytes, with
-	 * the smallest order that fits headroom + MTU + L2 + tailroom.
-	 */
-	uint32_t rx_headroom;
-	uint32_t rx_tailroom;
 	/* post eligible skbs in multi-packet WQE sessions (needs caps.tx_mpwqe) */
 	uint32_t tx_mpwqe;
 	/*
@@ -89,11 +109,19 @@ struct scx_port_params {
 	uint32_t xdp_tx_mpwqe;
 };
 
-/* nch_max fixes the ethtool -S layout for the port's lifetime. */
+/*
+ * nch_max fixes the ethtool -S layout for the port's lifetime; os is
+ * copied (-EINVAL when the core cannot build buffers for it).
+ */
 int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_t nch_max,
-		    struct scx_port **out);
+		    const struct scx_os_layout *os, struct scx_port **out);
 void scx_port_destroy(struct scx_port *p);
 void scx_port_get_caps(const struct scx_port *p, struct scx_port_caps *caps);
+/*
+ * May the port use a feature (SCX_FEATURE_*)? 0, or -EOPNOTSUPP with the
+ * reason in *why (a static string, for the OS's log).
+ */
+int scx_port_feature_check(const struct scx_port *p, uint32_t feature, const char **why);
 
 /*
  * Build and start a channel set: CQs, SQs, RQs (filled), RSS over the RQs.
@@ -128,13 +156,13 @@ struct scx_channel *scx_port_channel(struct scx_port *p, uint32_t ix);
  * channel the stack's SQ, the XDP_TX SQ and the XDP xmit SQ (WQE ring, WQE
  * info, DMA FIFO, CQ, doorbell records) and the RQ (ring, slots, CQ,
  * doorbell records, one RX buffer per entry, sized for SCX_MAX_MTU with
- * rx_headroom and rx_tailroom as in scx_port_params), counted as the kernel
- * rounds allocations; times two, since a safe switch (scx_port_prepare)
- * holds the live and the new set at once. For checks before any port
- * opens (module parameters). 0 when the geometry is invalid.
+ * the OS's layout), counted as the kernel rounds allocations; times two,
+ * since a safe switch (scx_port_prepare) holds the live and the new set
+ * at once. For checks before any port opens (module parameters). 0 when
+ * the geometry is invalid.
  */
 uint64_t scx_port_mem_estimate(uint32_t nch, uint32_t log_sq_size, uint32_t log_rq_size,
-			       uint32_t rx_headroom, uint32_t rx_tailroom);
+			       const struct scx_os_layout *os);
 
 /* ---- NAPI ---- */
 struct scx_tx_done {

@@ -20,8 +20,7 @@ SqConfig sq_config(const ChannelParams &p, SqKind kind)
 	cfg.min_inline = p.min_inline;
 	cfg.mpwqe = kind == SqKind::Skb ? p.tx_mpwqe : p.xdp_mpwqe;
 	cfg.vector = p.ix;
-	cfg.hw_mtu = p.hw_mtu;
-	cfg.max_frame = p.max_frame;
+	cfg.max_frame = kind == SqKind::Skb ? p.skb_max_frame : p.xdp_max_frame;
 	cfg.max_lso = p.max_lso;
 	return cfg;
 }
@@ -107,8 +106,6 @@ int channel_open(Channel *c, const ChannelParams &p)
 		err = sq_create(&c->xdpsq, cfg);
 		if (err)
 			goto err_rq;
-		/* sessions only if the SQ could do them (no min inline) */
-		c->rx_xdp = c->xdpsq.mpwqe ? RxXdp::TxMpw : RxXdp::TxSend;
 		c->rq.xdpsq = &c->xdpsq;
 	}
 	return 0;

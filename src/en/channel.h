@@ -12,7 +12,7 @@
 struct scx_channel {
 	softcx::en::Sq sq;
 	softcx::en::Rq rq;
-	softcx::en::Sq xdpsq;	/* XDP_TX; ring.cpu == nullptr without a program */
+	softcx::en::Sq xdpsq;	/* XDP_TX; mem.ring.cpu == nullptr without a program */
 	softcx::en::Sq xmitsq;	/* ndo_xdp_xmit */
 	softcx::en::ChannelStats stats;
 	softcx::u32 ix;
@@ -23,6 +23,7 @@ namespace softcx::en {
 
 using Channel = ::scx_channel;
 
+/* Built by params_build() (params.cpp), every rule applied. */
 struct ChannelParams {
 	bus::Function *fn;
 	void *os_dev;
@@ -34,9 +35,9 @@ struct ChannelParams {
 	bool tx_mpwqe;
 	bool xdp;		/* a program is attached: XDP_TX SQ, RX through the program */
 	bool xdp_mpwqe;		/* XDP SQs post in MPWQE sessions */
-	u32 hw_mtu;		/* longest frame an XDP SQ sends */
-	u32 max_frame;		/* longest frame the device sends (caps) */
-	u32 max_lso;		/* longest LSO payload the device takes (caps; 0: no LSO) */
+	u32 skb_max_frame;	/* longest frame the stack's SQ sends */
+	u32 xdp_max_frame;	/* longest frame an XDP SQ sends */
+	u32 max_lso;		/* longest LSO payload the device takes (0: no LSO) */
 	RqLayout rx;
 };
 

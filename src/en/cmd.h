@@ -2,6 +2,7 @@
 /* Driver side of the command interface: build an inbox, run it, map the status to an errno. */
 #pragma once
 
+#include "en/dma.h"
 #include "en/os.h"
 #include "prm/bus.h"
 #include "prm/cmd.h"
@@ -18,9 +19,46 @@ int cmd_run(bus::Function *fn, u16 opcode, In *in, Out *out)
 	return cmd_exec(fn, in, sizeof(*in), out, sizeof(*out));
 }
 
-int cmd_query_caps(bus::Function *fn, prm::HcaCaps *caps);
 int cmd_modify_state(bus::Function *fn, u16 opcode, u32 obj, u8 cur, u8 next);
 int cmd_destroy(bus::Function *fn, u16 opcode, u32 obj);
+
+/* How a queue object is created, made ready and destroyed (CQ: no modify). */
+struct QueueCmds {
+	u16 create;
+	u16 modify;	/* 0: ready once created */
+	u16 destroy;
+};
+constexpr QueueCmds kCqCmds = {prm::kCmdCreateCq, 0, prm::kCmdDestroyCq};
+constexpr QueueCmds kSqCmds = {prm::kCmdCreateSq, prm::kCmdModifySq, prm::kCmdDestroySq};
+constexpr QueueCmds kRqCmds = {prm::kCmdCreateRq, prm::kCmdModifyRq, prm::kCmdDestroyRq};
+
+/*
+ * Create a queue over its memory (in: the rest of the inbox): CREATE with
+ * the ring and doorbell addresses, then RST -> RDY where the object has
+ * states; one that cannot be made ready is destroyed again. 0 and its
+ * number in *num, or a negative errno.
+ */
+template <typename In>
+int cmd_queue_create(bus::Function *fn, const QueueCmds &c, In *in, const QueueMem &mem, u32 *num)
+{
+	prm::CreateObjOut out = {};
+	int err;
+
+	in->dbr_addr.set(mem.db.dma);
+	in->pas.set(mem.ring.dma);
+	err = cmd_run(fn, c.create, in, &out);
+	if (err)
+		return err;
+	*num = out.obj_num.get();
+	if (!c.modify)
+		return 0;
+	err = cmd_modify_state(fn, c.modify, *num, prm::kQueueRst, prm::kQueueRdy);
+	if (err)
+		cmd_destroy(fn, c.destroy, *num);
+	return err;
+}
+
+int cmd_query_caps(bus::Function *fn, prm::HcaCaps *caps);
 /*
  * Recovery's first step: move an SQ/RQ to RST. In ERR after an error CQE;
  * when it may still be RDY (a timeout, a CQE that made no sense) it is

@@ -23,8 +23,7 @@ struct Cq {
 	prm::be32 *dbrec;	/* [kCqSetCiDbr], [kCqArmDbr] */
 	bus::Function *fn;
 	/* cold */
-	DmaBuf ring;
-	DmaBuf db;
+	QueueMem mem;
 
 	/* Lap parity the device writes as the owner bit for counter value c. */
 	u8 owner_for(u32 c) const { return (c >> log_size) & 1; }

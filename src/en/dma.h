@@ -29,4 +29,30 @@ struct DmaBuf {
 	}
 };
 
+/* A doorbell record pair (SQ: -, producer; RQ: producer; CQ: set_ci, arm). */
+constexpr u32 kDbRecBytes = 2 * sizeof(prm::be32);
+
+/* What every queue hands the device: its ring and its doorbell records. */
+struct QueueMem {
+	DmaBuf ring;
+	DmaBuf db;
+
+	int alloc(void *os_dev, u32 ring_bytes)
+	{
+		int err = ring.alloc(os_dev, ring_bytes);
+
+		if (!err)
+			err = db.alloc(os_dev, kDbRecBytes);
+		if (err)
+			free(os_dev);
+		return err;
+	}
+
+	void free(void *os_dev)
+	{
+		db.free(os_dev);
+		ring.free(os_dev);
+	}
+};
+
 } /* namespace softcx::en */

@@ -10,8 +10,6 @@ namespace softcx::en {
 
 namespace {
 
-constexpr u32 kMaxLogQueue = 16;	/* u16 ring counters */
-
 /* kmalloc and the page allocator hand out power-of-two blocks. */
 u64 pow2_at_least(u64 n, u64 min)
 {
@@ -37,7 +35,7 @@ u64 dma_cost(u64 bytes)
 /* A doorbell record pair (be32[2]) of a queue. */
 u64 doorbell_cost()
 {
-	return dma_cost(2 * sizeof(prm::be32));
+	return dma_cost(kDbRecBytes);
 }
 
 /* cq_create(): the CQE ring and its doorbell records. */
@@ -73,17 +71,17 @@ using namespace softcx;
 using namespace softcx::en;
 
 extern "C" uint64_t scx_port_mem_estimate(uint32_t nch, uint32_t log_sq_size,
-					  uint32_t log_rq_size, uint32_t rx_headroom,
-					  uint32_t rx_tailroom)
+					  uint32_t log_rq_size, const scx_os_layout *os)
 {
 	RqLayout rx;
 	u64 per_ch, set;
 
-	if (!nch || nch > SCX_MAX_CHANNELS || log_sq_size < 6 || log_sq_size > kMaxLogQueue ||
-	    !log_rq_size || log_rq_size > kMaxLogQueue)
+	if (!nch || nch > SCX_MAX_CHANNELS || log_sq_size < kMinLogSqSize ||
+	    log_sq_size > kMaxLogQueue || log_rq_size < kMinLogRqSize ||
+	    log_rq_size > kMaxLogQueue || !os_layout_ok(*os))
 		return 0;
 	/* the largest buffers any MTU can ask for (an XDP set has smaller ones) */
-	if (!rx_layout(SCX_MAX_MTU, rx_headroom, rx_tailroom, &rx))
+	if (!rx_layout(SCX_MAX_MTU, os->rx_headroom, os->rx_tailroom, &rx))
 		return 0;
 	/* the stack's SQ, the XDP_TX SQ (with a program) and the ndo_xdp_xmit SQ; the RQ */
 	per_ch = 3 * sq_cost(log_sq_size) + rq_cost(log_rq_size, rx.order);

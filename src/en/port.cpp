@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Port lifecycle: caps, channel set build/teardown and the RSS object that
+ * Port lifecycle: caps query, channel set build/teardown and the RSS object that
  * spreads received packets over the channels' RQs, and the safe switch from
  * one set to another (the new set is built and steered to while the old
  * one still runs; then the old one goes).
@@ -13,10 +13,7 @@ namespace softcx::en {
 
 namespace {
 
-constexpr u32 kHwMtuOverhead = prm::kHwMtuOverhead;
-static_assert(SCX_HW_MTU_OVERHEAD == prm::kHwMtuOverhead && SCX_MAX_MTU == prm::kMaxSwMtu);
 constexpr u32 kRssLogTable = 7;
-constexpr u8 kMaxRxOrder = 3;
 
 /* A fixed, well-known Toeplitz key keeps hashes reproducible across runs. */
 constexpr u8 kRssKey[prm::kRssKeySize] = {
@@ -81,56 +78,7 @@ void set_close(Port *p, ChannelSet *set)
 	scx_os_free(chs);
 }
 
-/* Channel parameters from port parameters, or a negative errno. */
-int channel_params(Port *p, const scx_port_params *params, ChannelParams *cp)
-{
-	scx_port_caps caps;
-
-	scx_port_get_caps(p, &caps);
-	if (!params->nch || params->nch > p->nch_max || params->mtu < SCX_MIN_MTU ||
-	    params->mtu > caps.max_mtu || params->log_sq_size < 6 ||
-	    params->log_sq_size > p->caps.log_max_sq_sz || params->log_rq_size < 1 ||
-	    params->log_rq_size > p->caps.log_max_rq_sz)
-		return -SCX_EINVAL;
-	if ((params->tx_mpwqe && !caps.tx_mpwqe) || (params->xdp_tx_mpwqe && !caps.xdp_tx_mpwqe))
-		return -SCX_EOPNOTSUPP;
-
-	*cp = ChannelParams{};
-	cp->fn = p->fn;
-	cp->os_dev = p->os_dev;
-	cp->log_sq_size = (u8)params->log_sq_size;
-	cp->log_rq_size = (u8)params->log_rq_size;
-	cp->min_inline = caps.min_inline;
-	cp->tx_mpwqe = params->tx_mpwqe != 0;
-	cp->xdp = params->xdp != 0;
-	cp->xdp_mpwqe = params->xdp_tx_mpwqe != 0;
-	cp->hw_mtu = params->mtu + kHwMtuOverhead;
-	cp->max_frame = p->caps.max_hw_mtu.get();
-	cp->max_lso = p->caps.lso ? p->caps.max_lso_sz.get() : 0;
-	if (!rx_layout(params->mtu, params->rx_headroom, params->rx_tailroom, &cp->rx))
-		return -SCX_EINVAL;
-	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
-	if (cp->xdp && cp->rx.order)
-		return -SCX_EINVAL;
-	return 0;
-}
-
 } /* namespace */
-
-bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out)
-{
-	u32 need = headroom + mtu + kHwMtuOverhead + tailroom;
-
-	for (u32 order = 0; order <= kMaxRxOrder; order++) {
-		if ((kPageSize << order) >= need) {
-			out->order = order;
-			out->headroom = headroom;
-			out->frame_room = (kPageSize << order) - headroom - tailroom;
-			return true;
-		}
-	}
-	return false;
-}
 
 } /* namespace softcx::en */
 
@@ -138,12 +86,12 @@ using namespace softcx;
 using namespace softcx::en;
 
 extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_t nch_max,
-			       scx_port **out)
+			       const scx_os_layout *os, scx_port **out)
 {
 	Port *p;
 	int err;
 
-	if (!nch_max || nch_max > SCX_MAX_CHANNELS)
+	if (!nch_max || nch_max > SCX_MAX_CHANNELS || !os_layout_ok(*os))
 		return -SCX_EINVAL;
 	p = zalloc_one<Port>();
 	if (!p)
@@ -151,6 +99,7 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_
 	p->fn = fn;
 	p->os_dev = os_dev;
 	p->nch_max = nch_max;
+	p->os = *os;
 	err = cmd_query_caps(fn, &p->caps);
 	if (err)
 		goto err;
@@ -190,23 +139,6 @@ extern "C" void scx_port_destroy(scx_port *p)
 	scx_os_free(p);
 }
 
-extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
-{
-	u32 hw_mtu = p->caps.max_hw_mtu.get();
-
-	caps->model = p->caps.model;
-	caps->max_mtu = hw_mtu > kHwMtuOverhead ? hw_mtu - kHwMtuOverhead : 0;
-	if (caps->max_mtu > SCX_MAX_MTU)
-		caps->max_mtu = SCX_MAX_MTU;
-	caps->max_channels = p->nch_max;
-	caps->min_inline = p->caps.wqe_inline_mode == prm::kInlineNone ? 0 : kMaxInline;
-	caps->max_lso = p->caps.lso ? p->caps.max_lso_sz.get() : 0;
-	caps->max_lso_hdr = p->caps.lso ? kMaxLsoInline : 0;
-	/* sessions carry no inline headers: only for devices that need none */
-	caps->tx_mpwqe = p->caps.enhanced_mpw && !caps->min_inline;
-	caps->xdp_tx_mpwqe = p->caps.enhanced_mpw;
-}
-
 extern "C" int scx_port_prepare(scx_port *p, const scx_port_params *params,
 				void *const *os_channels)
 {
@@ -217,7 +149,7 @@ extern "C" int scx_port_prepare(scx_port *p, const scx_port_params *params,
 
 	if (p->next.ch)
 		return -SCX_EBUSY;
-	err = channel_params(p, params, &cp);
+	err = params_build(p, params, &cp);
 	if (err)
 		return err;
 	chs = zalloc_array<Channel>(params->nch);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "en/channel.h"
+#include "en/params.h"
 #include "prm/cmd.h"
 
 namespace softcx::en {
@@ -22,6 +23,7 @@ struct scx_port {
 	void *os_dev;
 	softcx::prm::HcaCaps caps;
 	softcx::u32 nch_max;
+	scx_os_layout os;	/* the OS's part of the RX buffer layout */
 	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.
@@ -36,8 +38,6 @@ struct scx_port {
 namespace softcx::en {
 using Port = ::scx_port;
 
-/* RX buffer geometry for an MTU (exposed for tests). */
-bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out);
 /* Every channel of the port's sets, base excluded: f(index, stats). Caller holds stats_lock. */
 template <typename F> void for_each_live_stats(const Port *p, F f)
 {

@@ -85,18 +85,24 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	RxSlot *slot = &rq->slots[ix];
 	scx_rx_pkt pkt;
 
+	u8 op = cqe->opcode();
+	/* the CQE names the next posted WQE */
+	bool in_order = rq->cc != rq->pc && cqe->wqe_counter.get() == rq->cc;
+
 	/*
 	 * An error CQE (the RQ is in ERR), one out of order, or one for a WQE
-	 * never posted: the frame is lost and the slot stays as it is; the
-	 * device may still own its buffer, so only the recovery, after the RQ
-	 * is in RST, releases the posted buffers.
+	 * never posted (the RQ may still be RDY): the frame is lost and the
+	 * slot stays as it is; the device may still own its buffer, so only
+	 * the recovery, after the RQ is in RST, releases the posted buffers.
 	 */
-	if (__builtin_expect(rq->cc == rq->pc || cqe->opcode() != prm::kCqeRespSend ||
-			     cqe->wqe_counter.get() != rq->cc, 0)) {
+	if (__builtin_expect(op == prm::kCqeRespErr && in_order, 0)) {
 		rq->stats->wqe_err.inc();
-		rq->recover = rq->cc != rq->pc && cqe->opcode() == prm::kCqeRespErr &&
-					      cqe->wqe_counter.get() == rq->cc ?
-				      kRecoverErrCqe : kRecoverConfused;
+		rq->recover = kRecoverErrCqe;
+		return;
+	}
+	if (__builtin_expect(op != prm::kCqeRespSend || !in_order, 0)) {
+		rq->stats->wqe_err.inc();
+		rq->recover = kRecoverConfused;
 		return;
 	}
 	rq->cc++;
@@ -139,7 +145,6 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	      const RqLayout &layout, bool xdp, u32 vector, RqStats *stats)
 {
 	prm::CreateRqIn in = {};
-	prm::CreateObjOut out = {};
 	u32 n = 1u << log_size;
 	int err;
 
@@ -163,30 +168,19 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	rq->pool = scx_os_rxq_create(os_channel, n, layout.order, xdp ? SCX_RXQ_XDP : 0);
 	if (!rq->pool)
 		goto err;
-	err = rq->ring.alloc(os_dev, n * sizeof(prm::RxWqeCyc));
+	err = rq->mem.alloc(os_dev, n * sizeof(prm::RxWqeCyc));
 	if (err)
 		goto err;
-	err = rq->db.alloc(os_dev, 2 * sizeof(prm::be32));
-	if (err)
-		goto err;
-	rq->wqes = static_cast<prm::RxWqeCyc *>(rq->ring.cpu);
-	rq->dbrec = static_cast<prm::be32 *>(rq->db.cpu);
+	rq->wqes = static_cast<prm::RxWqeCyc *>(rq->mem.ring.cpu);
+	rq->dbrec = static_cast<prm::be32 *>(rq->mem.db.cpu);
 
 	in.cqn.set(rq->cq.cqn);
 	in.log_wq_sz = log_size;
 	in.log_wq_stride = prm::kRxWqeCycLogStride;
 	in.wq_type = prm::kWqCyclic;
-	in.dbr_addr.set(rq->db.dma);
-	in.pas.set(rq->ring.dma);
-	err = cmd_run(fn, prm::kCmdCreateRq, &in, &out);
+	err = cmd_queue_create(fn, kRqCmds, &in, rq->mem, &rq->rqn);
 	if (err)
 		goto err;
-	rq->rqn = out.obj_num.get();
-	err = cmd_modify_state(fn, prm::kCmdModifyRq, rq->rqn, prm::kQueueRst, prm::kQueueRdy);
-	if (err) {
-		cmd_destroy(fn, prm::kCmdDestroyRq, rq->rqn);
-		goto err;
-	}
 	rq->has_rqn = true;
 	/* Fill the ring before any traffic can be steered here. */
 	rq_refill(rq);
@@ -204,7 +198,7 @@ err:
 void rq_destroy(Rq *rq)
 {
 	if (rq->has_rqn)
-		cmd_destroy(rq->fn, prm::kCmdDestroyRq, rq->rqn);
+		cmd_destroy(rq->fn, kRqCmds.destroy, rq->rqn);
 	rq->has_rqn = false;
 	/* Frames the device placed but NAPI never saw die with the RQ: count them. */
 	if (rq->cq.cqes) {
@@ -223,8 +217,7 @@ void rq_destroy(Rq *rq)
 	if (rq->pool)
 		scx_os_rxq_destroy(rq->pool);
 	rq->pool = nullptr;
-	rq->db.free(rq->os_dev);
-	rq->ring.free(rq->os_dev);
+	rq->mem.free(rq->os_dev);
 	cq_destroy(&rq->cq, rq->os_dev);
 }
 
@@ -244,9 +237,8 @@ bool rq_refill(Rq *rq)
 			rq->stats->buff_alloc_err.inc();
 			break;
 		}
-		wqe->data.byte_count.set(rq->layout.frame_room);
-		wqe->data.lkey = rq->lkey;
-		wqe->data.addr.set(slot->dma + rq->layout.headroom);
+		put_dseg(&wqe->data, slot->dma + rq->layout.headroom, rq->layout.frame_room,
+			 rq->lkey);
 		rq->pc++;
 	}
 	if (rq->pc != start) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "en/cq.h"
+#include "en/params.h"
 #include "en/stats.h"
 #include "prm/wqe.h"
 #include "softcx/core.h"
@@ -16,12 +17,6 @@ namespace softcx::en {
 struct RxSlot {
 	void *page;
 	u64 dma;
-};
-
-struct RqLayout {
-	u32 order;		/* buffer = kPageSize << order */
-	u32 headroom;
-	u32 frame_room;		/* bytes the device may write at headroom */
 };
 
 struct Sq;
@@ -54,8 +49,7 @@ struct Rq {
 	bool has_rqn;
 	bus::Function *fn;
 	void *os_dev;
-	DmaBuf ring;
-	DmaBuf db;
+	QueueMem mem;
 
 	u32 size() const { return mask + 1u; }
 	u32 missing() const { return size() - (u16)(pc - cc); }

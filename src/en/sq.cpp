@@ -106,13 +106,13 @@ struct InlineHdr {
 int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u32 wire_bytes,
 	     u16 wire_pkts)
 {
-	u32 inl_ds = h.inl > 2 ? div_round_up(h.inl - 2, prm::kSendWqeDS) : 0;
+	u32 inl_ds = inline_ds(h.inl);
 	/* a head fully covered by the inline headers needs no pointer */
 	u32 data_ds = pkt->nr_frags - (pkt->frags[0].len <= h.skip ? 1 : 0);
 	u32 ds = prm::kEmptyDsCount + inl_ds + data_ds;
 	u32 num_wqebbs = div_round_up(ds, prm::kDsPerWqeBB);
 
-	if (!sq->has_room(num_wqebbs + num_wqebbs - 1))
+	if (!sq->has_room(wqe_room(num_wqebbs)))
 		return -SCX_ENOSPC;
 	pad_to_edge<SqKind::Skb>(sq, num_wqebbs);
 
@@ -140,10 +140,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u3
 		fifo_push(sq, f.dma, f.len, f.kind, nullptr);
 		if (f.len <= skip)
 			continue;
-		dseg->byte_count.set(f.len - skip);
-		dseg->lkey = sq->lkey;
-		dseg->addr.set(f.dma + skip);
-		dseg++;
+		put_dseg(dseg++, f.dma + skip, f.len - skip, sq->lkey);
 	}
 
 	ctrl->set(opcode, sq->pc, sq->sqn, ds);
@@ -232,7 +229,7 @@ int mpw_xmit(Sq *sq, scx_tx_pkt *pkt)
 	if (s.ctrl && s.cs_flags != cs)
 		mpw_close(sq);
 	if (!s.ctrl) {
-		if (!sq->has_room(2 * kMpwMaxWqeBBs - 1))
+		if (!sq->has_room(wqe_room(kMpwMaxWqeBBs)))
 			return -SCX_ENOSPC;
 		pad_to_edge<SqKind::Skb>(sq, kMpwMaxWqeBBs);
 		mpw_open(sq, cs);
@@ -338,24 +335,11 @@ template <SqKind K> void count_cqe_err(Sq *sq)
 		sq->xstats->err.inc_shared();	/* the Frame SQ's producers count err too */
 }
 
-/*
- * Room a poster needs before it starts: a WQE of X WQEBBs may need X-1 NOPs
- * of padding before it, and an open session may still grow to its maximum
- * (and was padded for it). XDP WQEs are one WQEBB, or a session.
- */
-u16 stop_room_of(SqKind kind, bool mpwqe)
-{
-	if (kind != SqKind::Skb)
-		return (u16)(mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 1);
-	return (u16)(2 * kSqMaxWqeBBs - 1 + (mpwqe ? 2 * kMpwMaxWqeBBs - 1 : 0));
-}
-
 } /* namespace */
 
 int sq_create(Sq *sq, const SqConfig &cfg)
 {
 	prm::CreateSqIn in = {};
-	prm::CreateObjOut out = {};
 	u32 n = 1u << cfg.log_size;
 	void *os_dev = cfg.os_dev;
 	bus::Function *fn = cfg.fn;
@@ -368,18 +352,17 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	sq->stats = cfg.stats;
 	sq->xstats = cfg.xstats;
 	sq->pool = cfg.pool;
-	sq->hw_mtu = cfg.hw_mtu;
 	sq->max_frame = cfg.max_frame;
 	sq->max_lso = cfg.max_lso;
 	sq->stalled = false;
 	sq->bogus_cqe = false;
 	sq->log_size = cfg.log_size;
 	sq->mask = (u16)(n - 1);
-	sq->min_inline = cfg.min_inline > kMaxInline ? kMaxInline : cfg.min_inline;
-	/* Sessions carry no inline headers: a device that needs them gets none. */
-	sq->mpwqe = cfg.mpwqe && !sq->min_inline;
+	sq->min_inline = cfg.min_inline;
+	sq->mpwqe = cfg.mpwqe;
 	sq->lkey.set(prm::kReservedLkey);
-	sq->stop_room = stop_room_of(cfg.kind, sq->mpwqe);
+	sq->stop_room = (u16)(cfg.kind == SqKind::Skb ? skb_sq_stop_room(sq->mpwqe) :
+							xdp_sq_stop_room(sq->mpwqe));
 	if (sq->stop_room > n)
 		return -SCX_EINVAL;
 
@@ -393,35 +376,23 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	err = -SCX_ENOMEM;
 	if (!sq->wqe_info || !sq->dma_fifo)
 		goto err;
-	err = sq->ring.alloc(os_dev, n * prm::kSendWqeBB);
+	err = sq->mem.alloc(os_dev, n * prm::kSendWqeBB);
 	if (err)
 		goto err;
-	err = sq->db.alloc(os_dev, 2 * sizeof(prm::be32));
-	if (err)
-		goto err;
-	sq->wqes = static_cast<u8 *>(sq->ring.cpu);
-	sq->dbrec = static_cast<prm::be32 *>(sq->db.cpu);
+	sq->wqes = static_cast<u8 *>(sq->mem.ring.cpu);
+	sq->dbrec = static_cast<prm::be32 *>(sq->mem.db.cpu);
 
 	in.cqn.set(sq->cq.cqn);
 	in.log_wq_sz = cfg.log_size;
 	in.min_wqe_inline_mode = cfg.min_inline ? prm::kInlineL2 : prm::kInlineNone;
 	in.allow_multi_pkt_send_wqe = sq->mpwqe ? 1 : 0;
-	in.dbr_addr.set(sq->db.dma);
-	in.pas.set(sq->ring.dma);
-	err = cmd_run(fn, prm::kCmdCreateSq, &in, &out);
+	err = cmd_queue_create(fn, kSqCmds, &in, sq->mem, &sq->sqn);
 	if (err)
 		goto err;
-	sq->sqn = out.obj_num.get();
-	err = cmd_modify_state(fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRst, prm::kQueueRdy);
-	if (err) {
-		cmd_destroy(fn, prm::kCmdDestroySq, sq->sqn);
-		goto err;
-	}
 	return 0;
 
 err:
-	sq->db.free(os_dev);
-	sq->ring.free(os_dev);
+	sq->mem.free(os_dev);
 	scx_os_free(sq->dma_fifo);
 	scx_os_free(sq->wqe_info);
 	cq_destroy(&sq->cq, os_dev);
@@ -430,9 +401,9 @@ err:
 
 void sq_destroy(Sq *sq)
 {
-	if (!sq->ring.cpu)
+	if (!sq->mem.ring.cpu)
 		return;
-	cmd_destroy(sq->fn, prm::kCmdDestroySq, sq->sqn);
+	cmd_destroy(sq->fn, kSqCmds.destroy, sq->sqn);
 	switch (sq->kind) {
 	case SqKind::Skb:
 		drain<SqKind::Skb>(sq);
@@ -444,8 +415,7 @@ void sq_destroy(Sq *sq)
 		drain<SqKind::Frame>(sq);
 		break;
 	}
-	sq->db.free(sq->os_dev);
-	sq->ring.free(sq->os_dev);
+	sq->mem.free(sq->os_dev);
 	scx_os_free(sq->dma_fifo);
 	scx_os_free(sq->wqe_info);
 	cq_destroy(&sq->cq, sq->os_dev);
@@ -564,21 +534,18 @@ template <SqKind K> int sq_recover(Sq *sq)
 
 	/* no error CQE (a TX timeout; a CQE naming no WQE): the SQ may still be RDY */
 	err = cmd_queue_reset(sq->fn, prm::kCmdModifySq, sq->sqn,
-			      !__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED) || sq->stalled ||
-				      sq->bogus_cqe);
+			      !__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED) || sq->bogus_cqe);
 	if (err)
 		return err;
 	/*
 	 * CQEs not polled yet (a timeout, or NAPI stopped at its bound) complete
-	 * what the device sent; an error CQE among them ends that walk.
+	 * what the device sent; an error CQE among them ends that walk, and
+	 * what it leaves in the CQ is dropped with the rest.
 	 */
-	scx_tx_done done = {};
-	while (sq_poll_cq<K>(sq, 0, &done))
-		;
+	drain<K>(sq);
 	while (sq->cq.peek())
 		sq->cq.pop();
 	sq->cq.update_ci();
-	release_all<K>(sq);
 	sq->pc = 0;
 	__atomic_store_n(&sq->cc, (u16)0, __ATOMIC_RELEASE);
 	sq->dma_pc = 0;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "en/cq.h"
+#include "en/params.h"
 #include "en/stats.h"
 #include "prm/packet.h"
 #include "prm/wqe.h"
@@ -55,31 +56,6 @@ struct MpwSession {
 	u8 cs_flags;		/* the shared eth segment's part that must match */
 };
 
-/*
- * Session size: at most 15 WQEBBs (the ds field cannot express 16 * 4) and
- * an even number on 128-byte cacheline hosts. 64-byte lines: 60 DS, i.e.
- * ctrl + eth + 58 packets.
- */
-#ifndef SCX_L1_CACHE_BYTES
-#define SCX_L1_CACHE_BYTES 64
-#endif
-constexpr u32 kMpwMaxWqeBBs = SCX_L1_CACHE_BYTES >= 128 ? 14 : 15;
-constexpr u32 kMpwMaxDs = kMpwMaxWqeBBs * prm::kDsPerWqeBB;
-constexpr u32 kMpwMaxPkts = kMpwMaxDs - prm::kEmptyDsCount;
-static_assert(kMpwMaxDs <= prm::kMaxDsCount);
-
-/* Inline header limits: L2 incl. one VLAN tag (min inline); L2..L4 with options (LSO). */
-constexpr u32 kMaxInline = 18;
-constexpr u32 kMaxLsoInline = 256;
-/* Shortest frame the device sends: an Ethernet header. */
-constexpr u32 kMinTxFrame = prm::kMinFrame;
-
-/* Largest single WQE this driver posts, in WQEBBs: ctrl+eth, inline DS, one DS per fragment. */
-constexpr u32 kSqMaxDs = prm::kEmptyDsCount + (kMaxLsoInline - 2 + 15) / 16 + SCX_TX_MAX_FRAGS;
-constexpr u32 kSqMaxWqeBBs = (kSqMaxDs + 3) / 4;
-static_assert(kSqMaxDs <= prm::kMaxDsCount);
-static_assert(kSqMaxWqeBBs <= prm::kMaxSendWqeBBs);
-
 struct Sq {
 	/* hot: posting */
 	u16 pc;			/* producer counter (WQEBBs), free-running */
@@ -93,10 +69,8 @@ struct Sq {
 	bool xdp_inline;	/* XDP MPWQE: inline small frames (hysteresis, per session) */
 	u8 xmit_busy;		/* Frame SQ: a producer or the recovery is inside */
 	prm::be32 lkey;		/* of every data segment (the error hook spoils it) */
-	u32 hw_mtu;		/* XDP: longest frame (MTU + L2 overhead) */
-	/* Skb SQ: what the device takes (caps): longest frame, longest LSO payload */
-	u32 max_frame;
-	u32 max_lso;
+	u32 max_frame;		/* longest frame (params: the device's; XDP SQs: MTU + L2) */
+	u32 max_lso;		/* Skb SQ: longest LSO payload (0: none) */
 	bool stalled;		/* test hook: doorbells are lost until the next recovery */
 	bool bogus_cqe;		/* the CQE that stopped it named no outstanding WQE */
 	MpwSession mpw;
@@ -118,8 +92,7 @@ struct Sq {
 	/* completion */
 	Cq cq;
 	/* cold */
-	DmaBuf ring;
-	DmaBuf db;
+	QueueMem mem;
 	u8 log_size;
 	SqKind kind;
 
@@ -141,8 +114,7 @@ struct SqConfig {
 	u32 min_inline;
 	bool mpwqe;
 	u32 vector;
-	u32 hw_mtu;		/* XDP SQs */
-	u32 max_frame;		/* Skb: the device's longest frame */
+	u32 max_frame;		/* longest frame it sends */
 	u32 max_lso;		/* Skb: the device's longest LSO payload (0: none) */
 	SqStats *stats;		/* Skb */
 	XdpSqStats *xstats;	/* Page, Frame */
@@ -211,6 +183,14 @@ inline void put_inline_hdr(prm::EthSeg *eth, const u8 *src, u32 ihs)
 		__builtin_memcpy(eth + 1, src + 2, ihs - 2);
 }
 
+/* A data segment: a pointer to len bytes at dma, reached with the SQ's or RQ's lkey. */
+inline void put_dseg(prm::DataSeg *d, u64 dma, u32 len, prm::be32 lkey)
+{
+	d->byte_count.set(len);
+	d->lkey = lkey;
+	d->addr.set(dma);
+}
+
 /* A session's first WQEBB: ctrl and eth zeroed, the session open at pc (already padded). */
 inline void mpw_open(Sq *sq, u8 cs_flags)
 {
@@ -248,9 +228,7 @@ inline void mpw_add_dseg(Sq *sq, u64 dma, u32 len)
 	auto *d = reinterpret_cast<prm::DataSeg *>(reinterpret_cast<u8 *>(s.ctrl) +
 						   s.ds_count * prm::kSendWqeDS);
 
-	d->byte_count.set(len);
-	d->lkey = sq->lkey;
-	d->addr.set(dma);
+	put_dseg(d, dma, len, sq->lkey);
 	s.ds_count++;
 }
 

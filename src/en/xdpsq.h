@@ -31,8 +31,6 @@ constexpr u32 kXdpInlineLow = 10;
 /* Largest inline frame: 16 DS of which 4 bytes are the byte count. */
 constexpr u32 kXdpInlineMaxDs = 16;
 constexpr u32 kXdpMaxInline = kXdpInlineMaxDs * prm::kSendWqeDS - 4;
-/* A SEND with the minimum inline headers and one pointer fits one WQEBB. */
-static_assert(prm::kEmptyDsCount + (kMaxInline - 2 + 15) / 16 + 1 <= prm::kDsPerWqeBB);
 
 /* Close the open session and ring for everything posted, if anything is unrung. */
 inline void xdpsq_doorbell(Sq *sq)
@@ -44,7 +42,7 @@ inline void xdpsq_doorbell(Sq *sq)
 
 inline bool xdp_len_ok(const Sq *sq, u32 len)
 {
-	return len >= kMinTxFrame && len >= sq->min_inline && len <= sq->hw_mtu;
+	return len >= kMinTxFrame && len >= sq->min_inline && len <= sq->max_frame;
 }
 
 /* A frame refused as invalid; the Frame SQ's err has two writers (producers, NAPI). */
@@ -72,7 +70,7 @@ template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
 
 	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0))
 		return xdp_invalid<K>(sq);
-	if (__builtin_expect(!sq->has_room(1), 0))
+	if (__builtin_expect(!sq->has_room(wqe_room(1)), 0))
 		return xdp_full(sq);
 
 	u8 *wqe = sq->wqe_at(sq->pc);
@@ -83,14 +81,11 @@ template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
 	__builtin_memset(wqe, 0, prm::kSendWqeBB);
 	if (ihs) {
 		put_inline_hdr(eth, d.data, ihs);
-		ds += div_round_up(ihs - 2, prm::kSendWqeDS);
+		ds += inline_ds(ihs);
 	}
 	if (d.len > ihs) {
-		auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + ds * prm::kSendWqeDS);
-
-		dseg->byte_count.set(d.len - ihs);
-		dseg->lkey = sq->lkey;
-		dseg->addr.set(d.dma + ihs);
+		put_dseg(reinterpret_cast<prm::DataSeg *>(wqe + ds * prm::kSendWqeDS),
+			 d.dma + ihs, d.len - ihs, sq->lkey);
 		ds++;
 	}
 	fifo_push(sq, d.dma, d.len, SCX_DMA_SINGLE, d.obj);

@@ -358,7 +358,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.model = model_of(cfg);
 	for (int i = 0; i < 2; i++) {
 		r.fn[i] = scx_hw_function(a, i);
-		FZ_CHECK(scx_port_create(r.fn[i], &hwt::g_os_dev, 1, &r.p[i].port) == 0, "port");
+		const scx_os_layout os = {4096, 256, 320};	/* the shim's, x86_64 */
+
+		FZ_CHECK(scx_port_create(r.fn[i], &hwt::g_os_dev, 1, &os, &r.p[i].port) == 0, "port");
 		scx_port_caps caps;
 		scx_port_get_caps(r.p[i].port, &caps);
 		scx_port_params prm = {};
@@ -366,8 +368,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		prm.mtu = cfg & 0x40 ? 9000 : 1500;
 		prm.log_sq_size = 6;
 		prm.log_rq_size = 1 + (cfg >> 2) % 4;
-		prm.rx_headroom = 256;
-		prm.rx_tailroom = 320;
 		prm.tx_mpwqe = (cfg & 0x80) && caps.tx_mpwqe;
 		void *os_ch = &r.p[i].os_ch;
 		FZ_CHECK(scx_port_open(r.p[i].port, &prm, &os_ch) == 0, "port open");

@@ -44,8 +44,6 @@ scx_port_params Pair::params(uint32_t mtu, int port) const
 	prm.mtu = mtu;
 	prm.log_sq_size = opt.log_sq;
 	prm.log_rq_size = opt.log_rq;
-	prm.rx_headroom = 256;
-	prm.rx_tailroom = 320;
 	prm.tx_mpwqe = opt.tx_mpwqe;
 	prm.xdp = (opt.xdp_ports >> port) & 1;
 	prm.xdp_tx_mpwqe = opt.xdp_mpwqe;
@@ -62,7 +60,7 @@ void Pair::build(const Options &o)
 
 		ASSERT_NE(fn, nullptr);
 		scx_hw_set_irq_ctx(fn, &p[i].irq_ctx);
-		ASSERT_EQ(scx_port_create(fn, &os_dev, o.nch, &p[i].port), 0);
+		ASSERT_EQ(scx_port_create(fn, &os_dev, o.nch, &host::kOsLayout, &p[i].port), 0);
 		p[i].os_ch.assign(o.nch, 0);
 		auto chans = p[i].os_channels();
 		scx_port_params prm = params(o.mtu, i);

@@ -14,8 +14,6 @@
 
 namespace {
 
-constexpr uint32_t kHeadroom = 256, kTailroom = 320;	/* the shim's, x86_64 */
-
 scx_port_params port_params(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uint32_t mtu)
 {
 	scx_port_params prm = {};
@@ -24,8 +22,6 @@ scx_port_params port_params(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uint
 	prm.mtu = mtu;
 	prm.log_sq_size = log_sq;
 	prm.log_rq_size = log_rq;
-	prm.rx_headroom = kHeadroom;
-	prm.rx_tailroom = kTailroom;
 	return prm;
 }
 
@@ -46,7 +42,7 @@ uint64_t measure_switch_peak(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uin
 	if (!adapter)
 		return 0;
 	scx_hw_set_irq_ctx(scx_hw_function(adapter, 0), &irq_ctx);
-	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nch, &port), 0);
+	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nch, &host::kOsLayout, &port), 0);
 	if (port) {
 		base = host::mem_peak_reset();
 		scx_port_params prm = port_params(nch, log_sq, log_rq, mtu);
@@ -86,7 +82,7 @@ TEST(Footprint, EstimateBoundsTwoSetsAtTheLargestMtu)
 	struct Geo { uint32_t nch, log_sq, log_rq; };
 
 	for (Geo g : {Geo{1, 6, 4}, Geo{2, 10, 10}, Geo{3, 8, 6}}) {
-		uint64_t est = scx_port_mem_estimate(g.nch, g.log_sq, g.log_rq, kHeadroom, kTailroom);
+		uint64_t est = scx_port_mem_estimate(g.nch, g.log_sq, g.log_rq, &host::kOsLayout);
 		uint64_t all = measure_switch_peak(g.nch, g.log_sq, g.log_rq, SCX_MAX_MTU);
 
 		ASSERT_GT(all, device_bytes(g.nch));
@@ -99,29 +95,31 @@ TEST(Footprint, EstimateBoundsTwoSetsAtTheLargestMtu)
 /* The shim's geometry at MTU 9000: 16 KiB buffers, 1024 per RQ, two sets. */
 TEST(Footprint, ShimDefaultsScaleWithChannels)
 {
-	uint64_t one = scx_port_mem_estimate(1, 10, 10, kHeadroom, kTailroom);
+	uint64_t one = scx_port_mem_estimate(1, 10, 10, &host::kOsLayout);
 	uint64_t rx_bufs = 2ull * 1024 * 16384;
 
 	EXPECT_GE(one, rx_bufs);
 	EXPECT_LE(one, rx_bufs * 11 / 10);
 	/* linear in channels, up to the channel array */
 	for (uint32_t n : {2u, 8u, 64u}) {
-		uint64_t e = scx_port_mem_estimate(n, 10, 10, kHeadroom, kTailroom);
+		uint64_t e = scx_port_mem_estimate(n, 10, 10, &host::kOsLayout);
 
 		EXPECT_GE(e, n * one - 2 * 8192) << n;
 		EXPECT_LE(e, n * one + 2 * 65536) << n;
 	}
 	/* nr_pairs=8 channels=64 (16 ports): beyond any 2 GiB guest, tens of GiB */
-	EXPECT_GT(16 * scx_port_mem_estimate(64, 10, 10, kHeadroom, kTailroom), 32ull << 30);
+	EXPECT_GT(16 * scx_port_mem_estimate(64, 10, 10, &host::kOsLayout), 32ull << 30);
 }
 
 TEST(Footprint, InvalidGeometryGivesZero)
 {
-	EXPECT_EQ(scx_port_mem_estimate(0, 10, 10, kHeadroom, kTailroom), 0u);
-	EXPECT_EQ(scx_port_mem_estimate(SCX_MAX_CHANNELS + 1, 10, 10, kHeadroom, kTailroom), 0u);
-	EXPECT_EQ(scx_port_mem_estimate(1, 5, 10, kHeadroom, kTailroom), 0u);
-	EXPECT_EQ(scx_port_mem_estimate(1, 10, 0, kHeadroom, kTailroom), 0u);
-	EXPECT_EQ(scx_port_mem_estimate(1, 10, 17, kHeadroom, kTailroom), 0u);
+	EXPECT_EQ(scx_port_mem_estimate(0, 10, 10, &host::kOsLayout), 0u);
+	EXPECT_EQ(scx_port_mem_estimate(SCX_MAX_CHANNELS + 1, 10, 10, &host::kOsLayout), 0u);
+	EXPECT_EQ(scx_port_mem_estimate(1, 5, 10, &host::kOsLayout), 0u);
+	EXPECT_EQ(scx_port_mem_estimate(1, 10, 0, &host::kOsLayout), 0u);
+	EXPECT_EQ(scx_port_mem_estimate(1, 10, 17, &host::kOsLayout), 0u);
 	/* no buffer order holds the largest MTU with this much headroom */
-	EXPECT_EQ(scx_port_mem_estimate(1, 10, 10, 30000, kTailroom), 0u);
+	scx_os_layout big = host::kOsLayout;
+	big.rx_headroom = 30000;
+	EXPECT_EQ(scx_port_mem_estimate(1, 10, 10, &big), 0u);
 }

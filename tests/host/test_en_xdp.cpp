@@ -21,7 +21,7 @@ using frames::Bytes;
 
 namespace {
 
-constexpr uint32_t kHeadroom = 256;	/* what en_pair's params use */
+constexpr uint32_t kHeadroom = host::kOsLayout.rx_headroom;	/* what en_pair's ports use */
 
 Bytes swap_macs(Bytes f)
 {

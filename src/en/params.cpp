@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The driver core's limits and rules (see params.h): what a port reports
+ * to the OS, what a channel set is built with, and the queries the shim
+ * makes instead of restating numbers.
+ */
+#include "en/params.h"
+
+#include "en/port.h"
+
+namespace softcx::en {
+
+static_assert(SCX_MAX_MTU == prm::kMaxSwMtu);
+
+u32 min_inline(const prm::HcaCaps &caps)
+{
+	return caps.wqe_inline_mode == prm::kInlineNone ? 0 : kMaxInline;
+}
+
+u32 max_mtu(const prm::HcaCaps &caps)
+{
+	u32 hw_mtu = caps.max_hw_mtu.get();
+	u32 mtu = hw_mtu > kHwMtuOverhead ? hw_mtu - kHwMtuOverhead : 0;
+
+	return mtu > SCX_MAX_MTU ? SCX_MAX_MTU : mtu;
+}
+
+u32 max_lso(const prm::HcaCaps &caps)
+{
+	return caps.lso ? caps.max_lso_sz.get() : 0;
+}
+
+u32 max_lso_hdr(const prm::HcaCaps &caps)
+{
+	return caps.lso ? kMaxLsoInline : 0;
+}
+
+namespace {
+
+/* false, with the reason for the OS's log */
+bool refuse(const char **why, const char *reason)
+{
+	if (why)
+		*why = reason;
+	return false;
+}
+
+} /* namespace */
+
+bool tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why)
+{
+	if (!caps.enhanced_mpw || min_inline(caps))
+		return refuse(why, "no enhanced multi-packet send WQE without inline headers");
+	return true;
+}
+
+bool xdp_tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why)
+{
+	if (!caps.enhanced_mpw)
+		return refuse(why, "no enhanced multi-packet send WQE");
+	if (min_inline(caps))
+		return refuse(why, "no enhanced multi-packet send WQE without inline headers");
+	return true;
+}
+
+bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out)
+{
+	u32 need = headroom + mtu + kHwMtuOverhead + tailroom;
+
+	for (u32 order = 0; order <= kMaxRxOrder; order++) {
+		if ((kPageSize << order) >= need) {
+			out->order = order;
+			out->headroom = headroom;
+			out->frame_room = (kPageSize << order) - headroom - tailroom;
+			return true;
+		}
+	}
+	return false;
+}
+
+u32 xdp_max_mtu(const scx_os_layout &os)
+{
+	u32 room = os.rx_headroom + os.rx_tailroom + kHwMtuOverhead;
+
+	return room < kPageSize ? kPageSize - room : 0;
+}
+
+bool os_layout_ok(const scx_os_layout &os)
+{
+	RqLayout l;
+
+	/* buffers are kPageSize << order; the smallest MTU must fit the largest */
+	return os.page_size == kPageSize && os.rx_headroom < kPageSize &&
+	       os.rx_tailroom < kPageSize && rx_layout(SCX_MIN_MTU, os.rx_headroom,
+						       os.rx_tailroom, &l);
+}
+
+int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp)
+{
+	const prm::HcaCaps &caps = p->caps;
+
+	if (!params->nch || params->nch > p->nch_max || params->mtu < SCX_MIN_MTU ||
+	    params->mtu > max_mtu(caps) || params->log_sq_size < kMinLogSqSize ||
+	    params->log_sq_size > caps.log_max_sq_sz || params->log_rq_size < kMinLogRqSize ||
+	    params->log_rq_size > caps.log_max_rq_sz)
+		return -SCX_EINVAL;
+	if ((params->tx_mpwqe && !tx_mpwqe_ok(caps, nullptr)) ||
+	    (params->xdp_tx_mpwqe && !xdp_tx_mpwqe_ok(caps, nullptr)))
+		return -SCX_EOPNOTSUPP;
+
+	*cp = ChannelParams{};
+	cp->fn = p->fn;
+	cp->os_dev = p->os_dev;
+	cp->log_sq_size = (u8)params->log_sq_size;
+	cp->log_rq_size = (u8)params->log_rq_size;
+	cp->min_inline = min_inline(caps);
+	cp->tx_mpwqe = params->tx_mpwqe != 0;
+	cp->xdp = params->xdp != 0;
+	cp->xdp_mpwqe = params->xdp_tx_mpwqe != 0;
+	cp->skb_max_frame = skb_sq_max_frame(caps);
+	cp->xdp_max_frame = xdp_sq_max_frame(params->mtu);
+	cp->max_lso = max_lso(caps);
+	if (!rx_layout(params->mtu, p->os.rx_headroom, p->os.rx_tailroom, &cp->rx))
+		return -SCX_EINVAL;
+	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
+	if (cp->xdp && cp->rx.order)
+		return -SCX_EINVAL;
+	return 0;
+}
+
+} /* namespace softcx::en */
+
+using namespace softcx;
+using namespace softcx::en;
+
+extern "C" void scx_params_queue_sizes(scx_queue_sizes *qs)
+{
+	qs->log_sq_size = kLogSqSize;
+	qs->log_rq_size = kLogRqSize;
+}
+
+extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
+{
+	caps->model = p->caps.model;
+	caps->max_mtu = max_mtu(p->caps);
+	caps->max_channels = p->nch_max;
+	caps->min_inline = min_inline(p->caps);
+	caps->max_lso = max_lso(p->caps);
+	caps->max_lso_hdr = max_lso_hdr(p->caps);
+	caps->tx_mpwqe = tx_mpwqe_ok(p->caps, nullptr);
+	caps->xdp_tx_mpwqe = xdp_tx_mpwqe_ok(p->caps, nullptr);
+	caps->xdp_max_mtu = xdp_max_mtu(p->os);
+}
+
+extern "C" int scx_port_feature_check(const scx_port *p, uint32_t feature, const char **why)
+{
+	bool ok;
+
+	switch (feature) {
+	case SCX_FEATURE_TX_MPWQE:
+		ok = tx_mpwqe_ok(p->caps, why);
+		break;
+	case SCX_FEATURE_XDP_TX_MPWQE:
+		ok = xdp_tx_mpwqe_ok(p->caps, why);
+		break;
+	default:
+		refuse(why, "unknown feature");
+		return -SCX_EINVAL;
+	}
+	return ok ? 0 : -SCX_EOPNOTSUPP;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The driver core's limits and the rules between its features, in one
+ * place: queue geometry, inline header and frame limits, the room an SQ
+ * keeps before it stops, which WQE kinds a device and a configuration may
+ * use, the RX buffer layout. The queues, the port and the shim (through
+ * include/softcx/core.h: scx_port_get_caps, scx_port_feature_check,
+ * scx_params_queue_sizes) ask here and restate nothing. Only what the
+ * kernel fixes (page size, XDP headroom, skb_shared_info) comes from the
+ * OS, once per port (scx_os_layout).
+ */
+#pragma once
+
+#include "en/os.h"
+#include "prm/cmd.h"
+#include "prm/packet.h"
+#include "prm/wqe.h"
+#include "softcx/core.h"
+
+namespace softcx::en {
+
+/* ---- queue geometry ---- */
+
+/* Ring sizes the driver opens with: SQ in WQEBBs, RQ in packets. */
+constexpr u32 kLogSqSize = 10;
+constexpr u32 kLogRqSize = 10;
+/* Smallest rings: an SQ holds its largest stop room, an RQ two buffers. */
+constexpr u32 kMinLogSqSize = 6;
+constexpr u32 kMinLogRqSize = 1;
+/* Largest rings: the ring counters are 16 bits wide. */
+constexpr u32 kMaxLogQueue = 16;
+
+/* ---- inline headers ---- */
+
+/* L2 with one VLAN tag: what a SEND inlines on a device that needs L2 inline. */
+constexpr u32 kMaxInline = 18;
+/* L2..L4 with options: the longest header an LSO WQE inlines (caps.max_lso_hdr). */
+constexpr u32 kMaxLsoInline = 256;
+
+/* Bytes of headers every SEND must inline on this device (0 or kMaxInline). */
+u32 min_inline(const prm::HcaCaps &caps);
+
+/* ---- frames ---- */
+
+constexpr u32 kHwMtuOverhead = prm::kHwMtuOverhead;
+/* Shortest frame the device sends: an Ethernet header. */
+constexpr u32 kMinTxFrame = prm::kMinFrame;
+
+/* Largest software MTU on this device. */
+u32 max_mtu(const prm::HcaCaps &caps);
+/* Longest frame an XDP SQ sends at this MTU (XDP frames come from an RQ of that MTU). */
+inline u32 xdp_sq_max_frame(u32 mtu) { return mtu + kHwMtuOverhead; }
+/* Longest frame the stack's SQ sends: the device's limit (LSO segments included). */
+inline u32 skb_sq_max_frame(const prm::HcaCaps &caps) { return caps.max_hw_mtu.get(); }
+/* Longest LSO payload the device takes; 0: no LSO. */
+u32 max_lso(const prm::HcaCaps &caps);
+/* Longest LSO header (caps.max_lso_hdr); 0: no LSO. */
+u32 max_lso_hdr(const prm::HcaCaps &caps);
+
+/* ---- SQ WQE sizes and stop room ---- */
+
+/*
+ * Enhanced MPWQE session: at most 15 WQEBBs (the ds field cannot express
+ * 16 * 4) and an even number on 128-byte cacheline hosts. 64-byte lines:
+ * 60 DS, i.e. ctrl + eth + 58 packets.
+ */
+#ifndef SCX_L1_CACHE_BYTES
+#define SCX_L1_CACHE_BYTES 64
+#endif
+constexpr u32 kMpwMaxWqeBBs = SCX_L1_CACHE_BYTES >= 128 ? 14 : 15;
+constexpr u32 kMpwMaxDs = kMpwMaxWqeBBs * prm::kDsPerWqeBB;
+constexpr u32 kMpwMaxPkts = kMpwMaxDs - prm::kEmptyDsCount;
+static_assert(kMpwMaxDs <= prm::kMaxDsCount);
+
+/* DS of the inline part of a WQE that inlines ihs header bytes (two sit in the eth segment). */
+constexpr u32 inline_ds(u32 ihs) { return ihs > 2 ? (ihs - 2 + prm::kSendWqeDS - 1) / prm::kSendWqeDS : 0; }
+
+/* Largest single WQE the stack's SQ posts: ctrl+eth, LSO inline headers, one DS per fragment. */
+constexpr u32 kSqMaxDs = prm::kEmptyDsCount + inline_ds(kMaxLsoInline) + SCX_TX_MAX_FRAGS;
+constexpr u32 kSqMaxWqeBBs = (kSqMaxDs + prm::kDsPerWqeBB - 1) / prm::kDsPerWqeBB;
+static_assert(kSqMaxDs <= prm::kMaxDsCount);
+static_assert(kSqMaxWqeBBs <= prm::kMaxSendWqeBBs);
+/* An XDP SEND (minimum inline headers, one pointer) fits one WQEBB. */
+static_assert(prm::kEmptyDsCount + inline_ds(kMaxInline) + 1 <= prm::kDsPerWqeBB);
+
+/*
+ * Room a WQE of n WQEBBs needs free before it is posted: up to n - 1
+ * one-WQEBB NOPs pad the ring to its edge first.
+ */
+constexpr u32 wqe_room(u32 n) { return 2 * n - 1; }
+/*
+ * Room an SQ keeps free: below it the poster stops (the stack's queue is
+ * stopped, XDP frames are refused). The stack's largest WQE, plus an open
+ * session that may still grow to its maximum (and was padded for it);
+ * XDP WQEs are one WQEBB, or a session.
+ */
+constexpr u32 skb_sq_stop_room(bool mpwqe)
+{
+	return wqe_room(kSqMaxWqeBBs) + (mpwqe ? wqe_room(kMpwMaxWqeBBs) : 0);
+}
+constexpr u32 xdp_sq_stop_room(bool mpwqe) { return mpwqe ? wqe_room(kMpwMaxWqeBBs) : wqe_room(1); }
+static_assert(skb_sq_stop_room(true) <= 1u << kMinLogSqSize);
+
+/* ---- who may use what ---- */
+
+/*
+ * Enhanced multi-packet send WQEs. Sessions carry no inline headers: a
+ * device that needs them gets none (cx4). For the stack's SQ and for the
+ * XDP SQs; false with the reason (for the OS's log) in *why.
+ */
+bool tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why);
+bool xdp_tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why);
+
+/*
+ * Striding RQ and SHAMPO (header-data split) will have their rules here,
+ * next to the RX layout below: which devices and MTUs may use them, and
+ * how they combine with XDP. Neither exists yet: every RQ is cyclic.
+ */
+
+/* ---- RX buffers ---- */
+
+struct RqLayout {
+	u32 order;		/* buffer = kPageSize << order */
+	u32 headroom;
+	u32 frame_room;		/* bytes the device may write at headroom */
+};
+
+/* Largest order of an RX buffer. */
+constexpr u8 kMaxRxOrder = 3;
+
+/* RX buffer geometry for an MTU: the smallest order that fits; false when none does. */
+bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out);
+/* Largest MTU with an XDP program: one order-0 page per packet with the OS's head- and tailroom. */
+u32 xdp_max_mtu(const scx_os_layout &os);
+/* The OS's layout is one the core can build buffers for (its page size, a frame fits). */
+bool os_layout_ok(const scx_os_layout &os);
+
+/* ---- a channel set's parameters ---- */
+
+struct ChannelParams;
+
+/* Channel parameters from the shim's port parameters, every rule applied; 0 or a negative errno. */
+int params_build(const scx_port *p, const scx_port_params *params, ChannelParams *cp);
+
+} /* namespace softcx::en */

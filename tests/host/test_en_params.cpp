@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core's limits and rules (src/en/params.cpp), as the shim asks for
+ * them (scx_port_get_caps, scx_port_feature_check, scx_params_queue_sizes)
+ * and as the channel set builder applies them: one table per model, the
+ * XDP MTU limit and one above, the LSO header limit and one above, MPWQE
+ * allowed or refused.
+ */
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "en/params.h"
+#include "en_pair.h"
+
+using namespace enpair;
+namespace en = softcx::en;
+
+namespace {
+
+struct ModelRow {
+	int model;
+	uint32_t min_inline;
+	uint32_t tx_mpwqe;
+	uint32_t xdp_tx_mpwqe;
+	const char *tx_mpwqe_why;	/* nullptr: allowed */
+	const char *xdp_tx_mpwqe_why;
+};
+
+/* What README.md promises: cx4 inlines L2 headers and has no MPWQE; cx5 and later do. */
+const ModelRow kModels[] = {
+	{4, 18, 0, 0, "no enhanced multi-packet send WQE without inline headers",
+	 "no enhanced multi-packet send WQE"},
+	{5, 0, 1, 1, nullptr, nullptr},
+	{6, 0, 1, 1, nullptr, nullptr},
+	{7, 0, 1, 1, nullptr, nullptr},
+};
+
+/* Largest MTU with XDP: a 4 KiB page less the XDP headroom, skb_shared_info and L2. */
+constexpr uint32_t kXdpMaxMtu = 4096 - 256 - 320 - 22;
+static_assert(kXdpMaxMtu == 3498);
+
+/* A GSO packet whose inlined header is ihs bytes (the bytes need not parse). */
+scx_tx_pkt lso_pkt(uint32_t ihs, uint32_t len)
+{
+	scx_tx_pkt t = {};
+
+	t.csum = SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4;
+	t.gso_type = SCX_TX_GSO_TCPV4;
+	t.gso_size = 100;
+	t.gso_segs = (len - ihs + 99) / 100;
+	t.ihs = ihs;
+	return t;
+}
+
+} /* namespace */
+
+TEST(Params, QueueSizes)
+{
+	scx_queue_sizes qs = {};
+
+	scx_params_queue_sizes(&qs);
+	EXPECT_EQ(qs.log_sq_size, 10u);
+	EXPECT_EQ(qs.log_rq_size, 10u);
+	EXPECT_GE(qs.log_sq_size, en::kMinLogSqSize);
+	EXPECT_GE(qs.log_rq_size, en::kMinLogRqSize);
+}
+
+/* The stop room holds the largest WQE and a full session, each after its padding. */
+TEST(Params, StopRoom)
+{
+	EXPECT_EQ(en::wqe_room(1), 1u);
+	EXPECT_EQ(en::kSqMaxWqeBBs, 9u);	/* ctrl+eth, 256 inline bytes, 18 pointers */
+	EXPECT_EQ(en::skb_sq_stop_room(false), 2 * en::kSqMaxWqeBBs - 1);
+	EXPECT_EQ(en::skb_sq_stop_room(true),
+		  2 * en::kSqMaxWqeBBs - 1 + 2 * en::kMpwMaxWqeBBs - 1);
+	EXPECT_EQ(en::xdp_sq_stop_room(false), 1u);
+	EXPECT_EQ(en::xdp_sq_stop_room(true), 2 * en::kMpwMaxWqeBBs - 1);
+	EXPECT_LE(en::skb_sq_stop_room(true), 1u << en::kMinLogSqSize);
+}
+
+/* The XDP MTU limit is where the RX buffer stops being one order-0 page. */
+TEST(Params, XdpMtuIsOnePage)
+{
+	en::RqLayout l = {};
+
+	EXPECT_EQ(en::xdp_max_mtu(host::kOsLayout), kXdpMaxMtu);
+	ASSERT_TRUE(en::rx_layout(kXdpMaxMtu, 256, 320, &l));
+	EXPECT_EQ(l.order, 0u);
+	ASSERT_TRUE(en::rx_layout(kXdpMaxMtu + 1, 256, 320, &l));
+	EXPECT_EQ(l.order, 1u);
+}
+
+TEST(Params, OsLayout)
+{
+	scx_os_layout os = host::kOsLayout;
+
+	EXPECT_TRUE(en::os_layout_ok(os));
+	os.page_size = 16384;	/* the core builds 4 KiB-page buffers only */
+	EXPECT_FALSE(en::os_layout_ok(os));
+	os = host::kOsLayout;
+	os.rx_headroom = 40000;
+	EXPECT_FALSE(en::os_layout_ok(os));
+}
+
+/* Every model: what the shim reads once, and the refusals it logs. */
+TEST_F(Pair, ParamsPerModel)
+{
+	for (const ModelRow &m : kModels) {
+		SCOPED_TRACE("cx" + std::to_string(m.model));
+		Options o;
+		o.model = m.model;
+		build(o);
+
+		scx_port_caps caps = {};
+		scx_port_get_caps(p[0].port, &caps);
+		EXPECT_EQ(caps.model, (uint32_t)m.model);
+		EXPECT_EQ(caps.max_mtu, 9000u);
+		EXPECT_EQ(caps.min_inline, m.min_inline);
+		EXPECT_EQ(caps.max_lso, 256u * 1024);
+		EXPECT_EQ(caps.max_lso_hdr, 256u);
+		EXPECT_EQ(caps.tx_mpwqe, m.tx_mpwqe);
+		EXPECT_EQ(caps.xdp_tx_mpwqe, m.xdp_tx_mpwqe);
+		EXPECT_EQ(caps.xdp_max_mtu, kXdpMaxMtu);
+
+		const char *why = nullptr;
+		EXPECT_EQ(scx_port_feature_check(p[0].port, SCX_FEATURE_TX_MPWQE, &why),
+			  m.tx_mpwqe_why ? -SCX_EOPNOTSUPP : 0);
+		if (m.tx_mpwqe_why) {
+			EXPECT_STREQ(why, m.tx_mpwqe_why);
+		}
+		why = nullptr;
+		EXPECT_EQ(scx_port_feature_check(p[0].port, SCX_FEATURE_XDP_TX_MPWQE, &why),
+			  m.xdp_tx_mpwqe_why ? -SCX_EOPNOTSUPP : 0);
+		if (m.xdp_tx_mpwqe_why) {
+			EXPECT_STREQ(why, m.xdp_tx_mpwqe_why);
+		}
+
+		/* the channel set builder applies the same rule */
+		scx_port_close(p[0].port);
+		auto chans = p[0].os_channels();
+		scx_port_params prm = params(1500);
+		prm.tx_mpwqe = 1;
+		EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()),
+			  m.tx_mpwqe ? 0 : -SCX_EOPNOTSUPP);
+		scx_port_close(p[0].port);
+		prm = params(1500);
+		prm.xdp = 1;
+		prm.xdp_tx_mpwqe = 1;
+		EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()),
+			  m.xdp_tx_mpwqe ? 0 : -SCX_EOPNOTSUPP);
+		scx_port_close(p[0].port);
+	}
+	const char *why = nullptr;
+	EXPECT_EQ(scx_port_feature_check(p[0].port, 99, &why), -SCX_EINVAL);
+}
+
+/* An XDP set opens at the limit and not one above; without XDP the limit is the device's. */
+TEST_F(Pair, ParamsXdpMtuLimit)
+{
+	scx_port_close(p[0].port);
+	auto chans = p[0].os_channels();
+	scx_port_params prm = params(kXdpMaxMtu);
+	prm.xdp = 1;
+	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), 0);
+	scx_port_close(p[0].port);
+	prm.mtu = kXdpMaxMtu + 1;
+	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EINVAL);
+	prm.xdp = 0;
+	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), 0);
+}
+
+/*
+ * LSO headers: 256 bytes are posted, 257 refused before anything is. The
+ * doorbell is held back (the stall hook): no device parses a 256-byte
+ * template, this is the driver's limit; closing the port flushes the WQE.
+ */
+TEST_F(Pair, ParamsLsoHeaderLimit)
+{
+	frames::Bytes f(1000, 0x45);
+
+	EXPECT_EQ(post_pkt(0, f, lso_pkt(257, 1000)), -SCX_EINVAL);
+	scx_channel_inject_tx_stall(ch(0));
+	EXPECT_EQ(post_pkt(0, f, lso_pkt(256, 1000)), 0);
+	doorbell(0);
+	EXPECT_EQ(stat(0, "tx_tso_packets"), 1u);
+	EXPECT_EQ(stat(0, "tx_cqe_err"), 0u);
+}
+
+TEST_F(Pair, ParamsBadOsLayoutIsRefused)
+{
+	scx_os_layout os = host::kOsLayout;
+	scx_port *port = nullptr;
+
+	os.page_size = 65536;
+	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, 1, &os, &port),
+		  -SCX_EINVAL);
+	EXPECT_EQ(scx_port_mem_estimate(1, 10, 10, &os), 0u);
+}
