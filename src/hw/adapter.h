@@ -16,26 +16,23 @@
 #include "prm/packet.h"
 #include "prm/wqe.h"
 #include "prm/types.h"
-#include "softcx/core.h"
+#include "softcx/hw.h"
 #include "softcx/os.h"
 #include "hw/bus_counters.h"
 
 namespace softcx::hw {
 
-/* ---- limits (reported in HcaCaps where the caps have a field) ---- */
-constexpr u32 kMaxFunctions = 16;
 /*
- * Queue tables: two full channel sets must fit at once while a driver
- * switches from one to the other (the new set is built before the old one
- * goes). Per set: SCX_MAX_CHANNELS channels of 3 SQs (stack, XDP_TX, XDP
- * redirect target), 1 RQ and 4 CQs, plus one RSS object. Slots cost a few
- * dozen bytes and a lock each; an SQ's scratch memory is allocated only by
- * CREATE_SQ.
+ * ---- limits: what one adapter and each of its functions can hold ----
+ * Reported in HcaCaps where the caps have a field; a driver learns them
+ * from QUERY_HCA_CAP and sizes itself (or refuses) by them. The object
+ * tables are fixed arrays in each function: a slot costs a few dozen bytes
+ * and a lock; an SQ's scratch memory is allocated only by CREATE_SQ.
  */
-constexpr u32 kChannelSets = 2;
-constexpr u32 kMaxSqs = kChannelSets * SCX_MAX_CHANNELS * 3;
-constexpr u32 kMaxRqs = kChannelSets * SCX_MAX_CHANNELS;
-constexpr u32 kMaxCqs = kChannelSets * SCX_MAX_CHANNELS * 4;
+constexpr u32 kMaxFunctions = 16;
+constexpr u32 kMaxSqs = 384;
+constexpr u32 kMaxRqs = 128;
+constexpr u32 kMaxCqs = kMaxSqs + kMaxRqs;	/* one for every queue */
 constexpr u32 kMaxRss = 4;
 constexpr u32 kLogMaxSqSize = 13;	/* WQEBBs */
 constexpr u32 kLogMaxRqSize = 13;	/* WQEs */
@@ -186,7 +183,7 @@ struct scx_hw_adapter {
 
 namespace softcx::hw {
 
-/* core.h also declares a function named scx_hw_function: name the struct explicitly. */
+/* softcx/hw.h also declares a function named scx_hw_function: name the struct explicitly. */
 using Function = struct ::scx_hw_function;
 using Adapter = struct ::scx_hw_adapter;
 
