@@ -13,12 +13,12 @@
 #pragma once
 
 #include "prm/cmd.h"
+#include "prm/counters.h"
 #include "prm/packet.h"
 #include "prm/wqe.h"
 #include "prm/types.h"
 #include "softcx/hw.h"
 #include "softcx/os.h"
-#include "hw/bus_counters.h"
 
 namespace softcx::hw {
 
@@ -166,8 +166,8 @@ struct scx_hw_function {
 	softcx::s32 active_rss;		/* __atomic; slot index or -1 */
 	softcx::u64 rss_created;	/* creation counter (command lock) */
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
-	softcx::hw::BusCounters bus;
-	softcx::hw::QCounters qc;
+	softcx::prm::BusCounters bus;		/* bus_add()/bus_read() only */
+	softcx::prm::QCounters qc;		/* bus_add()/bus_read() only */
 	softcx::hw::Cq cq[softcx::hw::kMaxCqs];
 	softcx::hw::Sq sq[softcx::hw::kMaxSqs];
 	softcx::hw::Rq rq[softcx::hw::kMaxRqs];
@@ -208,6 +208,14 @@ inline u32 obj_next_num(u32 *gen, ObjType type, u32 ix)
 	*gen = *gen >= kObjGenMax ? 1 : *gen + 1;
 	return ((u32)type << kObjTypeShift) | (*gen << kObjIxBits) | ix;
 }
+
+/*
+ * The function's counters (prm/counters.h): engines of different queues
+ * update them under different locks, so every update is an atomic add;
+ * readers (QUERY_* commands) take a relaxed snapshot.
+ */
+inline void bus_add(u64 *ctr, u64 v) { __atomic_fetch_add(ctr, v, __ATOMIC_RELAXED); }
+inline u64 bus_read(const u64 *ctr) { return __atomic_load_n(ctr, __ATOMIC_RELAXED); }
 
 inline u32 load_u32(const u32 *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 inline void store_u32(u32 *p, u32 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }

@@ -491,30 +491,19 @@ CmdStatus query_hca_cap(CmdEnv &e)
 	return prm::kStatOk;
 }
 
-CmdStatus query_q_counter(CmdEnv &e)
+/* A counter set (prm/counters.h) of the function, each value a relaxed snapshot. */
+template <typename Out, typename Counters>
+CmdStatus query_counters(CmdEnv &e, const Counters &c)
 {
-	const QCounters &q = e.fn->qc;
-	auto *out = outbox<prm::QueryQCounterOut>(e);
-	out->rx_out_of_buffer.set(bus_read(&q.rx_out_of_buffer));
-	out->rx_if_down_packets.set(bus_read(&q.rx_if_down_packets));
-	out->rx_oversize_pkts_buffer.set(bus_read(&q.rx_oversize_pkts_buffer));
-	out->rx_malformed.set(bus_read(&q.rx_malformed));
+	prm::counters_put(outbox<Out>(e), c, bus_read);
 	return prm::kStatOk;
 }
 
+CmdStatus query_q_counter(CmdEnv &e) { return query_counters<prm::QueryQCounterOut>(e, e.fn->qc); }
+
 CmdStatus query_bus_counters(CmdEnv &e)
 {
-	const BusCounters &b = e.fn->bus;
-	auto *out = outbox<prm::QueryBusCountersOut>(e);
-	out->rd_desc_bytes.set(bus_read(&b.rd_desc_bytes));
-	out->rd_data_bytes.set(bus_read(&b.rd_data_bytes));
-	out->wr_data_bytes.set(bus_read(&b.wr_data_bytes));
-	out->wr_cqe_bytes.set(bus_read(&b.wr_cqe_bytes));
-	out->rd_dbr_bytes.set(bus_read(&b.rd_dbr_bytes));
-	out->doorbells.set(bus_read(&b.doorbells));
-	out->emul_ns.set(bus_read(&b.emul_ns));
-	out->dma_faults.set(bus_read(&b.dma_faults));
-	return prm::kStatOk;
+	return query_counters<prm::QueryBusCountersOut>(e, e.fn->bus);
 }
 
 /* ---- dispatch ---- */
