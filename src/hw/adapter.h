@@ -24,10 +24,11 @@ namespace softcx::hw {
 
 /*
  * ---- limits: what one adapter and each of its functions can hold ----
- * Reported in HcaCaps where the caps have a field; a driver learns them
- * from QUERY_HCA_CAP and sizes itself (or refuses) by them. The object
- * tables are fixed arrays in each function: a slot costs a few dozen bytes
- * and a lock; an SQ's scratch memory is allocated only by CREATE_SQ.
+ * Reported in HcaCaps where the caps have a field (model_caps()); a driver
+ * learns them from QUERY_HCA_CAP and sizes itself (or refuses) by them.
+ * The object tables are fixed arrays in each function: a slot costs a few
+ * dozen bytes and a lock; an SQ's scratch memory is allocated only by
+ * CREATE_SQ.
  */
 constexpr u32 kMaxFunctions = 16;
 constexpr u32 kMaxSqs = 384;
@@ -58,20 +59,6 @@ static_assert(kMaxSqs <= kObjIxMask + 1 && kMaxRqs <= kObjIxMask + 1 &&
 	      kMaxCqs <= kObjIxMask + 1 && kMaxRss <= kObjIxMask + 1);
 static_assert(((u32)ObjType::Rss << kObjTypeShift) + (1u << kObjTypeShift) - 1 < (1u << 24),
 	      "object numbers must fit 24 bits");
-
-/* Capabilities in host order; encode_caps() turns them into prm::HcaCaps. */
-struct Caps {
-	u8 model;
-	u8 wqe_inline_mode;
-	u8 enhanced_mpw;
-	u8 lso;
-	u8 striding_rq;
-	u8 shampo;
-	u8 csum;
-	u8 cqe_compression;
-	u32 max_hw_mtu;
-	u32 max_lso_sz;
-};
 
 /* ---- completion queue ---- */
 struct Cq {
@@ -176,7 +163,7 @@ struct scx_hw_function {
 
 struct scx_hw_adapter {
 	void *os_dev;
-	softcx::hw::Caps caps;
+	softcx::prm::HcaCaps caps;	/* as QUERY_HCA_CAP returns them (big-endian fields) */
 	softcx::u32 nr_functions;
 	struct scx_hw_function *fn[softcx::hw::kMaxFunctions];
 };
@@ -187,10 +174,8 @@ namespace softcx::hw {
 using Function = struct ::scx_hw_function;
 using Adapter = struct ::scx_hw_adapter;
 
-inline const Caps &caps_of(const Function *fn) { return fn->adapter->caps; }
+inline const prm::HcaCaps &caps_of(const Function *fn) { return fn->adapter->caps; }
 inline void *os_dev_of(const Function *fn) { return fn->adapter->os_dev; }
-
-void encode_caps(const Caps &c, prm::HcaCaps *out);
 
 /* Slot index named by an object number, or -1 when it cannot name a slot of this table. */
 inline int obj_slot(u32 num, ObjType type, u32 table_size)

@@ -216,7 +216,7 @@ struct WqKind<Sq> {
 	/* Under the SQ's lock, before its number goes live. */
 	static void init(Sq *sq, const CreateIn &in, CmdEnv &e)
 	{
-		const Caps &caps = caps_of(e.fn);
+		const prm::HcaCaps &caps = caps_of(e.fn);
 
 		sq->scratch = static_cast<SqScratch *>(e.prealloc);
 		e.prealloc = nullptr;
@@ -474,7 +474,7 @@ CmdStatus destroy_rss(CmdEnv &e)
 
 CmdStatus query_hca_cap(CmdEnv &e)
 {
-	encode_caps(caps_of(e.fn), &outbox<prm::QueryHcaCapOut>(e)->caps);
+	outbox<prm::QueryHcaCapOut>(e)->caps = caps_of(e.fn);
 	return prm::kStatOk;
 }
 
