@@ -18,7 +18,9 @@ namespace softcx::en {
 #define SCX_XDPTX(name, f) SCX_XDPTX2(name, nullptr, f)
 #define SCX_XMIT(name, f) { name, StatGroup::Tx, __builtin_offsetof(ChannelStats, xmitsq.f), nullptr }
 #define SCX_CH(f) { #f, StatGroup::Ch, __builtin_offsetof(ChannelStats, ch.f), nullptr }
-#define SCX_DEV(f) { #f, StatGroup::Device, __builtin_offsetof(DeviceStats, f), nullptr }
+/* Device counters: one entry for each of prm/counters.h's lists, in their order. */
+#define SCX_DEV_Q(f, name) { name, StatGroup::Device, __builtin_offsetof(DeviceStats, q.f), nullptr },
+#define SCX_DEV_BUS(f, name) { name, StatGroup::Device, __builtin_offsetof(DeviceStats, bus.f), nullptr },
 
 const StatDesc kStatDescs[] = {
 	SCX_RQ(packets),
@@ -73,18 +75,8 @@ const StatDesc kStatDescs[] = {
 	SCX_XMIT("xdp_flushed", flushed),
 	SCX_CH(poll),
 	SCX_CH(arm),
-	SCX_DEV(rx_out_of_buffer),
-	SCX_DEV(rx_if_down_packets),
-	SCX_DEV(rx_oversize_pkts_buffer),
-	SCX_DEV(rx_malformed),
-	SCX_DEV(bus_rd_desc_bytes),
-	SCX_DEV(bus_rd_data_bytes),
-	SCX_DEV(bus_wr_data_bytes),
-	SCX_DEV(bus_wr_cqe_bytes),
-	SCX_DEV(bus_rd_dbr_bytes),
-	SCX_DEV(bus_doorbells),
-	SCX_DEV(emul_ns),
-	SCX_DEV(bus_dma_faults),
+	SCX_PRM_Q_COUNTERS(SCX_DEV_Q)
+	SCX_PRM_BUS_COUNTERS(SCX_DEV_BUS)
 };
 const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 
@@ -94,7 +86,8 @@ const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 #undef SCX_XDPTX2
 #undef SCX_XMIT
 #undef SCX_CH
-#undef SCX_DEV
+#undef SCX_DEV_Q
+#undef SCX_DEV_BUS
 
 void stats_fold(ChannelStats *into, const ChannelStats *from)
 {
@@ -170,37 +163,22 @@ u64 ring_value(const ChannelStats *s, const StatDesc &d)
 	return c->read();
 }
 
-void query_qcounter(Port *p, DeviceStats *ds)
+/* One counter set of the device by its query command; left as it is when that fails. */
+template <typename Out, typename Counters>
+void query_counters(Port *p, prm::CmdOpcode op, Counters *c)
 {
 	prm::CmdIn in = {};
-	prm::QueryQCounterOut q = {};
+	Out out = {};
 
-	in.opcode.set(prm::kCmdQueryQCounter);
-	if (!cmd_exec(p->fn, &in, sizeof(in), &q, sizeof(q))) {
-		ds->rx_out_of_buffer = q.rx_out_of_buffer.get();
-		ds->rx_if_down_packets = q.rx_if_down_packets.get();
-		ds->rx_oversize_pkts_buffer = q.rx_oversize_pkts_buffer.get();
-		ds->rx_malformed = q.rx_malformed.get();
-	}
+	in.opcode.set(op);
+	if (!cmd_exec(p->fn, &in, sizeof(in), &out, sizeof(out)))
+		prm::counters_get(out, c);
 }
 
 void query_device(Port *p, DeviceStats *ds)
 {
-	prm::CmdIn in = {};
-	prm::QueryBusCountersOut b = {};
-
-	query_qcounter(p, ds);
-	in.opcode.set(prm::kCmdQueryBusCounters);
-	if (!cmd_exec(p->fn, &in, sizeof(in), &b, sizeof(b))) {
-		ds->bus_rd_desc_bytes = b.rd_desc_bytes.get();
-		ds->bus_rd_data_bytes = b.rd_data_bytes.get();
-		ds->bus_wr_data_bytes = b.wr_data_bytes.get();
-		ds->bus_wr_cqe_bytes = b.wr_cqe_bytes.get();
-		ds->bus_rd_dbr_bytes = b.rd_dbr_bytes.get();
-		ds->bus_doorbells = b.doorbells.get();
-		ds->emul_ns = b.emul_ns.get();
-		ds->bus_dma_faults = b.dma_faults.get();
-	}
+	query_counters<prm::QueryQCounterOut>(p, prm::kCmdQueryQCounter, &ds->q);
+	query_counters<prm::QueryBusCountersOut>(p, prm::kCmdQueryBusCounters, &ds->bus);
 }
 
 /* Per channel index: folded base plus the live channel, under the stats lock. */
@@ -289,8 +267,8 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	s->rx_bytes = total.rq.bytes.read();
 	s->tx_packets = total.sq.packets.read();
 	s->tx_bytes = total.sq.bytes.read();
-	DeviceStats ds = {};
-	query_qcounter(p, &ds);
+	prm::QCounters qc = {};
+	query_counters<prm::QueryQCounterOut>(p, prm::kCmdQueryQCounter, &qc);
 	/*
 	 * rx_dropped: frames that arrived and were lost, by the device (port
 	 * down, too long for the buffer, malformed) or the driver (error CQE,
@@ -299,9 +277,9 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	 * choice, as mlx5). rx_missed_errors: no buffer posted (out of buffer);
 	 * iproute2 folds it into the "dropped" it prints.
 	 */
-	s->rx_dropped = ds.rx_if_down_packets + ds.rx_oversize_pkts_buffer + ds.rx_malformed +
+	s->rx_dropped = qc.rx_if_down_packets + qc.rx_oversize_pkts_buffer + qc.rx_malformed +
 			total.rq.wqe_err.read() + total.rq.flushed.read() + total.rq.skb_err.read();
-	s->rx_missed_errors = ds.rx_out_of_buffer;
+	s->rx_missed_errors = qc.rx_out_of_buffer;
 	/* tx_dropped: refused before posting; tx_flushed (posted, never sent) as well */
 	s->tx_dropped = total.sq.dropped.read() + total.sq.flushed.read();
 }

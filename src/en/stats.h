@@ -8,6 +8,7 @@
 #pragma once
 
 #include "en/os.h"
+#include "prm/counters.h"
 
 namespace softcx::en {
 
@@ -76,20 +77,10 @@ struct ChannelStats {
 	ChStats ch;
 };
 
-/* Counters the device keeps for the port (queried by command). */
+/* Counters the device keeps for the port (prm/counters.h), queried by command. */
 struct DeviceStats {
-	u64 rx_out_of_buffer;
-	u64 rx_if_down_packets;
-	u64 rx_oversize_pkts_buffer;
-	u64 rx_malformed;
-	u64 bus_rd_desc_bytes;
-	u64 bus_rd_data_bytes;
-	u64 bus_wr_data_bytes;
-	u64 bus_wr_cqe_bytes;
-	u64 bus_rd_dbr_bytes;
-	u64 bus_doorbells;
-	u64 emul_ns;
-	u64 bus_dma_faults;
+	prm::QCounters q;
+	prm::BusCounters bus;
 };
 
 enum class StatGroup : u8 { Rx, Tx, Ch, Device };

@@ -41,23 +41,31 @@ bool model_known(int model)
 }
 
 /*
- * What each generation offers. ConnectX-4 needs the L2 headers inlined in
- * every SEND and has no enhanced multi-packet WQE; SHAMPO (HW-GRO) starts
- * with ConnectX-7.
+ * What each generation offers, as QUERY_HCA_CAP reports it. ConnectX-4
+ * needs the L2 headers inlined in every SEND and has no enhanced
+ * multi-packet WQE; SHAMPO (HW-GRO) starts with ConnectX-7. The limits are
+ * the same for all.
  */
-Caps model_caps(u8 model)
+prm::HcaCaps model_caps(u8 model)
 {
-	Caps c = {};
+	prm::HcaCaps c = {};
 	c.model = model;
 	c.wqe_inline_mode = model == prm::kModelCx4 ? prm::kInlineL2 : prm::kInlineNone;
 	c.enhanced_mpw = model == prm::kModelCx4 ? 0 : 1;
 	c.lso = 1;
+	c.log_max_sq_sz = kLogMaxSqSize;
+	c.log_max_rq_sz = kLogMaxRqSize;
+	c.log_max_cq_sz = kLogMaxCqSize;
+	c.log_max_rss_tbl = prm::kRssMaxTableLog;
+	c.max_sqs.set(kMaxSqs);
+	c.max_rqs.set(kMaxRqs);
+	c.max_cqs.set(kMaxCqs);
+	c.max_hw_mtu.set((u16)kMaxHwMtu);
+	c.csum = 1;
 	c.striding_rq = 1;
 	c.shampo = model == prm::kModelCx7 ? 1 : 0;
-	c.csum = 1;
 	c.cqe_compression = 0;
-	c.max_hw_mtu = kMaxHwMtu;
-	c.max_lso_sz = kMaxLsoSize;
+	c.max_lso_sz.set(kMaxLsoSize);
 	return c;
 }
 
@@ -110,28 +118,6 @@ fail:
 }
 
 } /* namespace */
-
-void encode_caps(const Caps &c, prm::HcaCaps *out)
-{
-	__builtin_memset(out, 0, sizeof(*out));
-	out->model = c.model;
-	out->wqe_inline_mode = c.wqe_inline_mode;
-	out->enhanced_mpw = c.enhanced_mpw;
-	out->lso = c.lso;
-	out->log_max_sq_sz = kLogMaxSqSize;
-	out->log_max_rq_sz = kLogMaxRqSize;
-	out->log_max_cq_sz = kLogMaxCqSize;
-	out->log_max_rss_tbl = prm::kRssMaxTableLog;
-	out->max_sqs.set(kMaxSqs);
-	out->max_rqs.set(kMaxRqs);
-	out->max_cqs.set(kMaxCqs);
-	out->max_hw_mtu.set((u16)c.max_hw_mtu);
-	out->csum = c.csum;
-	out->striding_rq = c.striding_rq;
-	out->shampo = c.shampo;
-	out->cqe_compression = c.cqe_compression;
-	out->max_lso_sz.set(c.max_lso_sz);
-}
 
 } /* namespace softcx::hw */
 

@@ -13,29 +13,27 @@
 #pragma once
 
 #include "prm/cmd.h"
+#include "prm/counters.h"
 #include "prm/packet.h"
 #include "prm/wqe.h"
 #include "prm/types.h"
-#include "softcx/core.h"
+#include "softcx/hw.h"
 #include "softcx/os.h"
-#include "hw/bus_counters.h"
 
 namespace softcx::hw {
 
-/* ---- limits (reported in HcaCaps where the caps have a field) ---- */
-constexpr u32 kMaxFunctions = 16;
 /*
- * Queue tables: two full channel sets must fit at once while a driver
- * switches from one to the other (the new set is built before the old one
- * goes). Per set: SCX_MAX_CHANNELS channels of 3 SQs (stack, XDP_TX, XDP
- * redirect target), 1 RQ and 4 CQs, plus one RSS object. Slots cost a few
- * dozen bytes and a lock each; an SQ's scratch memory is allocated only by
+ * ---- limits: what one adapter and each of its functions can hold ----
+ * Reported in HcaCaps where the caps have a field (model_caps()); a driver
+ * learns them from QUERY_HCA_CAP and sizes itself (or refuses) by them.
+ * The object tables are fixed arrays in each function: a slot costs a few
+ * dozen bytes and a lock; an SQ's scratch memory is allocated only by
  * CREATE_SQ.
  */
-constexpr u32 kChannelSets = 2;
-constexpr u32 kMaxSqs = kChannelSets * SCX_MAX_CHANNELS * 3;
-constexpr u32 kMaxRqs = kChannelSets * SCX_MAX_CHANNELS;
-constexpr u32 kMaxCqs = kChannelSets * SCX_MAX_CHANNELS * 4;
+constexpr u32 kMaxFunctions = 16;
+constexpr u32 kMaxSqs = 384;
+constexpr u32 kMaxRqs = 128;
+constexpr u32 kMaxCqs = kMaxSqs + kMaxRqs;	/* one for every queue */
 constexpr u32 kMaxRss = 4;
 constexpr u32 kLogMaxSqSize = 13;	/* WQEBBs */
 constexpr u32 kLogMaxRqSize = 13;	/* WQEs */
@@ -61,20 +59,6 @@ static_assert(kMaxSqs <= kObjIxMask + 1 && kMaxRqs <= kObjIxMask + 1 &&
 	      kMaxCqs <= kObjIxMask + 1 && kMaxRss <= kObjIxMask + 1);
 static_assert(((u32)ObjType::Rss << kObjTypeShift) + (1u << kObjTypeShift) - 1 < (1u << 24),
 	      "object numbers must fit 24 bits");
-
-/* Capabilities in host order; encode_caps() turns them into prm::HcaCaps. */
-struct Caps {
-	u8 model;
-	u8 wqe_inline_mode;
-	u8 enhanced_mpw;
-	u8 lso;
-	u8 striding_rq;
-	u8 shampo;
-	u8 csum;
-	u8 cqe_compression;
-	u32 max_hw_mtu;
-	u32 max_lso_sz;
-};
 
 /* ---- completion queue ---- */
 struct Cq {
@@ -169,8 +153,8 @@ struct scx_hw_function {
 	softcx::s32 active_rss;		/* __atomic; slot index or -1 */
 	softcx::u64 rss_created;	/* creation counter (command lock) */
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
-	softcx::hw::BusCounters bus;
-	softcx::hw::QCounters qc;
+	softcx::prm::BusCounters bus;		/* bus_add()/bus_read() only */
+	softcx::prm::QCounters qc;		/* bus_add()/bus_read() only */
 	softcx::hw::Cq cq[softcx::hw::kMaxCqs];
 	softcx::hw::Sq sq[softcx::hw::kMaxSqs];
 	softcx::hw::Rq rq[softcx::hw::kMaxRqs];
@@ -179,21 +163,19 @@ struct scx_hw_function {
 
 struct scx_hw_adapter {
 	void *os_dev;
-	softcx::hw::Caps caps;
+	softcx::prm::HcaCaps caps;	/* as QUERY_HCA_CAP returns them (big-endian fields) */
 	softcx::u32 nr_functions;
 	struct scx_hw_function *fn[softcx::hw::kMaxFunctions];
 };
 
 namespace softcx::hw {
 
-/* core.h also declares a function named scx_hw_function: name the struct explicitly. */
+/* softcx/hw.h also declares a function named scx_hw_function: name the struct explicitly. */
 using Function = struct ::scx_hw_function;
 using Adapter = struct ::scx_hw_adapter;
 
-inline const Caps &caps_of(const Function *fn) { return fn->adapter->caps; }
+inline const prm::HcaCaps &caps_of(const Function *fn) { return fn->adapter->caps; }
 inline void *os_dev_of(const Function *fn) { return fn->adapter->os_dev; }
-
-void encode_caps(const Caps &c, prm::HcaCaps *out);
 
 /* Slot index named by an object number, or -1 when it cannot name a slot of this table. */
 inline int obj_slot(u32 num, ObjType type, u32 table_size)
@@ -211,6 +193,14 @@ inline u32 obj_next_num(u32 *gen, ObjType type, u32 ix)
 	*gen = *gen >= kObjGenMax ? 1 : *gen + 1;
 	return ((u32)type << kObjTypeShift) | (*gen << kObjIxBits) | ix;
 }
+
+/*
+ * The function's counters (prm/counters.h): engines of different queues
+ * update them under different locks, so every update is an atomic add;
+ * readers (QUERY_* commands) take a relaxed snapshot.
+ */
+inline void bus_add(u64 *ctr, u64 v) { __atomic_fetch_add(ctr, v, __ATOMIC_RELAXED); }
+inline u64 bus_read(const u64 *ctr) { return __atomic_load_n(ctr, __ATOMIC_RELAXED); }
 
 inline u32 load_u32(const u32 *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 inline void store_u32(u32 *p, u32 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }

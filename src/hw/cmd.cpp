@@ -46,11 +46,33 @@ T *outbox(const CmdEnv &e)
 	return reinterpret_cast<T *>(e.out);
 }
 
-CmdStatus reject(const CmdEnv &e, CmdStatus st, const char *why)
+/* A refused command, logged with the object kind it concerns (obj, or none). */
+CmdStatus reject(const CmdEnv &e, CmdStatus st, const char *why, const char *obj = nullptr)
 {
-	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u: command rejected (0x%x): %s\n", e.fn->ix, st,
-		   why);
+	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u: command rejected (0x%x): %s%s%s\n", e.fn->ix,
+		   st, obj ? obj : "", obj ? ": " : "", why);
 	return st;
+}
+
+/* The live object a number names in one of the function's tables, or null. */
+template <typename T, u32 N>
+T *find_obj(T (&table)[N], ObjType type, u32 num)
+{
+	int ix = obj_slot(num, type, N);
+	/* num only changes under the command lock, which we hold. */
+	if (ix < 0 || table[ix].num != num)
+		return nullptr;
+	return &table[ix];
+}
+
+/* The first free slot of a table, or -1. */
+template <typename T, u32 N>
+int free_slot(T (&table)[N])
+{
+	for (u32 ix = 0; ix < N; ix++)
+		if (!table[ix].num)
+			return (int)ix;
+	return -1;
 }
 
 /*
@@ -74,13 +96,7 @@ constexpr u32 kRqWqeBytes = 1u << kRqWqeLogStride;
 
 /* ---- CQ ---- */
 
-Cq *find_cq(Function *fn, u32 cqn)
-{
-	int ix = obj_slot(cqn, ObjType::Cq, kMaxCqs);
-	if (ix < 0 || fn->cq[ix].num != cqn)
-		return nullptr;
-	return &fn->cq[ix];
-}
+Cq *find_cq(Function *fn, u32 cqn) { return find_obj(fn->cq, ObjType::Cq, cqn); }
 
 CmdStatus create_cq(CmdEnv &e)
 {
@@ -96,18 +112,16 @@ CmdStatus create_cq(CmdEnv &e)
 	if (!ring)
 		return reject(e, prm::kStatBadParam, "CQ ring not DMA memory");
 
-	for (u32 ix = 0; ix < kMaxCqs; ix++) {
-		Cq *cq = &fn->cq[ix];
-		if (cq->num)
-			continue;
-		cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get());
-		cq->users = 0;
-		u32 num = obj_next_num(&cq->gen, ObjType::Cq, ix);
-		store_u32(&cq->num, num);	/* the arm doorbell may look from now on */
-		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
-		return prm::kStatOk;
-	}
-	return reject(e, prm::kStatExceedLim, "no free CQ");
+	int ix = free_slot(fn->cq);
+	if (ix < 0)
+		return reject(e, prm::kStatExceedLim, "no free CQ");
+	Cq *cq = &fn->cq[ix];
+	cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get());
+	cq->users = 0;
+	u32 num = obj_next_num(&cq->gen, ObjType::Cq, (u32)ix);
+	store_u32(&cq->num, num);	/* the arm doorbell may look from now on */
+	outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+	return prm::kStatOk;
 }
 
 CmdStatus destroy_cq(CmdEnv &e)
@@ -164,204 +178,185 @@ CmdStatus check_transition(CmdEnv &e, u8 state, const prm::ModifyQueueIn &in)
 	return prm::kStatOk;
 }
 
-/* ---- SQ ---- */
+/* ---- work queues (SQ, RQ) ---- */
 
-CmdStatus create_sq(CmdEnv &e)
-{
-	auto in = inbox<prm::CreateSqIn>(e);
-	Function *fn = e.fn;
-	const Caps &caps = caps_of(fn);
-	Cq *cq;
+/*
+ * What differs between the kinds of work queue: the table, the WQE size,
+ * the create parameters and state of each kind. CQ binding, ring and
+ * doorbell record, slot, state machine and teardown are one path below.
+ */
+struct WqConst {
+	ObjType type;
+	const char *name;	/* in rejection messages */
+	u32 log_max_size;	/* caps: in WQEBBs (SQ) or WQEs (RQ) */
+	u32 wqe_bytes;		/* ring stride and alignment */
+	bool scratch;		/* CREATE takes e.prealloc (SqScratch) */
+};
 
-	CmdStatus st = bind_cq(e, in.cqn.get(), &cq);
-	if (st != prm::kStatOk)
-		return st;
-	if (in.log_wq_sz > kLogMaxSqSize)
-		return reject(e, prm::kStatBadParam, "SQ size above caps");
-	if (in.min_wqe_inline_mode > prm::kInlineTcpUdp)
-		return reject(e, prm::kStatBadParam, "unknown inline mode");
-	if (in.allow_multi_pkt_send_wqe && !caps.enhanced_mpw)
-		return reject(e, prm::kStatBadParam, "no enhanced MPW on this model");
-	auto *dbrec = static_cast<const u32 *>(
-		dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign));
-	if (!dbrec)
-		return reject(e, prm::kStatBadParam, "SQ doorbell record not DMA memory");
-	u8 *ring = static_cast<u8 *>(
-		dma_region(fn, in.pas.get(), (u64)prm::kSendWqeBB << in.log_wq_sz, prm::kSendWqeBB));
-	if (!ring)
-		return reject(e, prm::kStatBadParam, "SQ ring not DMA memory");
-	if (!e.prealloc)
-		return reject(e, prm::kStatExceedLim, "no memory for the SQ");
+template <typename Q>
+struct WqKind;
 
-	for (u32 ix = 0; ix < kMaxSqs; ix++) {
-		Sq *sq = &fn->sq[ix];
-		if (sq->num)
-			continue;
-		u32 num = obj_next_num(&sq->gen, ObjType::Sq, ix);
-		scx_os_lock(sq->lock);
-		sq->state = prm::kQueueRst;
-		sq->cc = 0;
-		sq->ring = ring;
-		sq->log_size = in.log_wq_sz;
-		sq->dbrec = dbrec;
-		sq->cq = cq;
+template <>
+struct WqKind<Sq> {
+	using CreateIn = prm::CreateSqIn;
+	static constexpr WqConst k = { ObjType::Sq, "SQ", kLogMaxSqSize, prm::kSendWqeBB, true };
+
+	static auto &table(Function *fn) { return fn->sq; }
+
+	/* Parameters only an SQ has (checked before any DMA translation). */
+	static CmdStatus check(CmdEnv &e, const CreateIn &in)
+	{
+		if (in.min_wqe_inline_mode > prm::kInlineTcpUdp)
+			return reject(e, prm::kStatBadParam, "unknown inline mode", k.name);
+		if (in.allow_multi_pkt_send_wqe && !caps_of(e.fn).enhanced_mpw)
+			return reject(e, prm::kStatBadParam, "no enhanced MPW on this model", k.name);
+		return prm::kStatOk;
+	}
+
+	/* Under the SQ's lock, before its number goes live. */
+	static void init(Sq *sq, const CreateIn &in, CmdEnv &e)
+	{
+		const prm::HcaCaps &caps = caps_of(e.fn);
+
 		sq->scratch = static_cast<SqScratch *>(e.prealloc);
+		e.prealloc = nullptr;
 		sq->min_inline_mode = in.min_wqe_inline_mode > caps.wqe_inline_mode ?
 					      in.min_wqe_inline_mode : caps.wqe_inline_mode;
 		sq->allow_mpw = in.allow_multi_pkt_send_wqe ? 1 : 0;
-		sq->num = num;
-		scx_os_unlock(sq->lock);
-		e.prealloc = nullptr;
-		cq->users++;
-		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+	}
+
+	/* Created and in RST: the driver restarts its counters at 0 too. */
+	static void reset(Sq *sq) { sq->cc = 0; }
+
+	/* Destroyed, under the SQ's lock: the scratch memory is freed after the command lock. */
+	static void release(Sq *sq, CmdEnv &e)
+	{
+		e.to_free = sq->scratch;
+		sq->scratch = nullptr;
+	}
+};
+
+template <>
+struct WqKind<Rq> {
+	using CreateIn = prm::CreateRqIn;
+	static constexpr WqConst k = { ObjType::Rq, "RQ", kLogMaxRqSize, kRqWqeBytes, false };
+
+	static auto &table(Function *fn) { return fn->rq; }
+
+	static CmdStatus check(CmdEnv &e, const CreateIn &in)
+	{
+		if (in.wq_type != prm::kWqCyclic)
+			return reject(e, prm::kStatBadParam, "only cyclic RQs are emulated", k.name);
+		if (in.log_wq_stride != kRqWqeLogStride)
+			return reject(e, prm::kStatBadParam, "stride must be one data segment", k.name);
 		return prm::kStatOk;
 	}
-	return reject(e, prm::kStatExceedLim, "no free SQ");
-}
 
-Sq *find_sq(Function *fn, u32 sqn)
-{
-	int ix = obj_slot(sqn, ObjType::Sq, kMaxSqs);
-	/* num only changes under the command lock, which we hold. */
-	if (ix < 0 || fn->sq[ix].num != sqn)
-		return nullptr;
-	return &fn->sq[ix];
-}
-
-CmdStatus modify_sq(CmdEnv &e)
-{
-	auto in = inbox<prm::ModifyQueueIn>(e);
-	Sq *sq = find_sq(e.fn, in.obj_num.get());
-	if (!sq)
-		return reject(e, prm::kStatBadResource, "no such SQ");
-
-	scx_os_lock(sq->lock);
-	CmdStatus st = check_transition(e, sq->state, in);
-	if (st == prm::kStatOk) {
-		sq->state = in.next_state;
-		if (in.next_state == prm::kQueueRst)
-			sq->cc = 0;	/* the driver restarts its counters at 0 too */
+	static void init(Rq *, const CreateIn &, CmdEnv &) {}
+	static void reset(Rq *rq)
+	{
+		rq->cc = 0;
+		rq->posted = 0;
 	}
-	scx_os_unlock(sq->lock);
-	return st;
+	/*
+	 * An RSS table may keep naming a destroyed RQ: packets hashed to it are
+	 * dropped as rx_if_down_packets, and the generation in the number keeps
+	 * it from ever matching a new RQ in the same slot.
+	 */
+	static void release(Rq *, CmdEnv &) {}
+};
+
+template <typename Q>
+Q *find_wq(Function *fn, u32 num)
+{
+	return find_obj(WqKind<Q>::table(fn), WqKind<Q>::k.type, num);
 }
 
-CmdStatus destroy_sq(CmdEnv &e)
+template <typename Q>
+CmdStatus create_wq(CmdEnv &e)
 {
-	Sq *sq = find_sq(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
-	if (!sq)
-		return reject(e, prm::kStatBadResource, "no such SQ");
-
-	/* After this critical section no doorbell can reach the SQ's memory. */
-	scx_os_lock(sq->lock);
-	sq->num = 0;
-	sq->state = prm::kQueueRst;
-	Cq *cq = sq->cq;
-	e.to_free = sq->scratch;
-	sq->scratch = nullptr;
-	sq->ring = nullptr;
-	sq->dbrec = nullptr;
-	sq->cq = nullptr;
-	scx_os_unlock(sq->lock);
-	cq->users--;
-	return prm::kStatOk;
-}
-
-/* ---- RQ ---- */
-
-Rq *find_rq(Function *fn, u32 rqn)
-{
-	int ix = obj_slot(rqn, ObjType::Rq, kMaxRqs);
-	if (ix < 0 || fn->rq[ix].num != rqn)
-		return nullptr;
-	return &fn->rq[ix];
-}
-
-CmdStatus create_rq(CmdEnv &e)
-{
-	auto in = inbox<prm::CreateRqIn>(e);
+	using K = WqKind<Q>;
+	auto in = inbox<typename K::CreateIn>(e);
 	Function *fn = e.fn;
 	Cq *cq;
 
 	CmdStatus st = bind_cq(e, in.cqn.get(), &cq);
 	if (st != prm::kStatOk)
 		return st;
-	if (in.log_wq_sz > kLogMaxRqSize)
-		return reject(e, prm::kStatBadParam, "RQ size above caps");
-	if (in.wq_type != prm::kWqCyclic)
-		return reject(e, prm::kStatBadParam, "only cyclic RQs are emulated");
-	if (in.log_wq_stride != kRqWqeLogStride)
-		return reject(e, prm::kStatBadParam, "RQ stride must be one data segment");
+	if (in.log_wq_sz > K::k.log_max_size)
+		return reject(e, prm::kStatBadParam, "size above caps", K::k.name);
+	st = K::check(e, in);
+	if (st != prm::kStatOk)
+		return st;
 	auto *dbrec = static_cast<const u32 *>(
 		dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign));
 	if (!dbrec)
-		return reject(e, prm::kStatBadParam, "RQ doorbell record not DMA memory");
+		return reject(e, prm::kStatBadParam, "doorbell record not DMA memory", K::k.name);
 	u8 *ring = static_cast<u8 *>(
-		dma_region(fn, in.pas.get(), (u64)kRqWqeBytes << in.log_wq_sz, kRqWqeBytes));
+		dma_region(fn, in.pas.get(), (u64)K::k.wqe_bytes << in.log_wq_sz, K::k.wqe_bytes));
 	if (!ring)
-		return reject(e, prm::kStatBadParam, "RQ ring not DMA memory");
+		return reject(e, prm::kStatBadParam, "ring not DMA memory", K::k.name);
+	if (K::k.scratch && !e.prealloc)
+		return reject(e, prm::kStatExceedLim, "no memory for the queue", K::k.name);
+	int ix = free_slot(K::table(fn));
+	if (ix < 0)
+		return reject(e, prm::kStatExceedLim, "no free slot", K::k.name);
 
-	for (u32 ix = 0; ix < kMaxRqs; ix++) {
-		Rq *rq = &fn->rq[ix];
-		if (rq->num)
-			continue;
-		u32 num = obj_next_num(&rq->gen, ObjType::Rq, ix);
-		scx_os_lock(rq->lock);
-		rq->state = prm::kQueueRst;
-		rq->cc = 0;
-		rq->posted = 0;
-		rq->ring = ring;
-		rq->log_size = in.log_wq_sz;
-		rq->dbrec = dbrec;
-		rq->cq = cq;
-		rq->num = num;
-		scx_os_unlock(rq->lock);
-		cq->users++;
-		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
-		return prm::kStatOk;
-	}
-	return reject(e, prm::kStatExceedLim, "no free RQ");
+	Q *q = &K::table(fn)[ix];
+	u32 num = obj_next_num(&q->gen, K::k.type, (u32)ix);
+	scx_os_lock(q->lock);
+	q->state = prm::kQueueRst;
+	K::reset(q);
+	q->ring = ring;
+	q->log_size = in.log_wq_sz;
+	q->dbrec = dbrec;
+	q->cq = cq;
+	K::init(q, in, e);
+	q->num = num;
+	scx_os_unlock(q->lock);
+	cq->users++;
+	outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+	return prm::kStatOk;
 }
 
-CmdStatus modify_rq(CmdEnv &e)
+template <typename Q>
+CmdStatus modify_wq(CmdEnv &e)
 {
+	using K = WqKind<Q>;
 	auto in = inbox<prm::ModifyQueueIn>(e);
-	Rq *rq = find_rq(e.fn, in.obj_num.get());
-	if (!rq)
-		return reject(e, prm::kStatBadResource, "no such RQ");
+	Q *q = find_wq<Q>(e.fn, in.obj_num.get());
+	if (!q)
+		return reject(e, prm::kStatBadResource, "no such object", K::k.name);
 
-	scx_os_lock(rq->lock);
-	CmdStatus st = check_transition(e, rq->state, in);
+	scx_os_lock(q->lock);
+	CmdStatus st = check_transition(e, q->state, in);
 	if (st == prm::kStatOk) {
-		rq->state = in.next_state;
-		if (in.next_state == prm::kQueueRst) {
-			rq->cc = 0;
-			rq->posted = 0;
-		}
+		q->state = in.next_state;
+		if (in.next_state == prm::kQueueRst)
+			K::reset(q);
 	}
-	scx_os_unlock(rq->lock);
+	scx_os_unlock(q->lock);
 	return st;
 }
 
-/*
- * An RSS table may keep naming a destroyed RQ: packets hashed to it are
- * dropped as rx_if_down_packets, and the generation in the number keeps it
- * from ever matching a new RQ in the same slot.
- */
-CmdStatus destroy_rq(CmdEnv &e)
+template <typename Q>
+CmdStatus destroy_wq(CmdEnv &e)
 {
-	Rq *rq = find_rq(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
-	if (!rq)
-		return reject(e, prm::kStatBadResource, "no such RQ");
+	using K = WqKind<Q>;
+	Q *q = find_wq<Q>(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
+	if (!q)
+		return reject(e, prm::kStatBadResource, "no such object", K::k.name);
 
-	scx_os_lock(rq->lock);
-	rq->num = 0;
-	rq->state = prm::kQueueRst;
-	Cq *cq = rq->cq;
-	rq->ring = nullptr;
-	rq->dbrec = nullptr;
-	rq->cq = nullptr;
-	scx_os_unlock(rq->lock);
+	/* After this critical section no doorbell or frame can reach the queue's memory. */
+	scx_os_lock(q->lock);
+	q->num = 0;
+	q->state = prm::kQueueRst;
+	Cq *cq = q->cq;
+	K::release(q, e);
+	q->ring = nullptr;
+	q->dbrec = nullptr;
+	q->cq = nullptr;
+	scx_os_unlock(q->lock);
 	cq->users--;
 	return prm::kStatOk;
 }
@@ -399,7 +394,7 @@ CmdStatus check_rss(CmdEnv &e, const RssHead &in)
 	if (e.in_len < kRssTableOff + n * sizeof(prm::be32))
 		return reject(e, prm::kStatBadInputLen, "RSS inbox shorter than its table");
 	for (u32 i = 0; i < n; i++)
-		if (!find_rq(e.fn, rss_entry(e, i)))
+		if (!find_wq<Rq>(e.fn, rss_entry(e, i)))
 			return reject(e, prm::kStatBadResource, "RSS table names no RQ");
 	return prm::kStatOk;
 }
@@ -415,13 +410,7 @@ void rss_fill(const CmdEnv &e, Rss *r, const RssHead &in)
 		__atomic_store_n(&r->rqn[i], rss_entry(e, i), __ATOMIC_RELAXED);
 }
 
-Rss *find_rss(Function *fn, u32 num)
-{
-	int ix = obj_slot(num, ObjType::Rss, kMaxRss);
-	if (ix < 0 || fn->rss[ix].num != num)
-		return nullptr;
-	return &fn->rss[ix];
-}
+Rss *find_rss(Function *fn, u32 num) { return find_obj(fn->rss, ObjType::Rss, num); }
 
 CmdStatus create_rss(CmdEnv &e)
 {
@@ -431,29 +420,27 @@ CmdStatus create_rss(CmdEnv &e)
 	CmdStatus st = check_rss(e, in);
 	if (st != prm::kStatOk)
 		return st;
-	for (u32 ix = 0; ix < kMaxRss; ix++) {
-		Rss *r = &fn->rss[ix];
-		if (r->num)
-			continue;
-		if (!r->toeplitz) {
-			/* The slot's first object: a zeroed table, the table of its zeroed key. */
-			if (!e.prealloc)
-				return reject(e, prm::kStatExceedLim, "no memory for the RSS object");
-			__atomic_store_n(&r->toeplitz, static_cast<ToeplitzTable *>(e.prealloc),
-					 __ATOMIC_RELAXED);
-			e.prealloc = nullptr;
-		}
-		u32 num = obj_next_num(&r->gen, ObjType::Rss, ix);
-		rss_write_begin(r);
-		rss_fill(e, r, in);
-		r->created = ++fn->rss_created;
-		__atomic_store_n(&r->num, num, __ATOMIC_RELAXED);
-		rss_update_active(fn);	/* the newest object steers */
-		rss_write_end(r);
-		outbox<prm::CreateObjOut>(e)->obj_num.set(num);
-		return prm::kStatOk;
+	int ix = free_slot(fn->rss);
+	if (ix < 0)
+		return reject(e, prm::kStatExceedLim, "no free RSS object");
+	Rss *r = &fn->rss[ix];
+	if (!r->toeplitz) {
+		/* The slot's first object: a zeroed table, the table of its zeroed key. */
+		if (!e.prealloc)
+			return reject(e, prm::kStatExceedLim, "no memory for the RSS object");
+		__atomic_store_n(&r->toeplitz, static_cast<ToeplitzTable *>(e.prealloc),
+				 __ATOMIC_RELAXED);
+		e.prealloc = nullptr;
 	}
-	return reject(e, prm::kStatExceedLim, "no free RSS object");
+	u32 num = obj_next_num(&r->gen, ObjType::Rss, (u32)ix);
+	rss_write_begin(r);
+	rss_fill(e, r, in);
+	r->created = ++fn->rss_created;
+	__atomic_store_n(&r->num, num, __ATOMIC_RELAXED);
+	rss_update_active(fn);	/* the newest object steers */
+	rss_write_end(r);
+	outbox<prm::CreateObjOut>(e)->obj_num.set(num);
+	return prm::kStatOk;
 }
 
 CmdStatus modify_rss(CmdEnv &e)
@@ -487,34 +474,23 @@ CmdStatus destroy_rss(CmdEnv &e)
 
 CmdStatus query_hca_cap(CmdEnv &e)
 {
-	encode_caps(caps_of(e.fn), &outbox<prm::QueryHcaCapOut>(e)->caps);
+	outbox<prm::QueryHcaCapOut>(e)->caps = caps_of(e.fn);
 	return prm::kStatOk;
 }
 
-CmdStatus query_q_counter(CmdEnv &e)
+/* A counter set (prm/counters.h) of the function, each value a relaxed snapshot. */
+template <typename Out, typename Counters>
+CmdStatus query_counters(CmdEnv &e, const Counters &c)
 {
-	const QCounters &q = e.fn->qc;
-	auto *out = outbox<prm::QueryQCounterOut>(e);
-	out->rx_out_of_buffer.set(bus_read(&q.rx_out_of_buffer));
-	out->rx_if_down_packets.set(bus_read(&q.rx_if_down_packets));
-	out->rx_oversize_pkts_buffer.set(bus_read(&q.rx_oversize_pkts_buffer));
-	out->rx_malformed.set(bus_read(&q.rx_malformed));
+	prm::counters_put(outbox<Out>(e), c, bus_read);
 	return prm::kStatOk;
 }
+
+CmdStatus query_q_counter(CmdEnv &e) { return query_counters<prm::QueryQCounterOut>(e, e.fn->qc); }
 
 CmdStatus query_bus_counters(CmdEnv &e)
 {
-	const BusCounters &b = e.fn->bus;
-	auto *out = outbox<prm::QueryBusCountersOut>(e);
-	out->rd_desc_bytes.set(bus_read(&b.rd_desc_bytes));
-	out->rd_data_bytes.set(bus_read(&b.rd_data_bytes));
-	out->wr_data_bytes.set(bus_read(&b.wr_data_bytes));
-	out->wr_cqe_bytes.set(bus_read(&b.wr_cqe_bytes));
-	out->rd_dbr_bytes.set(bus_read(&b.rd_dbr_bytes));
-	out->doorbells.set(bus_read(&b.doorbells));
-	out->emul_ns.set(bus_read(&b.emul_ns));
-	out->dma_faults.set(bus_read(&b.dma_faults));
-	return prm::kStatOk;
+	return query_counters<prm::QueryBusCountersOut>(e, e.fn->bus);
 }
 
 /* ---- dispatch ---- */
@@ -530,12 +506,12 @@ constexpr CmdDesc kCmds[] = {
 	{ prm::kCmdQueryHcaCap, sizeof(prm::CmdIn), sizeof(prm::QueryHcaCapOut), query_hca_cap },
 	{ prm::kCmdCreateCq, sizeof(prm::CreateCqIn), sizeof(prm::CreateObjOut), create_cq },
 	{ prm::kCmdDestroyCq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_cq },
-	{ prm::kCmdCreateSq, sizeof(prm::CreateSqIn), sizeof(prm::CreateObjOut), create_sq },
-	{ prm::kCmdModifySq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_sq },
-	{ prm::kCmdDestroySq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_sq },
-	{ prm::kCmdCreateRq, sizeof(prm::CreateRqIn), sizeof(prm::CreateObjOut), create_rq },
-	{ prm::kCmdModifyRq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_rq },
-	{ prm::kCmdDestroyRq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_rq },
+	{ prm::kCmdCreateSq, sizeof(prm::CreateSqIn), sizeof(prm::CreateObjOut), create_wq<Sq> },
+	{ prm::kCmdModifySq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_wq<Sq> },
+	{ prm::kCmdDestroySq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_wq<Sq> },
+	{ prm::kCmdCreateRq, sizeof(prm::CreateRqIn), sizeof(prm::CreateObjOut), create_wq<Rq> },
+	{ prm::kCmdModifyRq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_wq<Rq> },
+	{ prm::kCmdDestroyRq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_wq<Rq> },
 	{ prm::kCmdCreateRss, kRssTableOff + sizeof(prm::be32), sizeof(prm::CreateObjOut),
 	  create_rss },
 	{ prm::kCmdModifyRss, kRssTableOff + sizeof(prm::be32), sizeof(prm::CmdOut), modify_rss },

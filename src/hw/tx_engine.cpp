@@ -88,7 +88,7 @@ const u8 *translate(TxRun &t, const DataSeg &seg, u32 len)
  */
 u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
 {
-	const u32 mtu = caps_of(t.fn).max_hw_mtu;
+	const u32 mtu = caps_of(t.fn).max_hw_mtu.get();
 
 	while (d < w.ds) {
 		DataSeg seg;
@@ -140,7 +140,7 @@ u8 exec_send(TxRun &t, const Wqe &w)
 	EthSeg eth;
 	wqe_copy(w, sizeof(CtrlSeg), &eth, sizeof(eth));
 	u8 *frame = t.sq->scratch->frame;
-	u32 first_ds = copy_inline(w, eth, frame, caps_of(t.fn).max_hw_mtu);
+	u32 first_ds = copy_inline(w, eth, frame, caps_of(t.fn).max_hw_mtu.get());
 	if (!first_ds)
 		return prm::kSyndLocalLengthErr;
 	u32 len = eth.inline_hdr_sz.get();
@@ -160,7 +160,7 @@ u8 exec_send(TxRun &t, const Wqe &w)
 /* ---- ENHANCED_MPSW: one shared eth segment, one packet per data/inline segment ---- */
 u8 exec_mpsw(TxRun &t, const Wqe &w)
 {
-	const u32 mtu = caps_of(t.fn).max_hw_mtu;
+	const u32 mtu = caps_of(t.fn).max_hw_mtu.get();
 
 	if (!caps_of(t.fn).enhanced_mpw || !t.sq->allow_mpw)
 		return prm::kSyndLocalQpOpErr;
@@ -215,6 +215,7 @@ struct LsoHdr {
 u8 lso_gather_list(TxRun &t, const Wqe &w, u32 d, u32 *nseg, u32 *total)
 {
 	Gather *g = t.sq->scratch->gather;
+	const u32 max_lso = caps_of(t.fn).max_lso_sz.get();
 	*nseg = 0;
 	*total = 0;
 	for (; d < w.ds; d++) {
@@ -223,7 +224,7 @@ u8 lso_gather_list(TxRun &t, const Wqe &w, u32 d, u32 *nseg, u32 *total)
 		u32 bc = seg.byte_count.get();
 		if (bc & prm::kInlineSegFlag)
 			return prm::kSyndLocalQpOpErr;
-		if (bc > caps_of(t.fn).max_lso_sz || *total + bc > caps_of(t.fn).max_lso_sz)
+		if (bc > max_lso || *total + bc > max_lso)
 			return prm::kSyndLocalLengthErr;
 		if (!bc)
 			continue;
@@ -285,7 +286,7 @@ bool lso_parse_template(const u8 *hdr, LsoHdr *h)
 
 u8 exec_lso(TxRun &t, const Wqe &w)
 {
-	const u32 mtu = caps_of(t.fn).max_hw_mtu;
+	const u32 mtu = caps_of(t.fn).max_hw_mtu.get();
 	SqScratch *s = t.sq->scratch;
 
 	if (!caps_of(t.fn).lso)

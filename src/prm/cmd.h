@@ -7,6 +7,7 @@
  */
 #pragma once
 
+#include "counters.h"
 #include "types.h"
 
 namespace softcx::prm {
@@ -176,26 +177,49 @@ struct RssIn {
 	be32 rqn[1u << kRssMaxTableLog];
 };
 
+/* The counter sets (counters.h), big-endian, after the header. */
 struct QueryQCounterOut {
 	CmdOut hdr;
-	be64 rx_out_of_buffer;		/* no posted WQE in the chosen RQ */
-	be64 rx_if_down_packets;	/* no ready RQ / no RSS object */
-	be64 rx_oversize_pkts_buffer;	/* frame longer than the posted buffer */
-	be64 rx_malformed;		/* runt frames */
+	SCX_PRM_Q_COUNTERS(SCX_PRM_CTR_BE64)
 };
 
-/* Bus accounting: what crossed the emulated PCIe link of one function. */
 struct QueryBusCountersOut {
 	CmdOut hdr;
-	be64 rd_desc_bytes;	/* device reads of WQEs */
-	be64 rd_data_bytes;	/* device reads of packet data */
-	be64 wr_data_bytes;	/* device writes of packet data */
-	be64 wr_cqe_bytes;	/* device writes of CQEs */
-	be64 rd_dbr_bytes;	/* device reads of doorbell records */
-	be64 doorbells;		/* MMIO doorbell writes */
-	be64 emul_ns;		/* ns spent emulating them (timing on), not a NIC's */
-	be64 dma_faults;	/* device accesses refused: address not mapped for it */
+	SCX_PRM_BUS_COUNTERS(SCX_PRM_CTR_BE64)
 };
+
+/*
+ * Outbox <-> host order, field by field from the lists. put() reads each
+ * value through load(const u64 *), as the device's counters are updated
+ * concurrently.
+ */
+#define SCX_PRM_CTR_PUT(field, name) out->field.set(load(&c.field));
+#define SCX_PRM_CTR_GET(field, name) c->field = out.field.get();
+
+template <typename Load>
+void counters_put(QueryQCounterOut *out, const QCounters &c, Load load)
+{
+	SCX_PRM_Q_COUNTERS(SCX_PRM_CTR_PUT)
+}
+
+template <typename Load>
+void counters_put(QueryBusCountersOut *out, const BusCounters &c, Load load)
+{
+	SCX_PRM_BUS_COUNTERS(SCX_PRM_CTR_PUT)
+}
+
+inline void counters_get(const QueryQCounterOut &out, QCounters *c)
+{
+	SCX_PRM_Q_COUNTERS(SCX_PRM_CTR_GET)
+}
+
+inline void counters_get(const QueryBusCountersOut &out, BusCounters *c)
+{
+	SCX_PRM_BUS_COUNTERS(SCX_PRM_CTR_GET)
+}
+
+#undef SCX_PRM_CTR_PUT
+#undef SCX_PRM_CTR_GET
 
 /* MMIO offsets in a function's BAR (one UAR page). */
 constexpr u32 kUarCqDoorbell = 0x20;	/* u64: be32 arm word, be32 cqn */
@@ -282,19 +306,10 @@ static_assert(__builtin_offsetof(RssIn, toeplitz_key) == 24);
 static_assert(__builtin_offsetof(RssIn, rqn) == 64);
 static_assert(sizeof(QueryQCounterOut) == 40);
 static_assert(__builtin_offsetof(QueryQCounterOut, hdr) == 0);
-static_assert(__builtin_offsetof(QueryQCounterOut, rx_out_of_buffer) == 8);
-static_assert(__builtin_offsetof(QueryQCounterOut, rx_if_down_packets) == 16);
-static_assert(__builtin_offsetof(QueryQCounterOut, rx_oversize_pkts_buffer) == 24);
-static_assert(__builtin_offsetof(QueryQCounterOut, rx_malformed) == 32);
 static_assert(sizeof(QueryBusCountersOut) == 72);
 static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
-static_assert(__builtin_offsetof(QueryBusCountersOut, rd_desc_bytes) == 8);
-static_assert(__builtin_offsetof(QueryBusCountersOut, rd_data_bytes) == 16);
-static_assert(__builtin_offsetof(QueryBusCountersOut, wr_data_bytes) == 24);
-static_assert(__builtin_offsetof(QueryBusCountersOut, wr_cqe_bytes) == 32);
-static_assert(__builtin_offsetof(QueryBusCountersOut, rd_dbr_bytes) == 40);
-static_assert(__builtin_offsetof(QueryBusCountersOut, doorbells) == 48);
-static_assert(__builtin_offsetof(QueryBusCountersOut, emul_ns) == 56);
-static_assert(__builtin_offsetof(QueryBusCountersOut, dma_faults) == 64);
+/* One be64 a counter, in list order, right after the header. */
+static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));
+static_assert(sizeof(QueryBusCountersOut) == sizeof(CmdOut) + sizeof(BusCounters));
 
 } /* namespace softcx::prm */
