@@ -62,12 +62,13 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 		return;
 	priv = netdev_priv(dev);
 	scx_debugfs_port_del(priv);
-	/* unregistered: no new recovery can be scheduled */
+	/* unregistered: no new recovery or stats refresh can be scheduled */
 	if (priv->port) {
 		u32 i;
 
 		for (i = 0; i < priv->nch; i++)
 			cancel_work_sync(&priv->ch[i].tx_recover_work);
+		cancel_delayed_work_sync(&priv->stats_work);
 	}
 	if (priv->port) {
 		scx_hw_set_irq_ctx(priv->fn, NULL);
@@ -100,6 +101,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->adapter = ad;
 	priv->index = ix;
 	priv->nch = ad->nch;
+	INIT_DELAYED_WORK(&priv->stats_work, scx_stats_work);
 	priv->fn = scx_hw_function(ad->hw, ix);
 	if (!priv->fn)
 		return -ENODEV;

@@ -26,6 +26,7 @@
 #define SCX_LOG_RQ_SIZE		10
 #define SCX_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define SCX_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+#define SCX_STATS_PERIOD	HZ	/* device counters in ndo_get_stats64 lag by at most this */
 #define SCX_TX_MAX_LSO_HDR	256	/* the core's LSO inline header limit (caps.max_lso_hdr) */
 /* Largest MTU with an XDP program: one page per packet, headroom and skb_shared_info. */
 #define SCX_XDP_MAX_MTU		(PAGE_SIZE - SCX_RX_HEADROOM - SCX_RX_TAILROOM - SCX_HW_MTU_OVERHEAD)
@@ -77,6 +78,12 @@ struct scx_priv {
 	struct bpf_prog *xdp_prog;	/* attached program, one reference (RTNL) */
 	bool xdp_xmit_ready;		/* ndo_xdp_xmit may use the channels (RCU readers) */
 	struct dentry *debugfs;		/* softcx/scxN */
+	/*
+	 * Refreshes the core's cache of the device's counters (commands)
+	 * every SCX_STATS_PERIOD while the port is open: ndo_get_stats64
+	 * reads only that cache and the rings' counters.
+	 */
+	struct delayed_work stats_work;
 	bool up;			/* channel set open (RTNL) */
 	void *os_channels[SCX_MAX_CHANNELS];
 	struct scx_chan ch[];
@@ -95,6 +102,7 @@ extern const struct ethtool_ops scx_ethtool_ops;
 
 /* netdev.c */
 void scx_netdev_setup(struct net_device *dev);
+void scx_stats_work(struct work_struct *work);
 /*
  * Switch the running port to a channel set built for @mtu and @prog (RTNL,
  * port up): the new set is built first; a failure leaves the old one running.

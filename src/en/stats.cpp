@@ -203,6 +203,30 @@ void query_device(Port *p, DeviceStats *ds)
 	}
 }
 
+/*
+ * Query the device (commands: process context) into the port's cache and
+ * copy the cache to *out. The device's counters only grow, so the cache
+ * keeps the larger value of each: a refresh that raced with a later one,
+ * or a query that failed (zeros), never moves a counter back.
+ */
+void refresh_device(Port *p, DeviceStats *out)
+{
+	constexpr u32 n = sizeof(DeviceStats) / sizeof(u64);
+	DeviceStats ds = {};
+	u64 fresh[n], cached[n];
+
+	static_assert(sizeof(DeviceStats) % sizeof(u64) == 0);
+	query_device(p, &ds);
+	__builtin_memcpy(fresh, &ds, sizeof(ds));
+	LockGuard g(p->stats_lock);
+	__builtin_memcpy(cached, &p->dev_cache, sizeof(cached));
+	for (u32 i = 0; i < n; i++)
+		if (fresh[i] > cached[i])
+			cached[i] = fresh[i];
+	__builtin_memcpy(&p->dev_cache, cached, sizeof(cached));
+	*out = p->dev_cache;
+}
+
 /* Per channel index: folded base plus the live channel, under the stats lock. */
 void snapshot(Port *p, ChannelStats *out)
 {
@@ -252,7 +276,7 @@ extern "C" void scx_stats_values(scx_port *p, uint64_t *values)
 		__builtin_memset(values, 0, sizeof(u64) * scx_stats_count(p));
 		return;
 	}
-	query_device(p, &ds);
+	refresh_device(p, &ds);
 	snapshot(p, per);
 	for (u32 i = 0; i < kNumStatDescs; i++) {
 		const StatDesc &d = kStatDescs[i];
@@ -274,9 +298,17 @@ extern "C" void scx_stats_values(scx_port *p, uint64_t *values)
 	scx_os_free(per);
 }
 
+extern "C" void scx_stats_refresh(scx_port *p)
+{
+	DeviceStats ds;
+
+	refresh_device(p, &ds);
+}
+
 extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 {
 	ChannelStats total = {};
+	DeviceStats ds;
 
 	{
 		LockGuard g(p->stats_lock);
@@ -284,13 +316,12 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 		for (u32 i = 0; i < p->nch_max; i++)
 			stats_fold(&total, &p->base[i]);
 		for_each_live_stats(p, [&](u32, const ChannelStats &s) { stats_fold(&total, &s); });
+		ds = p->dev_cache;	/* no command: the last refresh */
 	}
 	s->rx_packets = total.rq.packets.read();
 	s->rx_bytes = total.rq.bytes.read();
 	s->tx_packets = total.sq.packets.read();
 	s->tx_bytes = total.sq.bytes.read();
-	DeviceStats ds = {};
-	query_qcounter(p, &ds);
 	/*
 	 * rx_dropped: frames that arrived and were lost, by the device (port
 	 * down, too long for the buffer, malformed) or the driver (error CQE,
