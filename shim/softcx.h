@@ -137,11 +137,14 @@ void _ZdaPvm(void *p, unsigned long size);	/* operator delete[](void *, size_t) 
 void __cxa_pure_virtual(void);
 
 /*
- * The only DMA-API split between x86_64 and UML (KUnit; no CONFIG_HAS_DMA):
- * without DMA the bus address is the physical address and nothing is
- * mapped or synced (dma.c holds the rest of the split).
+ * softcx needs the DMA API: x86_64 has it, and so has UML for KUnit (the
+ * virtio-PCI emulation kunit.py configures selects it; kunit/Kconfig
+ * depends on it).
  */
-#ifdef CONFIG_HAS_DMA
+#ifndef CONFIG_HAS_DMA
+#error "softcx needs the DMA API (CONFIG_HAS_DMA)"
+#endif
+
 #define SCX_PP_FLAGS	(PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV)
 
 static inline bool scx_map_failed(struct device *dev, dma_addr_t dma)
@@ -164,28 +167,6 @@ static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u3
 {
 	dma_sync_single_for_device(dev, dma, len, DMA_BIDIRECTIONAL);
 }
-#else
-#define SCX_PP_FLAGS	0
-
-static inline bool scx_map_failed(struct device *dev, dma_addr_t dma)
-{
-	return dma == DMA_MAPPING_ERROR;
-}
-
-static inline dma_addr_t scx_rx_page_dma(struct page *page)
-{
-	return page_to_phys(page);
-}
-
-static inline void scx_rx_sync_for_cpu(struct device *dev, dma_addr_t dma, u32 len,
-				       enum dma_data_direction dir)
-{
-}
-
-static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u32 len)
-{
-}
-#endif
 
 /*
  * dma.c: streaming TX mappings (unmapped with scx_os_dma_unmap) and the
