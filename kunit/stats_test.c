@@ -234,6 +234,8 @@ static void scx_stats_values_agree(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, scx_value(test, ctx, "rx_bytes"), ls.rx_bytes);
 	KUNIT_EXPECT_EQ(test, scx_value(test, ctx, "rx_bytes"), p->sent_bytes[1]);
 	KUNIT_EXPECT_EQ(test, scx_value(test, ctx, "rx_packets"), scx_pair_sum(p, 0, rx_delivered));
+	/* ethtool -S queried the device and left its counters for the link stats */
+	KUNIT_EXPECT_EQ(test, scx_value(test, ctx, "rx_out_of_buffer"), ls.rx_missed_errors);
 
 	/* every total is the sum of its per-channel copies; slot 3 never opened */
 	for (i = 0; i < ctx->count; i++) {

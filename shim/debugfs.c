@@ -118,7 +118,8 @@ static ssize_t scx_inject_dma_fault_write(struct file *file, const char __user *
 	err = scx_dma_inject_fault(&ad->pdev->dev);
 	if (err)
 		return err;
-	pr_info("debugfs: the next skb head mapping will be unreachable for the device\n");
+	dev_info(&ad->pdev->dev,
+		 "debugfs: the next skb head mapping will be unreachable for the device\n");
 	return count;
 }
 

@@ -31,9 +31,8 @@
  * has its own spinlock for process-context add/remove, entries freed
  * after a grace period.
  *
- * Also builds on UML for KUnit, where there may be no DMA API: there the
- * bus address is the physical address and nothing is mapped or synced,
- * but the view keeps the same books, so KUnit exercises the same rules.
+ * KUnit builds this on UML too, which has the DMA API (softcx.h), so
+ * KUnit exercises the same mappings and the same rules.
  *
  * Module parameter dma_view=0 (load time) turns the view off: every
  * address backed by RAM translates, as before the view existed. For A/B
@@ -51,9 +50,7 @@
 #include <linux/slab.h>
 #include <linux/spinlock.h>
 #include <linux/xarray.h>
-#ifdef CONFIG_HAS_DMA
 #include <linux/dma-direct.h>
-#endif
 
 #include "softcx.h"
 
@@ -90,76 +87,6 @@ static inline struct scx_dma_view *scx_view(struct device *dev)
 {
 	return dev_get_drvdata(dev);
 }
-
-/* ---- the CONFIG_HAS_DMA split ---- */
-
-#ifdef CONFIG_HAS_DMA
-static void *scx_coherent_alloc(struct device *dev, u32 size, dma_addr_t *dma)
-{
-	return dma_alloc_coherent(dev, size, dma, GFP_KERNEL);
-}
-
-static void scx_coherent_free(struct device *dev, u32 size, void *cpu, dma_addr_t dma)
-{
-	dma_free_coherent(dev, size, cpu, dma);
-}
-
-static phys_addr_t scx_dma_to_phys(struct device *dev, u64 dma)
-{
-	return dma_to_phys(dev, dma);
-}
-
-static dma_addr_t scx_raw_map_single(struct device *dev, void *va, u32 len)
-{
-	return dma_map_single(dev, va, len, DMA_TO_DEVICE);
-}
-
-static dma_addr_t scx_raw_map_page(struct device *dev, struct page *page, u32 off, u32 len)
-{
-	return dma_map_page(dev, page, off, len, DMA_TO_DEVICE);
-}
-
-static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
-{
-	if (kind == SCX_DMA_PAGE)
-		dma_unmap_page(dev, dma, len, DMA_TO_DEVICE);
-	else
-		dma_unmap_single(dev, dma, len, DMA_TO_DEVICE);
-}
-#else
-static void *scx_coherent_alloc(struct device *dev, u32 size, dma_addr_t *dma)
-{
-	void *cpu = alloc_pages_exact(size, GFP_KERNEL | __GFP_ZERO);
-
-	if (cpu)
-		*dma = virt_to_phys(cpu);
-	return cpu;
-}
-
-static void scx_coherent_free(struct device *dev, u32 size, void *cpu, dma_addr_t dma)
-{
-	free_pages_exact(cpu, size);
-}
-
-static phys_addr_t scx_dma_to_phys(struct device *dev, u64 dma)
-{
-	return dma;
-}
-
-static dma_addr_t scx_raw_map_single(struct device *dev, void *va, u32 len)
-{
-	return virt_to_phys(va);
-}
-
-static dma_addr_t scx_raw_map_page(struct device *dev, struct page *page, u32 off, u32 len)
-{
-	return page_to_phys(page) + off;
-}
-
-static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
-{
-}
-#endif
 
 /* ---- bus pages of coherent and streaming mappings ---- */
 
@@ -366,7 +293,7 @@ static bool scx_pool_page_covers(struct scx_dma_view *v, struct page *page, u64 
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 {
 	struct scx_dma_view *v = scx_view(os_dev);
-	phys_addr_t phys = scx_dma_to_phys(os_dev, dma);
+	phys_addr_t phys = dma_to_phys(os_dev, dma);
 	phys_addr_t last = phys + (len ? len - 1 : 0);
 	unsigned long pfn;
 	bool ok;
@@ -398,11 +325,11 @@ void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
 
 	if (dma_view && WARN_ON_ONCE(!v))
 		return NULL;
-	cpu = scx_coherent_alloc(os_dev, size, &handle);
+	cpu = dma_alloc_coherent(os_dev, size, &handle, GFP_KERNEL);
 	if (!cpu)
 		return NULL;
 	if (dma_view && scx_pages_get(v, handle, size)) {
-		scx_coherent_free(os_dev, size, cpu, handle);
+		dma_free_coherent(os_dev, size, cpu, handle);
 		return NULL;
 	}
 	*dma = handle;
@@ -415,10 +342,18 @@ void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
 
 	if (dma_view && v)
 		scx_pages_put(v, dma, size);
-	scx_coherent_free(os_dev, size, cpu, dma);
+	dma_free_coherent(os_dev, size, cpu, dma);
 }
 
 /* ---- streaming TX mappings ---- */
+
+static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
+{
+	if (kind == SCX_DMA_PAGE)
+		dma_unmap_page(dev, dma, len, DMA_TO_DEVICE);
+	else
+		dma_unmap_single(dev, dma, len, DMA_TO_DEVICE);
+}
 
 /*
  * Track a fresh mapping; on failure it is undone and the error address
@@ -453,20 +388,20 @@ static dma_addr_t scx_map_one(struct device *dev, dma_addr_t dma, u32 len, u32 k
 
 dma_addr_t scx_map_head(struct device *dev, void *va, u32 len)
 {
-	return scx_map_one(dev, scx_raw_map_single(dev, va, len), len, SCX_DMA_SINGLE, true);
+	return scx_map_one(dev, dma_map_single(dev, va, len, DMA_TO_DEVICE), len, SCX_DMA_SINGLE,
+			   true);
 }
 
 dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f)
 {
-	return scx_map_one(dev, scx_raw_map_page(dev, skb_frag_page(f), skb_frag_off(f),
-						 skb_frag_size(f)),
+	return scx_map_one(dev, skb_frag_dma_map(dev, f, 0, skb_frag_size(f), DMA_TO_DEVICE),
 			   skb_frag_size(f), SCX_DMA_PAGE, false);
 }
 
 dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
 {
-	return scx_map_one(dev, scx_raw_map_single(dev, f->data, f->len), f->len, SCX_DMA_SINGLE,
-			   false);
+	return scx_map_one(dev, dma_map_single(dev, f->data, f->len, DMA_TO_DEVICE), f->len,
+			   SCX_DMA_SINGLE, false);
 }
 
 void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
@@ -507,12 +442,12 @@ int scx_dma_view_create(struct device *dev)
 	v->poison_page = alloc_page(GFP_KERNEL | __GFP_ZERO);
 	if (!v->poison_page)
 		goto err;
-	dma = scx_raw_map_page(dev, v->poison_page, 0, PAGE_SIZE);
+	dma = dma_map_page(dev, v->poison_page, 0, PAGE_SIZE, DMA_TO_DEVICE);
 	if (scx_map_failed(dev, dma)) {
 		__free_page(v->poison_page);
 		goto err;
 	}
-	scx_raw_unmap(dev, dma, PAGE_SIZE, SCX_DMA_PAGE);
+	dma_unmap_page(dev, dma, PAGE_SIZE, DMA_TO_DEVICE);
 	v->poison_dma = dma;
 	dev_set_drvdata(dev, v);
 	return 0;

@@ -62,12 +62,13 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 		return;
 	priv = netdev_priv(dev);
 	scx_debugfs_port_del(priv);
-	/* unregistered: no new recovery can be scheduled */
+	/* unregistered: no new recovery or stats refresh can be scheduled */
 	if (priv->port) {
 		u32 i;
 
 		for (i = 0; i < priv->nch; i++)
 			cancel_work_sync(&priv->ch[i].tx_recover_work);
+		cancel_delayed_work_sync(&priv->stats_work);
 	}
 	if (priv->port) {
 		scx_hw_set_irq_ctx(priv->fn, NULL);
@@ -101,6 +102,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->adapter = ad;
 	priv->index = ix;
 	priv->nch = ad->nch;
+	INIT_DELAYED_WORK(&priv->stats_work, scx_stats_work);
 	priv->fn = scx_hw_function(ad->hw, ix);
 	if (!priv->fn)
 		return -ENODEV;
@@ -177,12 +179,14 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 	ad->pdev = platform_device_register_full(&info);
 	if (IS_ERR(ad->pdev)) {
 		err = PTR_ERR(ad->pdev);
+		pr_err("cannot register the adapter's platform device: %d\n", err);
 		kfree(ad);
 		return err;
 	}
 	/* The device's view of memory, before anything is mapped for it. */
 	err = scx_dma_view_create(&ad->pdev->dev);
 	if (err) {
+		dev_err(&ad->pdev->dev, "cannot create the adapter: %d\n", err);
 		platform_device_unregister(ad->pdev);
 		kfree(ad);
 		return err;
@@ -190,14 +194,18 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 
 	err = scx_hw_adapter_create(hw_model, ad->nr_ports, &ad->pdev->dev, &ad->hw);
 	if (err) {
+		dev_err(&ad->pdev->dev, "cannot create the emulated %s adapter: %d\n",
+			scx_hw_model_name(hw_model), err);
 		ad->hw = NULL;
 		goto fail;
 	}
 
 	for (i = 0; i < ad->nr_ports; i++) {
 		err = scx_port_alloc(ad, i);
-		if (err)
+		if (err) {
+			dev_err(&ad->pdev->dev, "cannot create port scx%u: %d\n", i, err);
 			goto fail;
+		}
 	}
 	for (i = 0; i < ad->nr_ports; i++) {
 		struct scx_priv *priv = netdev_priv(ad->netdevs[i]);
@@ -207,7 +215,7 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 	for (i = 0; i < ad->nr_ports; i++) {
 		err = register_netdev(ad->netdevs[i]);
 		if (err) {
-			pr_err("cannot register scx%u: %d\n", i, err);
+			dev_err(&ad->pdev->dev, "cannot register scx%u: %d\n", i, err);
 			goto fail;
 		}
 		scx_debugfs_port_add(netdev_priv(ad->netdevs[i]));
@@ -288,18 +296,18 @@ static int __init scx_init(void)
 	}
 
 	scx_debugfs_init();
+	/* scx_adapter_create() names what failed */
 	err = scx_adapter_create(hw_model, nr_pairs, nch, &ad);
 	if (err) {
 		scx_debugfs_exit();
-		pr_err("cannot create the adapter: %d\n", err);
 		return err;
 	}
 	mutex_lock(&scx_timing_lock);
 	scx_hw_set_timing(ad->hw, emul_timing);
 	scx_adapter = ad;
 	mutex_unlock(&scx_timing_lock);
-	pr_info("%s: %u port pairs, %u channels per port\n",
-		scx_hw_model_name(hw_model), nr_pairs, nch);
+	dev_info(&ad->pdev->dev, "%s: %u port pairs, %u channels per port\n",
+		 scx_hw_model_name(hw_model), nr_pairs, nch);
 	return 0;
 }
 

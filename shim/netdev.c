@@ -8,6 +8,8 @@
 #include <linux/bottom_half.h>
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
+#include <linux/timer.h>
+#include <linux/workqueue.h>
 
 #include "softcx.h"
 
@@ -114,6 +116,22 @@ int scx_datapath_switch(struct scx_priv *priv, u32 mtu, struct bpf_prog *prog)
 	return 0;
 }
 
+/*
+ * The device's counters reach ndo_get_stats64 through the core's cache:
+ * querying them takes device commands, which ndo_get_stats64 (any
+ * context, often under RCU or a caller's lock) must not run. Refreshed
+ * every SCX_STATS_PERIOD while the port is open, once more at close;
+ * ethtool -S queries them itself.
+ */
+void scx_stats_work(struct work_struct *work)
+{
+	struct scx_priv *priv = container_of(to_delayed_work(work), struct scx_priv,
+					     stats_work);
+
+	scx_stats_refresh(priv->port);
+	schedule_delayed_work(&priv->stats_work, round_jiffies_relative(SCX_STATS_PERIOD));
+}
+
 static int scx_open(struct net_device *dev)
 {
 	struct scx_priv *priv = netdev_priv(dev);
@@ -125,6 +143,8 @@ static int scx_open(struct net_device *dev)
 		netdev_err(dev, "cannot open the channel set: %d\n", err);
 		return err;
 	}
+	/* first refresh now: drops the device counted while the port was down */
+	schedule_delayed_work(&priv->stats_work, 0);
 	if (netif_running(peer)) {
 		netif_carrier_on(dev);
 		netif_carrier_on(peer);
@@ -138,8 +158,12 @@ static int scx_stop(struct net_device *dev)
 
 	netif_carrier_off(dev);
 	netif_carrier_off(priv->peer);
+	/* It re-queues itself; the _sync cancel also stops that. */
+	cancel_delayed_work_sync(&priv->stats_work);
 	if (priv->up)
 		scx_datapath_stop(priv);
+	/* What the device counted up to the close stays in the link counters while down. */
+	scx_stats_refresh(priv->port);
 	return 0;
 }
 
@@ -165,6 +189,7 @@ static int scx_change_mtu(struct net_device *dev, int new_mtu)
 	return 0;
 }
 
+/* No device command here: the rings' counters and the cached device counters. */
 static void scx_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *stats)
 {
 	struct scx_priv *priv = netdev_priv(dev);

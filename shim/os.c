@@ -97,12 +97,6 @@ void scx_os_log(int level, const char *fmt, ...)
 	va_end(args);
 }
 
-void scx_os_fatal(const char *what)
-{
-	pr_crit("fatal core error: %s\n", what);
-	BUG();
-}
-
 uint64_t scx_os_clock_ns(void)
 {
 	return local_clock();

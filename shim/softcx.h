@@ -33,6 +33,7 @@
 	.rx_headroom = SCX_RX_HEADROOM,			\
 	.rx_tailroom = SCX_RX_TAILROOM,			\
 })
+#define SCX_STATS_PERIOD	HZ	/* device counters in ndo_get_stats64 lag by at most this */
 
 /* The emulated adapter: one platform device, one device model, 2 * pairs ports. */
 struct scx_adapter {
@@ -82,6 +83,12 @@ struct scx_priv {
 	struct bpf_prog *xdp_prog;	/* attached program, one reference (RTNL) */
 	bool xdp_xmit_ready;		/* ndo_xdp_xmit may use the channels (RCU readers) */
 	struct dentry *debugfs;		/* softcx/scxN */
+	/*
+	 * Refreshes the core's cache of the device's counters (commands)
+	 * every SCX_STATS_PERIOD while the port is open: ndo_get_stats64
+	 * reads only that cache and the rings' counters.
+	 */
+	struct delayed_work stats_work;
 	bool up;			/* channel set open (RTNL) */
 	void *os_channels[SCX_MAX_CHANNELS];
 	struct scx_chan ch[];
@@ -100,6 +107,7 @@ extern const struct ethtool_ops scx_ethtool_ops;
 
 /* netdev.c */
 void scx_netdev_setup(struct net_device *dev);
+void scx_stats_work(struct work_struct *work);
 /*
  * Switch the running port to a channel set built for @mtu and @prog (RTNL,
  * port up): the new set is built first; a failure leaves the old one running.
@@ -134,11 +142,14 @@ void _ZdaPvm(void *p, unsigned long size);	/* operator delete[](void *, size_t) 
 void __cxa_pure_virtual(void);
 
 /*
- * The only DMA-API split between x86_64 and UML (KUnit; no CONFIG_HAS_DMA):
- * without DMA the bus address is the physical address and nothing is
- * mapped or synced (dma.c holds the rest of the split).
+ * softcx needs the DMA API: x86_64 has it, and so has UML for KUnit (the
+ * virtio-PCI emulation kunit.py configures selects it; kunit/Kconfig
+ * depends on it).
  */
-#ifdef CONFIG_HAS_DMA
+#ifndef CONFIG_HAS_DMA
+#error "softcx needs the DMA API (CONFIG_HAS_DMA)"
+#endif
+
 #define SCX_PP_FLAGS	(PP_FLAG_DMA_MAP | PP_FLAG_DMA_SYNC_DEV)
 
 static inline bool scx_map_failed(struct device *dev, dma_addr_t dma)
@@ -161,28 +172,6 @@ static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u3
 {
 	dma_sync_single_for_device(dev, dma, len, DMA_BIDIRECTIONAL);
 }
-#else
-#define SCX_PP_FLAGS	0
-
-static inline bool scx_map_failed(struct device *dev, dma_addr_t dma)
-{
-	return dma == DMA_MAPPING_ERROR;
-}
-
-static inline dma_addr_t scx_rx_page_dma(struct page *page)
-{
-	return page_to_phys(page);
-}
-
-static inline void scx_rx_sync_for_cpu(struct device *dev, dma_addr_t dma, u32 len,
-				       enum dma_data_direction dir)
-{
-}
-
-static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u32 len)
-{
-}
-#endif
 
 /*
  * dma.c: streaming TX mappings (unmapped with scx_os_dma_unmap) and the

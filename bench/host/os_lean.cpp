@@ -145,12 +145,6 @@ void scx_os_log(int level, const char *fmt, ...)
 	va_end(ap);
 }
 
-void scx_os_fatal(const char *what)
-{
-	fprintf(stderr, "softcx FATAL: %s\n", what);
-	abort();
-}
-
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 {
 	(void)irq_ctx;

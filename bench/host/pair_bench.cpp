@@ -224,6 +224,7 @@ struct Bench {
 		scx_link_stats s0 = {}, s1 = {};
 
 		bench_os_collect(&os_ch[1], &os_ch[0], &rx_delivered, &tx_freed);
+		scx_stats_refresh(port[1]);	/* rx_missed_errors is a device counter */
 		scx_stats_link(port[0], &s0);
 		scx_stats_link(port[1], &s1);
 		if (rx_delivered != expect || tx_freed != expect || tx_done != expect ||

@@ -119,9 +119,15 @@ say "scx0:  'clone_skb 1000' -> $r1; 'burst ${BURST:-32}' -> $r2"
 # Receiver-side counters, one line: link rx_packets, link rx_dropped, Ip
 # InReceives, Ip InAddrErrors (receiver's netns), and for scx1 the ethtool -S
 # rx_packets and rx_out_of_buffer (device drops: no RX buffer posted).
+# ethtool -S first: it queries the device's counters, which ip -s link
+# otherwise shows as of the last periodic refresh.
 rx_counters() {   # DEV NS
 	local hdr= val= i l inr=0 iae=0 erx=0 eoob=0
 	local -a h v
+	if [ "$1" == scx1 ]; then
+		eth_dump scx1 "$2"
+		erx=$(eth_get rx_packets); eoob=$(eth_get rx_out_of_buffer)
+	fi
 	link_dump "$1" "$2"
 	while IFS= read -r l; do
 		[[ "$l" == Ip:* ]] || continue
@@ -132,10 +138,6 @@ rx_counters() {   # DEV NS
 		[ "${h[$i]}" == InReceives ] && inr=${v[$i]}
 		[ "${h[$i]}" == InAddrErrors ] && iae=${v[$i]}
 	done
-	if [ "$1" == scx1 ]; then
-		eth_dump scx1 "$2"
-		erx=$(eth_get rx_packets); eoob=$(eth_get rx_out_of_buffer)
-	fi
 	echo "${LINK[rx_packets]} ${LINK[rx_dropped]} $inr $iae $erx $eoob"
 }
 

@@ -278,7 +278,19 @@ struct scx_link_stats {
 uint32_t scx_stats_count(const struct scx_port *p);
 /* names: scx_stats_count() entries of SCX_STAT_NAME_LEN bytes */
 void scx_stats_names(const struct scx_port *p, char *names);
+/*
+ * The device keeps some counters itself (rx_out_of_buffer, bus_*, ...):
+ * reading them takes device commands, so process context only.
+ * scx_stats_refresh() queries them into the port's cache;
+ * scx_stats_values() (ethtool -S) queries them too, updating the cache.
+ */
+void scx_stats_refresh(struct scx_port *p);
 void scx_stats_values(struct scx_port *p, uint64_t *values);
+/*
+ * The netdev's link counters: the rings' counters as they are and the
+ * device's as of the last refresh (no command; any context where the
+ * stats lock, a BH-disabling spinlock, may be taken).
+ */
 void scx_stats_link(struct scx_port *p, struct scx_link_stats *s);
 
 #ifdef __cplusplus

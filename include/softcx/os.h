@@ -51,8 +51,6 @@ void scx_os_unlock(struct scx_os_lock *l);
 /* ---- misc ---- */
 enum { SCX_LOG_ERR = 3, SCX_LOG_WARN = 4, SCX_LOG_INFO = 6, SCX_LOG_DEBUG = 7 };
 void scx_os_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Fatal core bug: BUG() in the kernel, abort() on the host. Callers follow with __builtin_trap(). */
-void scx_os_fatal(const char *what);
 /* A monotonic clock in ns for durations on one CPU (the kernel's local_clock()). Any context. */
 uint64_t scx_os_clock_ns(void);
 

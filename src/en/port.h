@@ -33,6 +33,8 @@ struct scx_port {
 	struct scx_os_lock *stats_lock;
 	/* counters of channel sets already destroyed, per channel index */
 	softcx::en::ChannelStats *base;
+	/* the device's counters as last queried (scx_stats_refresh), under stats_lock */
+	softcx::en::DeviceStats dev_cache;
 };
 
 namespace softcx::en {

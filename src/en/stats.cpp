@@ -181,6 +181,30 @@ void query_device(Port *p, DeviceStats *ds)
 	query_counters<prm::QueryBusCountersOut>(p, prm::kCmdQueryBusCounters, &ds->bus);
 }
 
+/*
+ * Query the device (commands: process context) into the port's cache and
+ * copy the cache to *out. The device's counters only grow, so the cache
+ * keeps the larger value of each: a refresh that raced with a later one,
+ * or a query that failed (zeros), never moves a counter back.
+ */
+void refresh_device(Port *p, DeviceStats *out)
+{
+	constexpr u32 n = sizeof(DeviceStats) / sizeof(u64);
+	DeviceStats ds = {};
+	u64 fresh[n], cached[n];
+
+	static_assert(sizeof(DeviceStats) % sizeof(u64) == 0);
+	query_device(p, &ds);
+	__builtin_memcpy(fresh, &ds, sizeof(ds));
+	LockGuard g(p->stats_lock);
+	__builtin_memcpy(cached, &p->dev_cache, sizeof(cached));
+	for (u32 i = 0; i < n; i++)
+		if (fresh[i] > cached[i])
+			cached[i] = fresh[i];
+	__builtin_memcpy(&p->dev_cache, cached, sizeof(cached));
+	*out = p->dev_cache;
+}
+
 /* Per channel index: folded base plus the live channel, under the stats lock. */
 void snapshot(Port *p, ChannelStats *out)
 {
@@ -230,7 +254,7 @@ extern "C" void scx_stats_values(scx_port *p, uint64_t *values)
 		__builtin_memset(values, 0, sizeof(u64) * scx_stats_count(p));
 		return;
 	}
-	query_device(p, &ds);
+	refresh_device(p, &ds);
 	snapshot(p, per);
 	for (u32 i = 0; i < kNumStatDescs; i++) {
 		const StatDesc &d = kStatDescs[i];
@@ -252,9 +276,17 @@ extern "C" void scx_stats_values(scx_port *p, uint64_t *values)
 	scx_os_free(per);
 }
 
+extern "C" void scx_stats_refresh(scx_port *p)
+{
+	DeviceStats ds;
+
+	refresh_device(p, &ds);
+}
+
 extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 {
 	ChannelStats total = {};
+	DeviceStats ds;
 
 	{
 		LockGuard g(p->stats_lock);
@@ -262,13 +294,12 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 		for (u32 i = 0; i < p->nch_max; i++)
 			stats_fold(&total, &p->base[i]);
 		for_each_live_stats(p, [&](u32, const ChannelStats &s) { stats_fold(&total, &s); });
+		ds = p->dev_cache;	/* no command: the last refresh */
 	}
 	s->rx_packets = total.rq.packets.read();
 	s->rx_bytes = total.rq.bytes.read();
 	s->tx_packets = total.sq.packets.read();
 	s->tx_bytes = total.sq.bytes.read();
-	prm::QCounters qc = {};
-	query_counters<prm::QueryQCounterOut>(p, prm::kCmdQueryQCounter, &qc);
 	/*
 	 * rx_dropped: frames that arrived and were lost, by the device (port
 	 * down, too long for the buffer, malformed) or the driver (error CQE,
@@ -277,6 +308,8 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	 * choice, as mlx5). rx_missed_errors: no buffer posted (out of buffer);
 	 * iproute2 folds it into the "dropped" it prints.
 	 */
+	const prm::QCounters &qc = ds.q;
+
 	s->rx_dropped = qc.rx_if_down_packets + qc.rx_oversize_pkts_buffer + qc.rx_malformed +
 			total.rq.wqe_err.read() + total.rq.flushed.read() + total.rq.skb_err.read();
 	s->rx_missed_errors = qc.rx_out_of_buffer;

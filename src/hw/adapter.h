@@ -226,11 +226,4 @@ inline void *dma_translate(Function *fn, u64 dma, u32 len)
 	return cpu;
 }
 
-/* Fatal device-model bug: never returns. */
-#define SCX_HW_FATAL(what)              \
-	do {                            \
-		scx_os_fatal(what);     \
-		__builtin_trap();       \
-	} while (0)
-
 } /* namespace softcx::hw */

@@ -220,6 +220,25 @@ TEST_F(Pair, PortDownDropsAreCounted)
 	EXPECT_EQ(host::tx_freed(&p[0].os_ch[0]).size(), 1u);
 }
 
+/* Link stats run no command: the device's counters as of the last refresh or ethtool -S. */
+TEST_F(Pair, LinkStatsReadCachedDeviceCounters)
+{
+	scx_link_stats ls;
+
+	scx_port_close(p[1].port);
+	ASSERT_EQ(send(0, udp_frame(100)), 0);	/* rx_if_down_packets */
+	scx_stats_link(p[1].port, &ls);
+	EXPECT_EQ(ls.rx_dropped, 0u) << "the cache predates the drop";
+	scx_stats_refresh(p[1].port);
+	scx_stats_link(p[1].port, &ls);
+	EXPECT_EQ(ls.rx_dropped, 1u);
+	ASSERT_EQ(send(0, udp_frame(100)), 0);
+	EXPECT_EQ(stat(1, "rx_if_down_packets"), 2u);
+	scx_stats_link(p[1].port, &ls);
+	EXPECT_EQ(ls.rx_dropped, 2u) << "ethtool -S queried the device and updated the cache";
+	poll(0);
+}
+
 TEST_F(Pair, RssSpreadsFlowsOverChannels)
 {
 	Options o;

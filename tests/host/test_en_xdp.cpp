@@ -124,6 +124,7 @@ TEST_F(Xdp, DropRecyclesInNapiAndCounts)
 	EXPECT_EQ(host::rx_recycled(true), 10u) << "dropped pages go straight back, from NAPI";
 	EXPECT_EQ(host::rx_recycled(false), 0u);
 	scx_link_stats ls;
+	scx_stats_refresh(p[1].port);
 	scx_stats_link(p[1].port, &ls);
 	EXPECT_EQ(ls.rx_packets, 0u);
 	EXPECT_EQ(ls.rx_dropped, 0u) << "the program's drops are not driver drops";
@@ -762,6 +763,7 @@ TEST_F(Xdp, SafeSwitchUnderTrafficLosesNothingUncounted)
 	EXPECT_GT(before, delivered);
 	poll(0);
 	scx_link_stats ls;
+	scx_stats_refresh(p[1].port);
 	scx_stats_link(p[1].port, &ls);
 	EXPECT_EQ(ls.rx_packets, stat(1, "rx_packets"));
 	EXPECT_EQ(ls.rx_dropped, stat(1, "rx_flushed"));
