@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit implementations of the OS hooks that the kernel build has in the
- * shim's netdev glue (shim/txrx.c), plus helpers the suites share. See
+ * shim's netdev glue (shim/tx.c, rx.c, napi.c, xdp_path.c), plus helpers the suites share. See
  * os_hooks.h for what each hook records.
  */
 #include <linux/bitmap.h>

@@ -2,7 +2,7 @@
 /*
  * The KUnit side of the OS layer. The KUnit build links the core with the
  * shim's os.c (memory, DMA, locks, log) but not with its netdev glue
- * (txrx.c): the per-packet hooks are implemented here instead and record
+ * (tx.c, rx.c, napi.c, xdp_path.c): the per-packet hooks are implemented here instead and record
  * what the core did, so suites can check it:
  *   scx_os_raise_irq    counts interrupts per vector (irq_ctx: scx_kt_irq)
  *   scx_os_rxq_*,       one page_pool per RQ, with allocations, returns and
