@@ -19,7 +19,7 @@
 
 #include "softcx.h"
 
-static void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt)
+void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt)
 {
 	u32 i;
 
@@ -94,17 +94,43 @@ static void scx_tx_gso(struct sk_buff *skb, struct scx_tx_pkt *pkt)
  * device wants inlined (the core inlines from pkt->head only): the LSO
  * headers, or the minimum inline headers of a SEND.
  */
-static bool scx_tx_linear_ok(const struct scx_priv *priv, struct sk_buff *skb,
-			     u32 ihs)
+static bool scx_tx_linear_ok(u32 min_inline, struct sk_buff *skb, u32 ihs)
 {
-	u32 need = min_t(u32, skb->len,
-			 max_t(u32, max_t(u32, priv->min_inline, ETH_HLEN), ihs));
+	u32 need = min_t(u32, skb->len, max_t(u32, max_t(u32, min_inline, ETH_HLEN), ihs));
 
 	if (likely(skb_headlen(skb) >= need))
 		return true;
 	if (skb_shared(skb))
 		return false;
 	return pskb_may_pull(skb, need);
+}
+
+/*
+ * Describe @skb in @pkt for scx_channel_xmit() (GSO attributes, checksum
+ * offload, VLAN, the part the core inlines from) and DMA-map it on
+ * @dmadev. -EINVAL: the skb cannot be sent (empty, or its headers do not
+ * fit the linear part); -ENOMEM: a mapping failed (nothing left mapped).
+ */
+int scx_tx_pkt_build(struct device *dmadev, u32 min_inline, struct sk_buff *skb,
+		     struct scx_tx_pkt *pkt)
+{
+	pkt->gso_type = SCX_TX_GSO_NONE;
+	pkt->ihs = 0;
+	pkt->hbh_off = 0;
+	if (skb_is_gso(skb))
+		scx_tx_gso(skb, pkt);
+	if (unlikely(!skb->len || !scx_tx_linear_ok(min_inline, skb, pkt->ihs)))
+		return -EINVAL;
+
+	pkt->skb = skb;
+	pkt->head = skb->data;
+	pkt->headlen = skb_headlen(skb);
+	pkt->len = skb->len;
+	pkt->csum = skb->ip_summed == CHECKSUM_PARTIAL ?
+		    SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
+	pkt->vlan = skb_vlan_tag_present(skb);
+	pkt->num_bytes = 0;
+	return scx_tx_map(dmadev, skb, pkt);
 }
 
 static void scx_tx_drop(struct scx_chan *ch, struct sk_buff *skb, int err)
@@ -140,26 +166,9 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 	ch = &priv->ch[qid];
 	txq = ch->txq;
 
-	pkt.gso_type = SCX_TX_GSO_NONE;
-	pkt.ihs = 0;
-	pkt.hbh_off = 0;
-	if (skb_is_gso(skb))
-		scx_tx_gso(skb, &pkt);
-	if (unlikely(!skb->len || !scx_tx_linear_ok(priv, skb, pkt.ihs))) {
-		scx_tx_drop(ch, skb, -EINVAL);
-		return NETDEV_TX_OK;
-	}
-
-	pkt.skb = skb;
-	pkt.head = skb->data;
-	pkt.headlen = skb_headlen(skb);
-	pkt.len = skb->len;
-	pkt.csum = skb->ip_summed == CHECKSUM_PARTIAL ?
-		   SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
-	pkt.vlan = skb_vlan_tag_present(skb);
-	pkt.num_bytes = 0;
-	if (unlikely(scx_tx_map(priv->dmadev, skb, &pkt))) {
-		scx_tx_drop(ch, skb, -ENOMEM);
+	ret = scx_tx_pkt_build(priv->dmadev, priv->min_inline, skb, &pkt);
+	if (unlikely(ret)) {
+		scx_tx_drop(ch, skb, ret);
 		return NETDEV_TX_OK;
 	}
 
