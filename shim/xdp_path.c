@@ -95,14 +95,16 @@ void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t
  * ndo_xdp_xmit: frames redirected to this port (from another device's
  * NAPI, a devmap or a cpumap) go out through the XDP SQ of the channel
  * this CPU maps to. Returns how many frames were taken; the caller frees
- * the rest.
+ * the rest. The first frame refused ends the batch: the device sends one
+ * buffer per frame, so a multi-buffer frame is refused whole (never
+ * truncated to its first buffer), and so are the frames behind it.
  */
 int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags)
 {
 	struct scx_priv *priv = netdev_priv(dev);
 	struct scx_xdp_frame f;
 	struct scx_chan *ch;
-	int i, err = 0;
+	int i, err = 0, counted = 0;
 	u32 cpu;
 
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
@@ -119,7 +121,6 @@ int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 f
 	for (i = 0; i < n; i++) {
 		struct xdp_frame *xdpf = frames[i];
 
-		/* The SQ sends one buffer per frame: a multi-buffer frame is refused whole. */
 		if (unlikely(xdp_frame_has_frags(xdpf))) {
 			err = -EINVAL;
 			break;
@@ -135,16 +136,13 @@ int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 f
 		err = scx_channel_xdp_xmit(ch->core, &f);
 		if (unlikely(err)) {
 			scx_os_dma_unmap(priv->dmadev, f.dma, f.len, SCX_DMA_SINGLE);
-			/* the core counted this one; the rest of the batch is refused with it */
-			if (n - i > 1)
-				scx_channel_xdp_xmit_refused(ch->core, n - i - 1, err);
-			err = 0;
+			counted = 1;	/* the core counted the frame it refused */
 			break;
 		}
 	}
-	/* what the core never saw is counted here: the caller frees it */
-	if (err)
-		scx_channel_xdp_xmit_refused(ch->core, n - i, err);
+	/* frames[i..n-1] stay the caller's: count those the core did not, as err */
+	if (unlikely(i + counted < n))
+		scx_channel_xdp_xmit_refused(ch->core, n - i - counted, err);
 	scx_channel_xdp_xmit_flush(ch->core, flags & XDP_XMIT_FLUSH);
 	spin_unlock(&ch->xdp_xmit_lock);
 	return i;
