@@ -171,12 +171,12 @@ static void scx_dma_pair_fault_recovers(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, pkt);
 
 	KUNIT_ASSERT_EQ(test, scx_dma_inject_fault(p->dev), 0);
-	KUNIT_ASSERT_EQ(test, scx_kt_tx_build(p->dev, 0, 200, false, pkt), 0);
+	KUNIT_ASSERT_EQ(test, scx_kt_tx_build(&p->ch[0][0], 0, 200, false, pkt), 0);
 	KUNIT_ASSERT_GE(test, scx_channel_xmit(c, pkt), 0);
 	scx_channel_doorbell(c);
 	scx_pair_poll(p, 1);
 	KUNIT_EXPECT_EQ(test, scx_pair_received(p, 1, 0, 1, &dups), 0u);
-	scx_kt_napi(c, 64, &done);
+	scx_kt_napi(scx_pair_chan(p, 0, 0), 64, &done);
 	KUNIT_EXPECT_EQ(test, done.tx_error, 1u);
 	KUNIT_EXPECT_EQ(test, scx_pair_stat(test, p->port[0], "bus_dma_faults"), 1ull);
 	KUNIT_EXPECT_EQ(test, scx_pair_stat(test, p->port[1], "bus_dma_faults"), 0ull);

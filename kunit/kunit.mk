@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # The KUnit build of softcx, included by ../Kbuild when the tree was overlaid
-# by scripts/kunit.sh (CONFIG_SOFTCX_KUNIT_TEST): the C++ core, the shim's OS
-# layer (os.c, dma.c, cxxrt.c; not its netdev glue) and the suites with their C++
-# test hooks, as one built-in object.
+# by scripts/kunit.sh (CONFIG_SOFTCX_KUNIT_TEST): the C++ core, the shim's
+# files that implement the core's OS hooks (os.c, dma.c, cxxrt.c, rx.c, tx.c,
+# xdp_path.c; not napi.c, whose interrupt hook the suites replace with a
+# counter, nor the netdev registration, ethtool, ndo_bpf and module code) and
+# the suites with their C++ test hooks, as one built-in object.
 
 scx-kunit-objs := $(patsubst $(scx-root)/%.c,%.o,$(wildcard $(scx-root)/kunit/*.c)) \
 		  $(patsubst $(scx-root)/%.cpp,%.o,$(wildcard $(scx-root)/kunit/*.cpp))
 
 obj-$(CONFIG_SOFTCX_KUNIT_TEST) += softcx-kunit.o
-softcx-kunit-y := $(scx-core-objs) $(filter shim/os.o shim/dma.o shim/cxxrt.o,$(scx-shim-objs)) \
+scx-kunit-shim := shim/os.o shim/dma.o shim/cxxrt.o shim/rx.o shim/tx.o shim/xdp_path.o
+softcx-kunit-y := $(scx-core-objs) $(filter $(scx-kunit-shim),$(scx-shim-objs)) \
 		  $(scx-kunit-objs)
 
 # kunit.py shows compiler output only when the build fails: make warnings fail.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit implementations of the OS hooks that the kernel build has in the
- * shim's netdev glue (shim/txrx.c), plus helpers the suites share. See
- * os_hooks.h for what each hook records.
+ * The KUnit fixture's view of the shim's OS hooks (see os_hooks.h): the
+ * interrupt controller, the rx_handler that receives what the real
+ * scx_os_rx_deliver() hands to the stack, TX skbs built and DMA-mapped by
+ * the shim's own code, and NAPI rounds.
  */
 #include <linux/bitmap.h>
 #include <linux/bottom_half.h>
@@ -12,8 +13,7 @@
 #include <linux/platform_device.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
-#include <net/page_pool.h>
-#include <net/xdp.h>
+#include <net/gro.h>
 #include <asm/unaligned.h>
 
 #include "../shim/softcx.h"
@@ -71,123 +71,6 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 		return;
 	}
 	atomic_inc(&irq->count[vector]);
-}
-
-/* ---- RX buffers: one page_pool per RQ ---- */
-
-/*
- * page_pool frees itself only once no page is in flight; a pool destroyed
- * with pages still out lingers and retries. Registering as a second user
- * with a disconnect callback (as the XDP memory model does) tells us which
- * case happened: the callback runs when, and only when, the pool is freed.
- */
-static struct page_pool *scx_kt_pool_freed;
-
-static void scx_kt_pool_disconnect(void *pool)
-{
-	WRITE_ONCE(scx_kt_pool_freed, pool);
-}
-
-struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
-				     uint32_t flags)
-{
-	struct scx_kt_chan *ch = os_channel;
-	struct xdp_mem_info mem = { .type = MEM_TYPE_PAGE_POOL };
-	struct page_pool_params pp;
-	struct scx_os_rxq *q;
-
-	scx_pp_params_init(&pp, ch->dev, size, order,
-			   flags & SCX_RXQ_XDP ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE);
-	/* no init_callback: init_arg is only our way back to the channel */
-	pp.init_arg = ch;
-
-	if (order > MAX_ORDER - 1)
-		return NULL;
-	q = kzalloc(sizeof(*q), GFP_KERNEL);
-	if (!q)
-		return NULL;
-	q->order = order;
-	q->pool = page_pool_create(&pp);
-	if (IS_ERR(q->pool)) {
-		kfree(q);
-		return NULL;
-	}
-	if (scx_dma_pool_add(ch->dev, q->pool, order)) {
-		page_pool_destroy(q->pool);
-		kfree(q);
-		return NULL;
-	}
-	page_pool_use_xdp_mem(q->pool, scx_kt_pool_disconnect, &mem);
-	ch->pools_created++;
-	ch->order = order;
-	return q;
-}
-
-void scx_os_rxq_destroy(struct scx_os_rxq *q)
-{
-	struct page_pool *pool;
-	struct scx_kt_chan *ch;
-
-	if (!q)
-		return;
-	pool = q->pool;
-	ch = pool->p.init_arg;
-	WRITE_ONCE(scx_kt_pool_freed, NULL);
-	scx_dma_pool_del(pool->p.dev, pool);
-	page_pool_destroy(pool);	/* the core's reference */
-	page_pool_destroy(pool);	/* ours: frees the pool unless pages are out */
-	if (ch) {
-		ch->pools_destroyed++;
-		if (READ_ONCE(scx_kt_pool_freed) != pool)
-			ch->pools_inflight++;
-	}
-	kfree(q);
-}
-
-void *scx_os_rx_alloc(struct scx_os_rxq *q, uint64_t *dma)
-{
-	struct scx_kt_chan *ch = q->pool->p.init_arg;
-	struct page *page;
-
-	page = page_pool_dev_alloc_pages(q->pool);
-	if (!page) {
-		ch->rx_alloc_fails++;
-		return NULL;
-	}
-	ch->rx_allocs++;
-	ch->bufs_out++;
-	*dma = scx_rx_page_dma(page);
-	return page;
-}
-
-void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi)
-{
-	struct scx_kt_chan *ch = q->pool->p.init_arg;
-
-	ch->rx_recycles++;
-	ch->bufs_out--;
-	/* never direct: the suites' pools are bound to no NAPI */
-	page_pool_put_full_page(q->pool, page, false);
-}
-
-/* ---- XDP: the suites attach no program; a set built for XDP passes everything ---- */
-
-int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
-{
-	b->data = (const u8 *)page_address(b->page) + b->headroom;
-	return SCX_XDP_PASS;
-}
-
-void scx_os_xdp_exception(void *os_channel, int verdict)
-{
-}
-
-void scx_os_xdp_frame_free(void *os_channel, void *frame)
-{
-}
-
-void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t n)
-{
 }
 
 /* ---- test frames ---- */
@@ -250,32 +133,27 @@ int scx_kt_frame_check(const u8 *buf, u32 len, u32 *seq)
 	return 0;
 }
 
-/* ---- RX delivery: a real skb on the page_pool page ---- */
+/* ---- RX: what the shim delivered to the stack ---- */
 
-int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+rx_handler_result_t scx_kt_rx_handler(struct sk_buff **pskb)
 {
-	struct scx_kt_chan *ch = os_channel;
-	struct page *page = pkt->page;
-	struct page_pool *pool = page->pp;
-	u32 size = PAGE_SIZE << pool->p.order;
-	struct sk_buff *skb;
+	struct sk_buff *skb = *pskb;
+	struct scx_kt_chan *chs = rcu_dereference(skb->dev->rx_handler_data);
+	const u8 *frame = skb_mac_header(skb);
+	u32 len = skb->len + (u32)(skb->data - frame);
+	struct scx_kt_chan *ch;
 	u32 seq;
 
-	ch->bufs_out--;
-	if (pkt->len < ETH_HLEN || pkt->headroom + pkt->len + SCX_RX_TAILROOM > size)
-		goto drop;
-	dma_sync_single_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom, pkt->len,
-				DMA_FROM_DEVICE);
-	skb = build_skb(page_address(page), size);
-	if (!skb)
-		goto drop;
-	skb_mark_for_recycle(skb);
-	skb_reserve(skb, pkt->headroom);
-	skb_put(skb, pkt->len);
-
+	/* the shim records the channel as the RX queue */
+	if (!skb_rx_queue_recorded(skb) || skb_get_rx_queue(skb) >= SCX_KT_NCH) {
+		chs[0].rx_bad++;
+		goto out;
+	}
+	ch = &chs[skb_get_rx_queue(skb)];
 	if (ch->rx_hook) {
-		ch->rx_hook(ch, pkt, skb);
-	} else if (scx_kt_frame_check(skb->data, skb->len, &seq) || seq >= SCX_KT_MAX_SEQ) {
+		ch->rx_hook(ch, frame, len, skb);
+	} else if (skb->protocol != htons(ETH_P_IP) || skb->data != frame + ETH_HLEN ||
+		   scx_kt_frame_check(frame, len, &seq) || seq >= SCX_KT_MAX_SEQ) {
 		ch->rx_bad++;
 	} else {
 		if (__test_and_set_bit(seq, ch->seen))
@@ -283,41 +161,46 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 		ch->rx_last_seq = seq;
 	}
 	ch->rx_delivered++;
-	ch->rx_bytes += pkt->len;
-	if (pkt->csum == SCX_CSUM_UNNECESSARY)
+	ch->rx_bytes += len;
+	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
 		ch->rx_csum_ok++;
-	if (pkt->hash_type == SCX_HASH_L4)
+	if (skb->l4_hash)
 		ch->rx_hash_l4++;
+out:
 	/* Frees the head through page_pool_return_skb_page(): back to the pool. */
 	consume_skb(skb);
-	return 0;
-
-drop:
-	ch->rx_refused++;
-	page_pool_put_full_page(pool, page, false);
-	return -1;
+	return RX_HANDLER_CONSUMED;
 }
 
-/* ---- TX ---- */
+/* ---- TX: skbs mapped by the shim, their release counted ---- */
 
-void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
+static void scx_kt_tx_destructor(struct sk_buff *skb)
 {
-	struct scx_kt_chan *ch = os_channel;
+	struct scx_kt_chan *ch = *(struct scx_kt_chan **)skb->cb;
 
-	if (!skb) {
-		ch->tx_bad_ctx++;
-		return;
-	}
 	ch->tx_freed++;
-	consume_skb(skb);
 }
 
-int scx_kt_tx_build(struct device *dev, u32 seq, u32 len, bool split, struct scx_tx_pkt *pkt)
+int scx_kt_tx_map(struct scx_kt_chan *ch, struct sk_buff *skb, struct scx_tx_pkt *pkt)
+{
+	int err;
+
+	memset(pkt, 0, sizeof(*pkt));
+	err = scx_tx_pkt_build(ch->dev, ch->min_inline, skb, pkt);
+	if (err)
+		return err;
+	*(struct scx_kt_chan **)skb->cb = ch;
+	skb->destructor = scx_kt_tx_destructor;
+	return 0;
+}
+
+int scx_kt_tx_build(struct scx_kt_chan *ch, u32 seq, u32 len, bool split, struct scx_tx_pkt *pkt)
 {
 	u32 headlen = split ? SCX_KT_HDRS + 8 : len;
 	struct sk_buff *skb;
 	struct page *page;
 	u8 *frame;
+	int err;
 
 	if (len < SCX_KT_FRAME_MIN || len > PAGE_SIZE || headlen > len)
 		return -EINVAL;
@@ -327,7 +210,6 @@ int scx_kt_tx_build(struct device *dev, u32 seq, u32 len, bool split, struct scx
 		goto nomem;
 	scx_kt_frame_fill(frame, len, seq);
 	skb_put_data(skb, frame, headlen);
-	memset(pkt, 0, sizeof(*pkt));
 	if (split) {
 		page = alloc_page(GFP_KERNEL);
 		if (!page)
@@ -341,9 +223,10 @@ int scx_kt_tx_build(struct device *dev, u32 seq, u32 len, bool split, struct scx
 	kfree(frame);
 	frame = NULL;
 
-	if (scx_kt_tx_map(dev, skb, pkt)) {
+	err = scx_kt_tx_map(ch, skb, pkt);
+	if (err) {
 		kfree_skb(skb);
-		return -EIO;
+		return err;
 	}
 	return 0;
 
@@ -353,61 +236,28 @@ nomem:
 	return -ENOMEM;
 }
 
-int scx_kt_tx_map(struct device *dev, struct sk_buff *skb, struct scx_tx_pkt *pkt)
-{
-	const struct skb_shared_info *sh = skb_shinfo(skb);
-	dma_addr_t dma;
-	u32 i;
-
-	pkt->skb = skb;
-	pkt->head = skb->data;
-	pkt->headlen = skb_headlen(skb);
-	pkt->len = skb->len;
-	pkt->nr_frags = 0;
-	if (sh->nr_frags + 1 > SCX_TX_MAX_FRAGS)
-		return -EIO;
-	dma = scx_map_head(dev, skb->data, skb_headlen(skb));
-	if (scx_map_failed(dev, dma))
-		return -EIO;
-	pkt->frags[0] = (struct scx_tx_frag){ dma, skb_headlen(skb), SCX_DMA_SINGLE };
-	pkt->nr_frags = 1;
-	for (i = 0; i < sh->nr_frags; i++) {
-		const skb_frag_t *f = &sh->frags[i];
-
-		dma = scx_map_frag(dev, f);
-		if (scx_map_failed(dev, dma)) {
-			for (i = 0; i < pkt->nr_frags; i++)
-				scx_os_dma_unmap(dev, pkt->frags[i].dma, pkt->frags[i].len,
-						 pkt->frags[i].kind);
-			pkt->nr_frags = 0;
-			return -EIO;
-		}
-		pkt->frags[pkt->nr_frags++] = (struct scx_tx_frag){ dma, skb_frag_size(f),
-								    SCX_DMA_PAGE };
-	}
-	return 0;
-}
-
 void scx_kt_tx_abort(struct device *dev, struct scx_tx_pkt *pkt)
 {
-	u32 i;
+	struct sk_buff *skb = pkt->skb;
 
-	for (i = 0; i < pkt->nr_frags; i++)
-		scx_os_dma_unmap(dev, pkt->frags[i].dma, pkt->frags[i].len, pkt->frags[i].kind);
-	kfree_skb(pkt->skb);
+	scx_tx_unmap(dev, pkt);
+	skb->destructor = NULL;	/* never handed over: not a release to count */
+	kfree_skb(skb);
 }
 
 /* ---- NAPI ---- */
 
-int scx_kt_napi(struct scx_channel *c, int budget, struct scx_tx_done *done)
+int scx_kt_napi(struct scx_chan *ch, int budget, struct scx_tx_done *done)
 {
 	int work;
 
 	local_bh_disable();
-	work = scx_channel_poll(c, budget, done);
+	work = scx_channel_poll(ch->core, budget, done);
+	/* the skbs GRO batched (no GRO here: all of them), as napi_complete_done() passes them on */
+	gro_normal_list(&ch->napi);
 	local_bh_enable();
 	if (work < budget)
-		scx_channel_arm(c);
+		scx_channel_arm(ch->core);
 	return work;
 }
 

@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The KUnit side of the OS layer. The KUnit build links the core with the
- * shim's os.c (memory, DMA, locks, log) but not with its netdev glue
- * (txrx.c): the per-packet hooks are implemented here instead and record
- * what the core did, so suites can check it:
- *   scx_os_raise_irq    counts interrupts per vector (irq_ctx: scx_kt_irq)
- *   scx_os_rxq_*,       one page_pool per RQ, with allocations, returns and
- *   scx_os_rx_alloc,    pool teardown accounted (os_channel: scx_kt_chan)
- *   scx_os_rx_recycle
- *   scx_os_rx_deliver   builds a real skb on the page (build_skb), checks the
- *                       frame (scx_kt_frame_*), frees it back to the pool
- *   scx_os_tx_free      counts and frees the transmitted skb
+ * shim's own OS hooks: os.c (memory, locks, log), dma.c (DMA and the
+ * device's view), rx.c (page_pool RX queues, skb build and delivery),
+ * tx.c (skb DMA mapping, TX completion) and xdp_path.c (the XDP hooks and
+ * ndo_xdp_xmit). Their os_channel is a real struct scx_chan of a real
+ * (unregistered) netdev with real NAPI contexts, made by the pair fixture
+ * (pair.c), which watches what they do from the outside:
+ *   - delivered skbs reach the netdev's rx_handler (scx_kt_rx_handler):
+ *     checked against what was sent (scx_kt_frame_*) or handed to a
+ *     suite's rx_hook, then consumed (the page goes back to its pool);
+ *   - page_pools: the XDP memory model's connect and disconnect
+ *     tracepoints say when an RQ's pool was created and when it was freed
+ *     (which page_pool does only once every page came back);
+ *   - transmitted skbs carry a destructor counting their release.
+ * One hook stays here: scx_os_raise_irq, the interrupt controller, counts
+ * interrupts per vector (irq_ctx: scx_kt_irq); the suites run NAPI rounds
+ * themselves (scx_kt_napi), so every poll happens where a test expects it.
  */
 #ifndef SCX_KUNIT_OS_HOOKS_H
 #define SCX_KUNIT_OS_HOOKS_H
@@ -18,46 +24,44 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/device.h>
+#include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
 #include <softcx/core.h>
 #include <softcx/os.h>
 
 #define SCX_KT_MAX_SEQ	4096	/* frames one test may send */
+#define SCX_KT_NCH	4	/* channels per port, at most */
 
-/* What the suites pass as os_channel. */
+struct scx_chan;
+
+/* What the fixture observes of one channel (the real os_channel is a struct scx_chan). */
 struct scx_kt_chan {
 	struct device *dev;		/* page_pool / DMA device */
 	u32 ix;
-	/* RX buffers (scx_os_rxq_* / rx_alloc / rx_recycle) */
+	u32 min_inline;			/* the port's caps: what the TX path pulls into the head */
+	/* RX buffers: the channel's page_pools (mem_connect / mem_disconnect) */
 	u32 pools_created;
-	u32 pools_destroyed;
-	u32 pools_inflight;		/* destroyed with pages still out */
+	u32 pools_freed;		/* freed: every page of the pool came back */
 	u32 order;			/* of the last pool */
-	u64 rx_allocs;
-	u64 rx_alloc_fails;
-	u64 rx_recycles;
-	u64 bufs_out;			/* allocated and not yet returned */
-	/* RX deliveries (scx_os_rx_deliver) */
-	u64 rx_delivered;		/* skbs built and freed */
-	u64 rx_refused;			/* bad geometry or no skb: page recycled, -1 */
+	/* skbs the real scx_os_rx_deliver() handed to the stack (rx_handler) */
+	u64 rx_delivered;		/* skbs received and consumed */
 	u64 rx_bad;			/* delivered, but not the frame that was sent */
-	u64 rx_bytes;
-	u32 rx_csum_ok;
-	u32 rx_hash_l4;
+	u64 rx_bytes;			/* frame bytes, from the MAC header */
+	u32 rx_csum_ok;			/* CHECKSUM_UNNECESSARY */
+	u32 rx_hash_l4;			/* an L4 hash */
 	u32 rx_last_seq;
 	unsigned long *seen;		/* bitmap of received sequence numbers */
 	u32 rx_dups;
 	/*
-	 * Optional: called with every delivered frame (skb built, not yet
-	 * freed) instead of the scx_kt_frame_check() bookkeeping above.
+	 * Optional: called with every delivered frame (from its MAC header,
+	 * skb not yet freed) instead of the scx_kt_frame_check() bookkeeping.
 	 */
-	void (*rx_hook)(struct scx_kt_chan *ch, const struct scx_rx_pkt *pkt,
+	void (*rx_hook)(struct scx_kt_chan *ch, const u8 *frame, u32 len,
 			const struct sk_buff *skb);
 	void *rx_hook_ctx;
-	/* TX completions (scx_os_tx_free) */
+	/* TX skbs released (by scx_os_tx_free() on completion, or by a close) */
 	u64 tx_freed;
-	u64 tx_bad_ctx;
 };
 
 /* What the suites pass to scx_hw_set_irq_ctx(). */
@@ -74,6 +78,12 @@ void scx_kt_dev_destroy(struct device *dev);
 void scx_kt_chan_init(struct kunit *test, struct scx_kt_chan *ch, struct device *dev, u32 ix);
 
 /*
+ * rx_handler of the fixture's netdevs (rx_handler_data: their array of
+ * struct scx_kt_chan, indexed by the skb's recorded RX queue).
+ */
+rx_handler_result_t scx_kt_rx_handler(struct sk_buff **pskb);
+
+/*
  * Test frames: Ethernet + IPv4 + UDP, the UDP source port and the payload
  * derived from seq so the receiver can verify them alone. len >= 60.
  */
@@ -84,19 +94,20 @@ int scx_kt_frame_check(const u8 *buf, u32 len, u32 *seq);
 
 /*
  * Build one skb holding frame seq (len bytes; with split, the payload after
- * the headers goes into a page fragment) and its scx_tx_pkt (DMA-mapped on
- * dev). Returns 0 or a negative errno.
+ * the headers goes into a page fragment) and its scx_tx_pkt, DMA-mapped by
+ * the shim's own scx_tx_pkt_build() on ch's device. Its release is counted
+ * in ch->tx_freed. Returns 0 or a negative errno.
  */
-int scx_kt_tx_build(struct device *dev, u32 seq, u32 len, bool split, struct scx_tx_pkt *pkt);
-/*
- * DMA-map skb's linear part and page fragments into pkt->frags the way the
- * shim does, and fill head, headlen and len. 0 or -EIO (nothing left mapped).
- */
-int scx_kt_tx_map(struct device *dev, struct sk_buff *skb, struct scx_tx_pkt *pkt);
-/* Undo scx_kt_tx_build() (or scx_kt_tx_map()) for a packet the core refused. */
+int scx_kt_tx_build(struct scx_kt_chan *ch, u32 seq, u32 len, bool split, struct scx_tx_pkt *pkt);
+/* The same for a ready skb (scx_tx_pkt_build(): 0, -EINVAL or -ENOMEM, skb kept). */
+int scx_kt_tx_map(struct scx_kt_chan *ch, struct sk_buff *skb, struct scx_tx_pkt *pkt);
+/* Undo scx_kt_tx_build() (or scx_kt_tx_map()) for a packet the core refused: not counted. */
 void scx_kt_tx_abort(struct device *dev, struct scx_tx_pkt *pkt);
 
-/* One NAPI round as the shim runs it: poll with BHs off, re-arm when done. */
-int scx_kt_napi(struct scx_channel *c, int budget, struct scx_tx_done *done);
+/*
+ * One NAPI round as the shim runs it: poll with BHs off, hand what GRO
+ * batched to the stack as napi_complete_done() would, re-arm when done.
+ */
+int scx_kt_napi(struct scx_chan *ch, int budget, struct scx_tx_done *done);
 
 #endif /* SCX_KUNIT_OS_HOOKS_H */

@@ -2,8 +2,8 @@
 /*
  * softcx OS services for the C++ core (include/softcx/os.h): memory, locks
  * and logging. DMA (the driver's mappings and the emulated device's view
- * of them) lives in dma.c, the per-packet hooks (interrupts, RX buffers,
- * skbs) in txrx.c.
+ * of them) lives in dma.c, the per-packet hooks in napi.c (interrupts),
+ * rx.c (RX buffers, skb delivery), tx.c (TX completion) and xdp_path.c (XDP).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

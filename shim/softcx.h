@@ -115,14 +115,21 @@ void scx_stats_work(struct work_struct *work);
 int scx_datapath_switch(struct scx_priv *priv, u32 mtu, struct bpf_prog *prog);
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 
-/* txrx.c */
+/* tx.c */
 netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev);
 netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev,
 				     netdev_features_t features);
-int scx_napi_poll(struct napi_struct *napi, int budget);
-int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);
 void scx_tx_recover_work(struct work_struct *work);
 void scx_tx_timeout(struct net_device *dev, unsigned int txqueue);
+int scx_tx_pkt_build(struct device *dmadev, u32 min_inline, struct sk_buff *skb,
+		     struct scx_tx_pkt *pkt);
+void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt);
+
+/* napi.c */
+int scx_napi_poll(struct napi_struct *napi, int budget);
+
+/* xdp_path.c */
+int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);
 
 /* debugfs.c */
 void scx_debugfs_init(void);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * OS services the C++ core calls. Implemented in C by the kernel shim
- * (shim/os.c, shim/txrx.c) and by the host test layer (tests/host/os_host.cpp).
+ * (shim/os.c, dma.c, napi.c, rx.c, tx.c, xdp_path.c) and by the host test
+ * layer (tests/host/os_host.cpp).
  * Valid C and C++; fixed-width types and opaque handles only.
  */
 #ifndef SOFTCX_OS_H

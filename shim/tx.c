@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * softcx TX: ndo_start_xmit and ndo_features_check (DMA mapping of skbs,
+ * LSO attributes), the TX recovery work and ndo_tx_timeout, and the TX
+ * completion hook of include/softcx/os.h (scx_os_tx_free).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bottom_half.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <linux/udp.h>
+#include <linux/if_vlan.h>
+#include <linux/ipv6.h>
+#include <net/ipv6.h>
+
+#include "softcx.h"
+
+void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt)
+{
+	u32 i;
+
+	for (i = 0; i < pkt->nr_frags; i++)
+		scx_os_dma_unmap(dmadev, pkt->frags[i].dma, pkt->frags[i].len,
+				 pkt->frags[i].kind);
+}
+
+/* Map the linear part (frags[0]) and every page fragment of @skb. */
+static int scx_tx_map(struct device *dmadev, struct sk_buff *skb,
+		      struct scx_tx_pkt *pkt)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+	struct scx_tx_frag *f = pkt->frags;
+	dma_addr_t dma;
+	u32 i;
+
+	dma = scx_map_head(dmadev, skb->data, pkt->headlen);
+	if (unlikely(scx_map_failed(dmadev, dma)))
+		return -ENOMEM;
+	f->dma = dma;
+	f->len = pkt->headlen;
+	f->kind = SCX_DMA_SINGLE;
+	pkt->nr_frags = 1;
+
+	for (i = 0; i < sh->nr_frags; i++) {
+		const skb_frag_t *frag = &sh->frags[i];
+
+		if (unlikely(!skb_frag_size(frag)))
+			continue;
+		dma = scx_map_frag(dmadev, frag);
+		if (unlikely(scx_map_failed(dmadev, dma)))
+			goto unmap;
+		f = &pkt->frags[pkt->nr_frags++];
+		f->dma = dma;
+		f->len = skb_frag_size(frag);
+		f->kind = SCX_DMA_PAGE;
+	}
+	return 0;
+
+unmap:
+	scx_tx_unmap(dmadev, pkt);
+	return -ENOMEM;
+}
+
+/*
+ * GSO attributes of @skb for an LSO WQE: type, MSS, wire packets and the
+ * header length the core inlines (L2..L4 end, where the device wants it).
+ * scx_features_check() keeps skbs with longer headers away (software GSO).
+ */
+static void scx_tx_gso(struct sk_buff *skb, struct scx_tx_pkt *pkt)
+{
+	const struct skb_shared_info *sh = skb_shinfo(skb);
+
+	pkt->gso_size = sh->gso_size;
+	pkt->gso_segs = sh->gso_segs;
+	/* IPv6 BIG TCP: the core leaves the jumbo hop-by-hop header out of the template */
+	if ((sh->gso_type & SKB_GSO_TCPV6) && ipv6_has_hopopt_jumbo(skb))
+		pkt->hbh_off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
+	if (sh->gso_type & SKB_GSO_UDP_L4) {
+		pkt->gso_type = SCX_TX_GSO_UDP_L4;
+		pkt->ihs = skb_transport_offset(skb) + sizeof(struct udphdr);
+	} else {
+		pkt->gso_type = sh->gso_type & SKB_GSO_TCPV6 ?
+				SCX_TX_GSO_TCPV6 : SCX_TX_GSO_TCPV4;
+		pkt->ihs = skb_tcp_all_headers(skb);
+	}
+}
+
+/*
+ * Make sure the linear part holds the Ethernet header and whatever the
+ * device wants inlined (the core inlines from pkt->head only): the LSO
+ * headers, or the minimum inline headers of a SEND.
+ */
+static bool scx_tx_linear_ok(u32 min_inline, struct sk_buff *skb, u32 ihs)
+{
+	u32 need = min_t(u32, skb->len, max_t(u32, max_t(u32, min_inline, ETH_HLEN), ihs));
+
+	if (likely(skb_headlen(skb) >= need))
+		return true;
+	if (skb_shared(skb))
+		return false;
+	return pskb_may_pull(skb, need);
+}
+
+/*
+ * Describe @skb in @pkt for scx_channel_xmit() (GSO attributes, checksum
+ * offload, VLAN, the part the core inlines from) and DMA-map it on
+ * @dmadev. -EINVAL: the skb cannot be sent (empty, or its headers do not
+ * fit the linear part); -ENOMEM: a mapping failed (nothing left mapped).
+ */
+int scx_tx_pkt_build(struct device *dmadev, u32 min_inline, struct sk_buff *skb,
+		     struct scx_tx_pkt *pkt)
+{
+	pkt->gso_type = SCX_TX_GSO_NONE;
+	pkt->ihs = 0;
+	pkt->hbh_off = 0;
+	if (skb_is_gso(skb))
+		scx_tx_gso(skb, pkt);
+	if (unlikely(!skb->len || !scx_tx_linear_ok(min_inline, skb, pkt->ihs)))
+		return -EINVAL;
+
+	pkt->skb = skb;
+	pkt->head = skb->data;
+	pkt->headlen = skb_headlen(skb);
+	pkt->len = skb->len;
+	pkt->csum = skb->ip_summed == CHECKSUM_PARTIAL ?
+		    SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
+	pkt->vlan = skb_vlan_tag_present(skb);
+	pkt->num_bytes = 0;
+	return scx_tx_map(dmadev, skb, pkt);
+}
+
+static void scx_tx_drop(struct scx_chan *ch, struct sk_buff *skb, int err)
+{
+	if (err == -EMSGSIZE)
+		net_ratelimited_function(netdev_warn, ch->priv->netdev,
+					 "TX queue %u: dropped a %u-byte %s skb the device cannot send (gso_size %u)\n",
+					 ch->ix, skb->len, skb_is_gso(skb) ? "GSO" : "linear",
+					 skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : 0);
+	dev_kfree_skb_any(skb);
+	scx_channel_count_drop(ch->core);
+	/* Earlier packets of an xmit_more batch still wait for a doorbell. */
+	if (!netdev_xmit_more())
+		scx_channel_doorbell(ch->core);
+}
+
+netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	u16 qid = skb_get_queue_mapping(skb);
+	struct netdev_queue *txq;
+	struct scx_tx_pkt pkt;
+	struct scx_chan *ch;
+	int ret;
+
+	BUILD_BUG_ON(MAX_SKB_FRAGS + 1 > SCX_TX_MAX_FRAGS);
+
+	if (unlikely(qid >= priv->nch || !priv->ch[qid].core)) {
+		dev_core_stats_tx_dropped_inc(dev);
+		dev_kfree_skb_any(skb);
+		return NETDEV_TX_OK;
+	}
+	ch = &priv->ch[qid];
+	txq = ch->txq;
+
+	ret = scx_tx_pkt_build(priv->dmadev, priv->min_inline, skb, &pkt);
+	if (unlikely(ret)) {
+		scx_tx_drop(ch, skb, ret);
+		return NETDEV_TX_OK;
+	}
+
+	ret = scx_channel_xmit(ch->core, &pkt);
+	if (unlikely(ret < 0)) {
+		scx_tx_unmap(priv->dmadev, &pkt);
+		scx_tx_drop(ch, skb, ret);
+		return NETDEV_TX_OK;
+	}
+	/* Last touch of the skb: after the doorbell its completion may free it. */
+	skb_tx_timestamp(skb);
+
+	if (unlikely(ret & SCX_TX_STOP)) {
+		netif_tx_stop_queue(txq);
+		scx_channel_count_stop(ch->core);
+		/* Pairs with the barrier in scx_napi_poll(): no lost wake-up. */
+		smp_mb();
+		if (scx_channel_tx_room(ch->core)) {
+			netif_tx_start_queue(txq);
+			scx_channel_count_wake(ch->core);
+		}
+	}
+
+	if (__netdev_tx_sent_queue(txq, pkt.num_bytes, netdev_xmit_more()))
+		scx_channel_doorbell(ch->core);
+	return NETDEV_TX_OK;
+}
+
+/*
+ * Headers the LSO WQE cannot inline: let the stack segment in software.
+ * (An skb is dropped, not sent, when the core cannot express it.)
+ */
+netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev,
+				     netdev_features_t features)
+{
+	/*
+	 * The device parses no IPv6 extension header: it finds neither the L4
+	 * checksum nor an LSO template behind one. The stack does both then;
+	 * only BIG TCP's jumbo hop-by-hop header, which the core leaves out of
+	 * the template, stays offloaded.
+	 */
+	if (skb->ip_summed == CHECKSUM_PARTIAL && vlan_get_protocol(skb) == htons(ETH_P_IPV6) &&
+	    skb_transport_offset(skb) != skb_network_offset(skb) + sizeof(struct ipv6hdr) &&
+	    !(skb_is_gso(skb) && ipv6_has_hopopt_jumbo(skb)))
+		features &= ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK);
+	if (skb_is_gso(skb)) {
+		const struct scx_priv *priv = netdev_priv(dev);
+		u32 hdr = skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4 ?
+			  skb_transport_offset(skb) + sizeof(struct udphdr) :
+			  skb_tcp_all_headers(skb);
+
+		if (unlikely(hdr > priv->max_lso_hdr))
+			features &= ~NETIF_F_GSO_MASK;
+	}
+	return features;
+}
+
+/*
+ * TX recovery, process context, after an error CQE or a TX timeout: with
+ * xmit (tx lock) and this channel's NAPI quiesced, the core completes what
+ * the device sent, flushes the rest (tx_flushed) and resets the SQ to RDY;
+ * BQL restarts from 0; the queue wakes.
+ */
+void scx_tx_recover_work(struct work_struct *work)
+{
+	struct scx_chan *ch = container_of(work, struct scx_chan, tx_recover_work);
+	struct scx_priv *priv = ch->priv;
+	struct netdev_queue *txq = ch->txq;
+	bool timeout;
+	int err;
+
+	rtnl_lock();
+	timeout = xchg(&ch->tx_timed_out, false);
+	/* Closed meanwhile: the close released everything. */
+	if (!priv->up || !ch->core)
+		goto out;
+	napi_disable(&ch->napi);
+	__netif_tx_lock_bh(txq);
+	netif_tx_stop_queue(txq);
+	err = scx_channel_tx_recover(ch->core, timeout);
+	netdev_tx_reset_queue(txq);
+	__netif_tx_unlock_bh(txq);
+	napi_enable(&ch->napi);
+	if (err < 0) {
+		netdev_err(priv->netdev, "TX queue %u: recovery failed (%d); queue stays stopped\n",
+			   ch->ix, err);
+		goto out;
+	}
+	if (err == 0)
+		netdev_info(priv->netdev, "TX queue %u: recovered after %s\n", ch->ix,
+			    timeout ? "a TX timeout" : "an error CQE");
+	netif_tx_wake_queue(txq);
+	/* One poll re-arms the CQs in case the last one was consumed by the error. */
+	local_bh_disable();
+	napi_schedule(&ch->napi);
+	local_bh_enable();
+out:
+	rtnl_unlock();
+}
+
+/*
+ * TX watchdog (ndo_tx_timeout): the queue stayed stopped with work posted
+ * for watchdog_timeo. Recover it as after an error CQE, from process context.
+ */
+void scx_tx_timeout(struct net_device *dev, unsigned int txqueue)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_chan *ch;
+
+	if (txqueue >= priv->nch || !priv->ch[txqueue].core)
+		return;
+	ch = &priv->ch[txqueue];
+	scx_channel_count_timeout(ch->core);
+	netdev_warn(dev, "TX queue %u timed out: recovering it\n", txqueue);
+	WRITE_ONCE(ch->tx_timed_out, true);
+	schedule_work(&ch->tx_recover_work);
+}
+
+/* ---- OS hook: TX completion ---- */
+
+void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
+{
+	napi_consume_skb(skb, napi_budget);
+}
