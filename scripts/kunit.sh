@@ -81,6 +81,13 @@ if [ "$(readlink "$link" 2>/dev/null)" != "$repo" ]; then
 	rm -rf "$link"
 	ln -s "$repo" "$link" || finish 0 1 1 "cannot create $link"
 fi
+# Objects are judged up to date by file time, so objects built from another
+# checkout sharing this cache (newer files, other code) would be linked as
+# they are: when the checkout changes, softcx's objects are built afresh.
+if [ "$(cat "$build/.softcx-repo" 2>/dev/null)" != "$repo" ]; then
+	rm -rf "$build/drivers/net/softcx"
+	mkdir -p "$build" && echo "$repo" >"$build/.softcx-repo"
+fi
 kconfig=$src/drivers/net/Kconfig
 kline='source "drivers/net/softcx/kunit/Kconfig"'
 if ! grep -qxF "$kline" "$kconfig"; then
