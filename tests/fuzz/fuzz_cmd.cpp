@@ -305,9 +305,19 @@ void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
 	expect(st, want, ty == Ty::Sq ? "MODIFY_SQ" : "MODIFY_RQ");
 	if (st == prm::kStatOk) {
 		hit(g_cov[ty == Ty::Sq ? kModifySq : kModifyRq]);
-		s.objs[o]->state = next;
-		if (next == prm::kQueueRst)
-			s.objs[o]->pc = 0;
+		Obj &q = *s.objs[o];
+		q.state = next;
+		if (next == prm::kQueueRst && ty == Ty::Sq) {
+			/*
+			 * The device restarts at WQE 0 and reads the producer counter
+			 * from the doorbell record: clear it with our pc (the driver's
+			 * recovery does the same), or the next doorbell on this SQ
+			 * runs the WQEs still in the ring again.
+			 */
+			q.pc = 0;
+			if (q.dbr.cpu)
+				memset(q.dbr.cpu + prm::kSndDbr * 4, 0, 4);
+		}
 	}
 }
 
@@ -488,6 +498,10 @@ void consume(State &s)
 			if ((op_own & 1) != ((cq.ci >> cq.log) & 1) || (op_own >> 4) == prm::kCqeInvalid)
 				break;
 			cq.ci++;
+			/* like a driver: tell the device how far we consumed */
+			prm::be32 ci;
+			ci.set(cq.ci & prm::kCqCiMask);
+			memcpy(cq.dbr.cpu + prm::kCqSetCiDbr * 4, &ci, 4);
 			uint8_t op = op_own >> 4;
 			if (op == prm::kCqeRespSend)
 				hit(g_cov[kFrames]);
@@ -565,7 +579,7 @@ void op_traffic(State &s, Input &in, Bytes &frame, uint64_t frame_dma)
 	sq.pc++;
 	prm::be32 v;
 	v.set(sq.pc);
-	memcpy(sq.dbr.cpu + 4, &v, 4);
+	memcpy(sq.dbr.cpu + prm::kSndDbr * 4, &v, 4);
 	uint64_t ctrl8;
 	memcpy(&ctrl8, &ctrl, 8);
 	uint64_t before = 0;

@@ -333,6 +333,26 @@ size_t poll_rx(Run &r, int budget)
 	return got;
 }
 
+/*
+ * Four good packets (1500 bytes, v4 TCP), a doorbell and two polls: how
+ * many of them the driver took.
+ */
+int send_good(Run &r)
+{
+	static const uint8_t good[] = { 0x00, 0xdc, 0x05, 0x00 };
+	int sent = 0;
+	for (int i = 0; i < 4; i++) {
+		Input g(good, sizeof(good));
+		size_t before = r.out.size();
+		xmit(r, g);
+		sent += r.out.size() > before;
+	}
+	scx_channel_doorbell(r.p[0].ch);
+	poll_tx(r, 64);
+	poll_tx(r, 64);
+	return sent;
+}
+
 } /* namespace */
 
 extern "C" int LLVMFuzzerInitialize(int *, char ***)
@@ -408,17 +428,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		poll_tx(r, 64);
 	r.stopped = false;
 	uint64_t base = r.completed;
-	int sent = 0;
-	for (int i = 0; i < 4; i++) {
-		static const uint8_t good[] = { 0x00, 0xdc, 0x05, 0x00 };	/* 1500 bytes, v4 TCP */
-		Input g(good, sizeof(good));
-		size_t before = r.out.size();
-		xmit(r, g);
-		sent += r.out.size() > before;
-	}
-	scx_channel_doorbell(r.p[0].ch);
-	poll_tx(r, 64);
-	poll_tx(r, 64);
+	int sent = send_good(r);
 	if (sent && r.completed == base) {
 		FZ_CHECK(r.hidden, "TX dead after the lies: %d sent, none completed", sent);
 		hit(g_cov[kTxDeadHidden]);
@@ -429,17 +439,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(r.out.empty(), "%zu skbs outstanding after a forced recovery", r.out.size());
 		FZ_CHECK(scx_channel_tx_room(r.p[0].ch), "no room after a forced recovery");
 		base = r.completed;
-		sent = 0;
-		for (int i = 0; i < 4; i++) {
-			static const uint8_t good[] = { 0x00, 0xdc, 0x05, 0x00 };
-			Input g(good, sizeof(good));
-			size_t before = r.out.size();
-			xmit(r, g);
-			sent += r.out.size() > before;
-		}
-		scx_channel_doorbell(r.p[0].ch);
-		poll_tx(r, 64);
-		poll_tx(r, 64);
+		sent = send_good(r);
 		/*
 		 * The SQ is reset; a CQ whose owner bits or indexes the lie broke
 		 * stays broken (as on mlx5, the CQ is not part of the recovery).
