@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-smp: 4
 # vm-timeout: 240
-# vm-timeout-per-cycle: 20
+# vm-timeout-per-cycle: 90
 #
 # Stress: link down/up under traffic (iperf3 TCP and pktgen scx0 -> scx1),
 # SCX_STRESS_CYCLES cycles (lib.sh stress_loop): odd cycles take the

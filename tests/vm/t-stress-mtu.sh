@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-smp: 4
 # vm-timeout: 300
-# vm-timeout-per-cycle: 30
+# vm-timeout-per-cycle: 90
 #
 # Stress: MTU changes under traffic, SCX_STRESS_CYCLES cycles: the receiver
 # scx1 first, then the sender scx0, through 9000, 1500, 3000 and 576 (each

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-smp: 4
 # vm-timeout: 300
-# vm-timeout-per-cycle: 30
+# vm-timeout-per-cycle: 90
 #
 # Stress: private flag switches under traffic, SCX_STRESS_CYCLES cycles.
 # scx1 runs xdp_tx_pktgen.o: pktgen's frames from scx0 go back by XDP_TX

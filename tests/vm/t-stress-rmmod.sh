@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-smp: 4
 # vm-timeout: 300
-# vm-timeout-per-cycle: 40
+# vm-timeout-per-cycle: 90
 #
 # Stress: rmmod and insmod, SCX_STRESS_CYCLES cycles. Each cycle loads
 # softcx, sets up scx0 <-> scx1, runs the traffic (iperf3 TCP and pktgen

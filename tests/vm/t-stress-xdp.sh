@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-smp: 4
 # vm-timeout: 300
-# vm-timeout-per-cycle: 30
+# vm-timeout-per-cycle: 90
 #
 # Stress: XDP attach, replace and detach on the receiver scx1 under traffic
 # (iperf3 TCP and pktgen scx0 -> scx1), SCX_STRESS_CYCLES cycles: attach
