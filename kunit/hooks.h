@@ -9,6 +9,7 @@
 #define SCX_KUNIT_HOOKS_H
 
 #include <softcx/core.h>
+#include "../src/prm/counter_list.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -105,11 +106,12 @@ int scx_kt_query_caps(struct scx_hw_function *fn, uint32_t *model, uint32_t *max
 /* Live objects in the device's tables of fn (CQs + SQs + RQs + RSS). */
 uint32_t scx_kt_dev_objects(struct scx_hw_function *fn);
 /* Q counters and bus counters of fn by command (0 or the status). */
+#define SCX_KT_CTR_FIELD(field, name) uint64_t field;
 struct scx_kt_dev_counters {
-	uint64_t rx_out_of_buffer, rx_if_down_packets, rx_oversize_pkts_buffer, rx_malformed;
-	uint64_t rd_desc_bytes, rd_data_bytes, wr_data_bytes, wr_cqe_bytes, rd_dbr_bytes,
-		doorbells;
+	SCX_PRM_Q_COUNTERS(SCX_KT_CTR_FIELD)
+	SCX_PRM_BUS_COUNTERS(SCX_KT_CTR_FIELD)
 };
+#undef SCX_KT_CTR_FIELD
 int scx_kt_dev_query(struct scx_hw_function *fn, struct scx_kt_dev_counters *c);
 
 #ifdef __cplusplus

@@ -375,15 +375,11 @@ extern "C" int scx_kt_dev_query(struct scx_hw_function *fn, scx_kt_dev_counters 
 	st = scx_kt_cmd_raw(fn, &in, sizeof(in), &b, sizeof(b));
 	if (st != kStatOk)
 		return st;
-	c->rx_out_of_buffer = q.rx_out_of_buffer.get();
-	c->rx_if_down_packets = q.rx_if_down_packets.get();
-	c->rx_oversize_pkts_buffer = q.rx_oversize_pkts_buffer.get();
-	c->rx_malformed = q.rx_malformed.get();
-	c->rd_desc_bytes = b.rd_desc_bytes.get();
-	c->rd_data_bytes = b.rd_data_bytes.get();
-	c->wr_data_bytes = b.wr_data_bytes.get();
-	c->wr_cqe_bytes = b.wr_cqe_bytes.get();
-	c->rd_dbr_bytes = b.rd_dbr_bytes.get();
-	c->doorbells = b.doorbells.get();
+#define SCX_KT_CTR_COPY_Q(field, name) c->field = q.field.get();
+#define SCX_KT_CTR_COPY_B(field, name) c->field = b.field.get();
+	SCX_PRM_Q_COUNTERS(SCX_KT_CTR_COPY_Q)
+	SCX_PRM_BUS_COUNTERS(SCX_KT_CTR_COPY_B)
+#undef SCX_KT_CTR_COPY_Q
+#undef SCX_KT_CTR_COPY_B
 	return 0;
 }

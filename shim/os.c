@@ -78,6 +78,28 @@ void scx_os_unlock(struct scx_os_lock *l)
 
 /* ---- misc ---- */
 
+/*
+ * One line of the core's at its level. With a netdev the line names the
+ * interface and is rate-limited (queue lines can come from every NAPI poll);
+ * debug lines go through dynamic debug either way.
+ */
+static void scx_vlog(struct net_device *dev, int level, struct va_format *vaf)
+{
+	const char *kl = level <= SCX_LOG_ERR ? KERN_ERR :
+			 level == SCX_LOG_WARN ? KERN_WARNING : KERN_INFO;
+
+	if (level >= SCX_LOG_DEBUG) {
+		if (dev)
+			netdev_dbg(dev, "%pV", vaf);
+		else
+			pr_debug("%pV", vaf);
+	} else if (!dev) {
+		printk("%s" pr_fmt("%pV"), kl, vaf);
+	} else if (net_ratelimit()) {
+		netdev_printk(kl, dev, "%pV", vaf);
+	}
+}
+
 void scx_os_log(int level, const char *fmt, ...)
 {
 	struct va_format vaf;
@@ -86,14 +108,20 @@ void scx_os_log(int level, const char *fmt, ...)
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
-	if (level <= SCX_LOG_ERR)
-		pr_err("%pV", &vaf);
-	else if (level == SCX_LOG_WARN)
-		pr_warn("%pV", &vaf);
-	else if (level < SCX_LOG_DEBUG)
-		pr_info("%pV", &vaf);
-	else
-		pr_debug("%pV", &vaf);
+	scx_vlog(NULL, level, &vaf);
+	va_end(args);
+}
+
+void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
+{
+	struct scx_chan *ch = os_channel;
+	struct va_format vaf;
+	va_list args;
+
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	scx_vlog(ch ? ch->priv->netdev : NULL, level, &vaf);
 	va_end(args);
 }
 

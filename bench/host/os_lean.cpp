@@ -135,13 +135,26 @@ void scx_os_unlock(struct scx_os_lock *lk)
 	__atomic_store_n(&reinterpret_cast<LeanLock *>(lk)->locked, 0, __ATOMIC_RELEASE);
 }
 
+static void lean_vlog(int level, const char *fmt, va_list ap)
+{
+	if (level < SCX_LOG_DEBUG)
+		vfprintf(stderr, fmt, ap);
+}
+
 void scx_os_log(int level, const char *fmt, ...)
 {
-	if (level >= SCX_LOG_DEBUG)
-		return;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	lean_vlog(level, fmt, ap);
+	va_end(ap);
+}
+
+void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
+{
+	(void)os_channel;
+	va_list ap;
+	va_start(ap, fmt);
+	lean_vlog(level, fmt, ap);
 	va_end(ap);
 }
 

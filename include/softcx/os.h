@@ -52,6 +52,13 @@ void scx_os_unlock(struct scx_os_lock *l);
 /* ---- misc ---- */
 enum { SCX_LOG_ERR = 3, SCX_LOG_WARN = 4, SCX_LOG_INFO = 6, SCX_LOG_DEBUG = 7 };
 void scx_os_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A line about one of a channel's queues (os_channel as given at channel
+ * creation): the OS names the interface and rate-limits it, as such lines
+ * can come from NAPI on every poll. Any context.
+ */
+void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 /* A monotonic clock in ns for durations on one CPU (the kernel's local_clock()). Any context. */
 uint64_t scx_os_clock_ns(void);
 

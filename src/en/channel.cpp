@@ -58,10 +58,10 @@ template <SqKind K> bool xdpsq_recover(Sq *sq)
 	if (K == SqKind::Frame)
 		xmit_exit(sq);
 	if (err)
-		scx_os_log(SCX_LOG_ERR, "XDP SQ 0x%x: recovery failed (%d), retrying\n", sq->sqn,
-			   err);
+		scx_os_chan_log(sq->os_channel, SCX_LOG_ERR,
+				"XDP SQ 0x%x: recovery failed (%d), retrying\n", sq->sqn, err);
 	else
-		scx_os_log(SCX_LOG_WARN, "XDP SQ 0x%x recovered\n", sq->sqn);
+		scx_os_chan_log(sq->os_channel, SCX_LOG_WARN, "XDP SQ 0x%x recovered\n", sq->sqn);
 	return !err;
 }
 

@@ -307,10 +307,11 @@ template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 		int err = rq_recover(rq);
 
 		if (err)
-			scx_os_log(SCX_LOG_ERR, "RQ 0x%x: recovery failed (%d), retrying\n",
-				   rq->rqn, err);
+			scx_os_chan_log(rq->os_channel, SCX_LOG_ERR,
+					"RQ 0x%x: recovery failed (%d), retrying\n", rq->rqn, err);
 		else
-			scx_os_log(SCX_LOG_WARN, "RQ 0x%x recovered from an error CQE\n", rq->rqn);
+			scx_os_chan_log(rq->os_channel, SCX_LOG_WARN,
+					"RQ 0x%x recovered from an error CQE\n", rq->rqn);
 		/* a failed recovery keeps NAPI polling to retry */
 		if (err && work < budget)
 			work = budget;

@@ -501,8 +501,9 @@ template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 			auto *err = reinterpret_cast<const prm::ErrCqe *>(cqe);
 
 			count_cqe_err<K>(sq);
-			scx_os_log(SCX_LOG_ERR, "SQ 0x%x %s CQE: syndrome 0x%x wqe 0x%x (cc 0x%x pc 0x%x)\n",
-				   sq->sqn, known ? "error" : "bogus", err->syndrome, ctr, sqcc, pc);
+			scx_os_chan_log(sq->os_channel, SCX_LOG_ERR,
+					"SQ 0x%x %s CQE: syndrome 0x%x wqe 0x%x (cc 0x%x pc 0x%x)\n",
+					sq->sqn, known ? "error" : "bogus", err->syndrome, ctr, sqcc, pc);
 			/* The device did what comes before the failed WQE; sq_recover() flushes the rest. */
 			if (known && cqe->opcode() == prm::kCqeReqErr)
 				complete_wqes<K>(sq, &sqcc, pc, ctr, false, &r, done);

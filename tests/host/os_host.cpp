@@ -324,17 +324,32 @@ void scx_os_unlock(struct scx_os_lock *lk)
 	host_error("unlock of lock %p not held by this thread", (void *)l);
 }
 
-void scx_os_log(int level, const char *fmt, ...)
+static void host_vlog(const char *who, int level, const char *fmt, va_list ap)
 {
 	static const bool debug = getenv("SOFTCX_HOST_DEBUG") != nullptr;
 	/* fuzz targets: error CQEs by the million would only fill the log */
 	static const bool quiet = getenv("SOFTCX_HOST_QUIET") != nullptr;
 	if ((level >= SCX_LOG_DEBUG && !debug) || quiet)
 		return;
+	fprintf(stderr, "<%d>%s", level, who);
+	vfprintf(stderr, fmt, ap);
+}
+
+void scx_os_log(int level, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	fprintf(stderr, "<%d>", level);
-	vfprintf(stderr, fmt, ap);
+	host_vlog("", level, fmt, ap);
+	va_end(ap);
+}
+
+void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
+{
+	char who[32];
+	va_list ap;
+	snprintf(who, sizeof(who), "chan %p: ", os_channel);
+	va_start(ap, fmt);
+	host_vlog(who, level, fmt, ap);
 	va_end(ap);
 }
 
