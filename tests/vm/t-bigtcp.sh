@@ -65,7 +65,13 @@ bg_start in_ns "$NS" timeout 60 python3 "$X6" udp-recv 5302 200 "$SCX_TEST_OUT/u
 wait_for 10 sh -c "ip netns exec $NS ss -Hlun 'sport = :5302' | grep -q ." || fail "UDP receiver did not start"
 python3 "$X6" udp-send $A1 5302 200 hbh
 wait_for 20 test -s "$SCX_TEST_OUT/udp.recv" || fail "UDP receiver wrote nothing"
+# where a lost datagram went: bad checksum, full socket buffer, or the driver
+snmp6() { in_ns "$NS" awk -v k="$1" '$1 == k { print $2 }' /proc/net/snmp6; }
+eth_dump scx1 "$NS"
+log "receiver: Udp6InDatagrams $(snmp6 Udp6InDatagrams) Udp6InCsumErrors $(snmp6 Udp6InCsumErrors)" \
+	"Udp6RcvbufErrors $(snmp6 Udp6RcvbufErrors) Udp6NoPorts $(snmp6 Udp6NoPorts); scx1 rx_out_of_buffer ${ETH[rx_out_of_buffer]:-?}"
 assert_eq "UDP datagrams with a hop-by-hop header received intact" 200 "$(cat "$SCX_TEST_OUT/udp.recv")"
+assert_eq "Udp6InCsumErrors at the receiver" 0 "$(snmp6 Udp6InCsumErrors)"
 
 eth_dump scx0
 for c in tx_cqe_err tx_recover tx_flushed; do
