@@ -43,8 +43,10 @@ bool model_known(int model)
 /*
  * What each generation offers, as QUERY_HCA_CAP reports it. ConnectX-4
  * needs the L2 headers inlined in every SEND and has no enhanced
- * multi-packet WQE; SHAMPO (HW-GRO) starts with ConnectX-7. The limits are
- * the same for all.
+ * multi-packet WQE and no striding RQ (the others have it with the
+ * extended stride-count range, 8..256 strides per WQE, so that a linear
+ * RQ of 2 KiB strides fits a 32 KiB WQE); SHAMPO (HW-GRO) starts with
+ * ConnectX-7. The limits are the same for all.
  */
 prm::HcaCaps model_caps(u8 model)
 {
@@ -62,7 +64,8 @@ prm::HcaCaps model_caps(u8 model)
 	c.max_cqs.set(kMaxCqs);
 	c.max_hw_mtu.set((u16)kMaxHwMtu);
 	c.csum = 1;
-	c.striding_rq = 1;
+	c.striding_rq = model == prm::kModelCx4 ? 0 : 1;
+	c.ext_stride_num_range = c.striding_rq;
 	c.shampo = model == prm::kModelCx7 ? 1 : 0;
 	c.cqe_compression = 0;
 	c.max_lso_sz.set(kMaxLsoSize);

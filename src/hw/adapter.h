@@ -42,6 +42,8 @@ using prm::kMaxHwMtu;
 using prm::kMinFrame;
 constexpr u32 kMaxLsoSize = 256 * 1024;
 constexpr u32 kRqWqeLogStride = prm::kRxWqeCycLogStride;
+/* Largest striding RQ WQE buffer (stride size x strides): 256 KiB. */
+constexpr u32 kLogMaxStridingWqeBuf = 18;
 
 /*
  * Object number = type << 21 | generation << 10 | slot. The type keeps an SQ
@@ -105,18 +107,25 @@ struct Sq {
 	u32 gen;
 };
 
-/* ---- receive queue (cyclic) ---- */
+/* ---- receive queue (cyclic or striding) ---- */
 struct Rq {
 	struct scx_os_lock *lock;		/* SCX_LOCK_HW_RQ */
 	u32 num;
 	u8 state;
-	u32 cc;				/* consumed WQEs, free running */
+	u32 cc;				/* consumed (retired) WQEs, free running */
 	u16 posted;			/* last value read from the dbrec */
 	u8 *ring;
 	u32 log_size;
 	const u32 *dbrec;
 	Cq *cq;
 	u32 gen;
+	/* Striding RQ (linked list); striding == 0 for a cyclic RQ. */
+	u8 striding;
+	u8 log_wqe_bytes;		/* ring stride: next segment + data segments */
+	u8 log_stride;			/* bytes per stride */
+	u8 log_num_strides;		/* strides per WQE */
+	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */
+	u32 stride;			/* its next free stride */
 };
 
 struct ToeplitzTable;

@@ -92,7 +92,6 @@ void *dma_region(Function *fn, u64 dma, u64 len, u32 align)
 
 constexpr u32 kDbrecBytes = 8;
 constexpr u32 kDbrecAlign = 8;
-constexpr u32 kRqWqeBytes = 1u << kRqWqeLogStride;
 
 /* ---- CQ ---- */
 
@@ -189,7 +188,6 @@ struct WqConst {
 	ObjType type;
 	const char *name;	/* in rejection messages */
 	u32 log_max_size;	/* caps: in WQEBBs (SQ) or WQEs (RQ) */
-	u32 wqe_bytes;		/* ring stride and alignment */
 	bool scratch;		/* CREATE takes e.prealloc (SqScratch) */
 };
 
@@ -199,9 +197,10 @@ struct WqKind;
 template <>
 struct WqKind<Sq> {
 	using CreateIn = prm::CreateSqIn;
-	static constexpr WqConst k = { ObjType::Sq, "SQ", kLogMaxSqSize, prm::kSendWqeBB, true };
+	static constexpr WqConst k = { ObjType::Sq, "SQ", kLogMaxSqSize, true };
 
 	static auto &table(Function *fn) { return fn->sq; }
+	static u32 wqe_bytes(const CreateIn &) { return prm::kSendWqeBB; }
 
 	/* Parameters only an SQ has (checked before any DMA translation). */
 	static CmdStatus check(CmdEnv &e, const CreateIn &in)
@@ -239,24 +238,74 @@ struct WqKind<Sq> {
 template <>
 struct WqKind<Rq> {
 	using CreateIn = prm::CreateRqIn;
-	static constexpr WqConst k = { ObjType::Rq, "RQ", kLogMaxRqSize, kRqWqeBytes, false };
+	static constexpr WqConst k = { ObjType::Rq, "RQ", kLogMaxRqSize, false };
 
 	static auto &table(Function *fn) { return fn->rq; }
+	/* Checked by check() before the ring is translated. */
+	static u32 wqe_bytes(const CreateIn &in) { return 1u << in.log_wq_stride; }
+
+	/* Stride geometry from the PRM encoding; false if out of range for these caps. */
+	static bool strides(const prm::HcaCaps &caps, const CreateIn &in, u32 *log_stride,
+			    u32 *log_num)
+	{
+		u8 n = in.log_wqe_num_of_strides;
+		if (in.log_wqe_stride_size > prm::kStrideSizeLogMax - prm::kStrideSizeLogBase)
+			return false;
+		*log_stride = prm::kStrideSizeLogBase + in.log_wqe_stride_size;
+		if (n & prm::kNumStridesExt) {
+			n &= (u8)~prm::kNumStridesExt;
+			if (!caps.ext_stride_num_range ||
+			    n >= prm::kNumStridesLogBase - prm::kNumStridesLogExtBase)
+				return false;
+			*log_num = prm::kNumStridesLogExtBase + n;
+		} else {
+			if (n > prm::kNumStridesLogMax - prm::kNumStridesLogBase)
+				return false;
+			*log_num = prm::kNumStridesLogBase + n;
+		}
+		return *log_stride + *log_num <= kLogMaxStridingWqeBuf;
+	}
 
 	static CmdStatus check(CmdEnv &e, const CreateIn &in)
 	{
-		if (in.wq_type != prm::kWqCyclic)
-			return reject(e, prm::kStatBadParam, "only cyclic RQs are emulated", k.name);
-		if (in.log_wq_stride != kRqWqeLogStride)
-			return reject(e, prm::kStatBadParam, "stride must be one data segment", k.name);
+		const prm::HcaCaps &caps = caps_of(e.fn);
+		u32 ls, ln;
+
+		if (in.wq_type == prm::kWqCyclic) {
+			if (in.log_wq_stride != kRqWqeLogStride)
+				return reject(e, prm::kStatBadParam, "stride must be one data segment",
+					      k.name);
+			return prm::kStatOk;
+		}
+		if (in.wq_type != prm::kWqLinkedListStriding)
+			return reject(e, prm::kStatBadParam, "unknown WQ type", k.name);
+		if (!caps.striding_rq)
+			return reject(e, prm::kStatBadParam, "no striding RQ on this model", k.name);
+		if (in.log_wq_stride < prm::kRxWqeStridingMinLogStride ||
+		    in.log_wq_stride > prm::kRxWqeStridingMaxLogStride)
+			return reject(e, prm::kStatBadParam, "striding WQE size out of range", k.name);
+		if (!strides(caps, in, &ls, &ln))
+			return reject(e, prm::kStatBadParam, "stride geometry out of range", k.name);
 		return prm::kStatOk;
 	}
 
-	static void init(Rq *, const CreateIn &, CmdEnv &) {}
+	static void init(Rq *rq, const CreateIn &in, CmdEnv &e)
+	{
+		u32 ls = 0, ln = 0;
+
+		rq->striding = in.wq_type == prm::kWqLinkedListStriding;
+		rq->log_wqe_bytes = in.log_wq_stride;
+		if (rq->striding)
+			strides(caps_of(e.fn), in, &ls, &ln);
+		rq->log_stride = (u8)ls;
+		rq->log_num_strides = (u8)ln;
+	}
 	static void reset(Rq *rq)
 	{
 		rq->cc = 0;
 		rq->posted = 0;
+		rq->wqe_ix = 0;
+		rq->stride = 0;
 	}
 	/*
 	 * An RSS table may keep naming a destroyed RQ: packets hashed to it are
@@ -293,7 +342,7 @@ CmdStatus create_wq(CmdEnv &e)
 	if (!dbrec)
 		return reject(e, prm::kStatBadParam, "doorbell record not DMA memory", K::k.name);
 	u8 *ring = static_cast<u8 *>(
-		dma_region(fn, in.pas.get(), (u64)K::k.wqe_bytes << in.log_wq_sz, K::k.wqe_bytes));
+		dma_region(fn, in.pas.get(), (u64)K::wqe_bytes(in) << in.log_wq_sz, K::wqe_bytes(in)));
 	if (!ring)
 		return reject(e, prm::kStatBadParam, "ring not DMA memory", K::k.name);
 	if (K::k.scratch && !e.prealloc)

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * RX engine: a frame from the wire is steered by RSS to an RQ, placed in the
- * next posted buffer of that cyclic RQ and reported by a CQE that carries
- * what the driver needs for the skb: length, WQE index, hash, header types,
- * checksum sum and verdicts.
+ * next posted buffer of a cyclic RQ or at the next free strides of a
+ * striding RQ, and reported by a CQE that carries what the driver needs for
+ * the skb: length, WQE (and stride) index, hash, header types, checksum sum
+ * and verdicts.
  */
 #include "hw/checksum.h"
 #include "hw/engine.h"
@@ -66,13 +67,22 @@ void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
 	cqe->wqe_counter.set(wqe_counter);
 }
 
-/* A buffer the device cannot write to: error CQE, the WQE is consumed, the RQ stops. */
+/*
+ * A buffer the device cannot write to: error CQE, the WQE is consumed, the
+ * RQ stops. A striding RQ's error CQE names the WQE (wqe_id) and the stride
+ * (wqe_counter) as its packet CQEs do.
+ */
 void rx_error(Function *fn, Rq *rq, u8 syndrome, IrqBatch *irqs)
 {
 	prm::ErrCqe err = {};
 	err.syndrome = syndrome;
 	err.s_wqe_opcode_qpn.set(rq->num);
-	err.wqe_counter.set((u16)rq->cc);
+	if (rq->striding) {
+		reinterpret_cast<prm::Cqe64 *>(&err)->wqe_id.set(rq->wqe_ix);
+		err.wqe_counter.set((u16)rq->stride);
+	} else {
+		err.wqe_counter.set((u16)rq->cc);
+	}
 	cq_post(fn, rq->cq, reinterpret_cast<const prm::Cqe64 *>(&err), prm::kCqeRespErr, irqs);
 	rq->cc++;
 	rq->state = prm::kQueueErr;
@@ -128,6 +138,149 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 	rq->cc++;
 }
 
+/* ---- striding RQ ---- */
+
+/* Data segment k of striding WQE ix, read from the ring. */
+prm::DataSeg striding_seg(Function *fn, const Rq *rq, u32 ix, u32 k)
+{
+	prm::DataSeg d;
+	u32 mask = (1u << rq->log_size) - 1;
+	const u8 *wqe = rq->ring + ((usize)(ix & mask) << rq->log_wqe_bytes);
+	__builtin_memcpy(&d, wqe + sizeof(prm::SrqNextSeg) + (usize)k * sizeof(d), sizeof(d));
+	bus_add(&fn->bus.rd_desc_bytes, sizeof(d));
+	return d;
+}
+
+u32 striding_nsegs(const Rq *rq)
+{
+	return ((1u << rq->log_wqe_bytes) - (u32)sizeof(prm::SrqNextSeg)) / (u32)sizeof(prm::DataSeg);
+}
+
+/*
+ * A WQE the device starts to fill must describe exactly its buffer
+ * (stride size x strides) with the reserved lkey; anything else is a
+ * malformed WQE: length error, the RQ stops.
+ */
+bool striding_wqe_ok(Function *fn, const Rq *rq, u8 *syndrome)
+{
+	u64 want = 1ull << (rq->log_stride + rq->log_num_strides), have = 0;
+	for (u32 k = 0; k < striding_nsegs(rq) && have < want; k++) {
+		prm::DataSeg d = striding_seg(fn, rq, rq->wqe_ix, k);
+		if (!d.byte_count.get())
+			break;
+		if (d.lkey.get() != prm::kReservedLkey) {
+			*syndrome = prm::kSyndLocalProtErr;
+			return false;
+		}
+		have += d.byte_count.get();
+	}
+	*syndrome = prm::kSyndLocalLengthErr;
+	return have == want;
+}
+
+/* Scatter len bytes at offset off of the current WQE's buffer; false on a DMA fault. */
+bool striding_write(Function *fn, const Rq *rq, u32 off, const u8 *data, u32 len)
+{
+	for (u32 k = 0; len && k < striding_nsegs(rq); k++) {
+		prm::DataSeg d = striding_seg(fn, rq, rq->wqe_ix, k);
+		u32 n = d.byte_count.get();
+		if (off >= n) {
+			off -= n;
+			continue;
+		}
+		n = n - off < len ? n - off : len;
+		void *dst = dma_translate(fn, d.addr.get() + off, n);
+		if (!dst)
+			return false;
+		__builtin_memcpy(dst, data, n);
+		bus_add(&fn->bus.wr_data_bytes, n);
+		data += n;
+		len -= n;
+		off = 0;
+	}
+	return !len;
+}
+
+/* The WQE is used up: move to the one its next segment names. */
+void striding_retire(Function *fn, Rq *rq)
+{
+	prm::SrqNextSeg next;
+	u32 mask = (1u << rq->log_size) - 1;
+	__builtin_memcpy(&next, rq->ring + ((usize)(rq->wqe_ix & mask) << rq->log_wqe_bytes),
+			 sizeof(next));
+	bus_add(&fn->bus.rd_desc_bytes, sizeof(next));
+	rq->wqe_ix = next.next_wqe_index.get();
+	rq->stride = 0;
+	rq->cc++;
+}
+
+void striding_cqe(Rq *rq, u32 byte_cnt, prm::Cqe64 *cqe)
+{
+	cqe->byte_cnt.set(byte_cnt);
+	cqe->wqe_id.set(rq->wqe_ix);
+	cqe->wqe_counter.set((u16)rq->stride);
+}
+
+/* The strides left in the WQE are too few for the frame: a filler CQE covers them. */
+void striding_fill(Function *fn, Rq *rq, IrqBatch *irqs)
+{
+	u32 left = (1u << rq->log_num_strides) - rq->stride;
+	while (left) {
+		u32 n = left < prm::kMpwrqCqeStridesMask ? left : prm::kMpwrqCqeStridesMask;
+		prm::Cqe64 cqe = {};
+		striding_cqe(rq, prm::kMpwrqCqeFiller | n << prm::kMpwrqCqeStridesShift, &cqe);
+		cq_post(fn, rq->cq, &cqe, prm::kCqeRespSend, irqs);
+		rq->stride += n;
+		left -= n;
+	}
+	striding_retire(fn, rq);
+}
+
+/*
+ * A striding RQ places each frame at the next free stride of its current
+ * WQE, in as many strides as it needs, and reports the WQE (wqe_id), the
+ * first stride (wqe_counter) and the strides consumed (byte_cnt 30:16).
+ * A WQE whose last stride is used is retired; so is one whose remaining
+ * strides are too few, after a filler CQE for them. Caller holds the RQ
+ * lock; the RQ is RDY.
+ */
+void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
+{
+	u32 need = (f.len + (1u << rq->log_stride) - 1) >> rq->log_stride;
+	u32 nstrides = 1u << rq->log_num_strides;
+	u8 syndrome;
+
+	/* Longer than a whole WQE: dropped, nothing consumed. */
+	if (need > nstrides) {
+		bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
+		return;
+	}
+	if (rq->stride && rq->stride + need > nstrides)
+		striding_fill(fn, rq, irqs);
+	if (!rq->stride) {
+		if (!rq_has_wqe(fn, rq)) {
+			bus_add(&fn->qc.rx_out_of_buffer, 1);
+			return;
+		}
+		if (!striding_wqe_ok(fn, rq, &syndrome)) {
+			rx_error(fn, rq, syndrome, irqs);
+			return;
+		}
+	}
+	if (!striding_write(fn, rq, rq->stride << rq->log_stride, f.data, f.len)) {
+		rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
+		return;
+	}
+
+	prm::Cqe64 cqe;
+	fill_rx_cqe(f, 0, &cqe);
+	striding_cqe(rq, f.len | need << prm::kMpwrqCqeStridesShift, &cqe);
+	cq_post(fn, rq->cq, &cqe, prm::kCqeRespSend, irqs);
+	rq->stride += need;
+	if (rq->stride == nstrides)
+		striding_retire(fn, rq);
+}
+
 } /* namespace */
 
 void rx_receive(Function *fn, const u8 *data, u32 len, IrqBatch *irqs)
@@ -149,10 +302,12 @@ void rx_receive(Function *fn, const u8 *data, u32 len, IrqBatch *irqs)
 
 	Rq *rq = &fn->rq[ix];
 	scx_os_lock(rq->lock);
-	if (rq->num == f.rss.rqn && rq->state == prm::kQueueRdy)
-		rq_place(fn, rq, f, irqs);
-	else
+	if (rq->num != f.rss.rqn || rq->state != prm::kQueueRdy)
 		bus_add(&fn->qc.rx_if_down_packets, 1);
+	else if (rq->striding)
+		rq_place_striding(fn, rq, f, irqs);
+	else
+		rq_place(fn, rq, f, irqs);
 	scx_os_unlock(rq->lock);
 }
 

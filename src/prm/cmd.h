@@ -88,7 +88,8 @@ struct HcaCaps {
 	u8 shampo;
 	u8 cqe_compression;
 	be32 max_lso_sz;
-	u8 rsvd[8];
+	u8 rsvd[7];
+	u8 ext_stride_num_range;	/* striding RQ: 8..256 strides per WQE too */
 };
 
 struct QueryHcaCapOut {
@@ -148,6 +149,10 @@ struct CreateRqIn {
 	u8 rsvd;
 	be64 dbr_addr;		/* be32[2]: [kRcvDbr] = WQE counter */
 	be64 pas;
+	/* Striding RQ only (wqe.h: kStrideSizeLogBase, kNumStridesLogBase). */
+	u8 log_wqe_num_of_strides;
+	u8 log_wqe_stride_size;
+	u8 rsvd2[6];
 };
 
 struct ModifyQueueIn {
@@ -254,6 +259,7 @@ static_assert(__builtin_offsetof(HcaCaps, shampo) == 18);
 static_assert(__builtin_offsetof(HcaCaps, cqe_compression) == 19);
 static_assert(__builtin_offsetof(HcaCaps, max_lso_sz) == 20);
 static_assert(__builtin_offsetof(HcaCaps, rsvd) == 24);
+static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
 static_assert(sizeof(QueryHcaCapOut) == 40);
 static_assert(__builtin_offsetof(QueryHcaCapOut, hdr) == 0);
 static_assert(__builtin_offsetof(QueryHcaCapOut, caps) == 8);
@@ -281,7 +287,7 @@ static_assert(__builtin_offsetof(CreateSqIn, allow_multi_pkt_send_wqe) == 14);
 static_assert(__builtin_offsetof(CreateSqIn, rsvd) == 15);
 static_assert(__builtin_offsetof(CreateSqIn, dbr_addr) == 16);
 static_assert(__builtin_offsetof(CreateSqIn, pas) == 24);
-static_assert(sizeof(CreateRqIn) == 32);
+static_assert(sizeof(CreateRqIn) == 40);
 static_assert(__builtin_offsetof(CreateRqIn, hdr) == 0);
 static_assert(__builtin_offsetof(CreateRqIn, cqn) == 8);
 static_assert(__builtin_offsetof(CreateRqIn, log_wq_sz) == 12);
@@ -290,6 +296,8 @@ static_assert(__builtin_offsetof(CreateRqIn, wq_type) == 14);
 static_assert(__builtin_offsetof(CreateRqIn, rsvd) == 15);
 static_assert(__builtin_offsetof(CreateRqIn, dbr_addr) == 16);
 static_assert(__builtin_offsetof(CreateRqIn, pas) == 24);
+static_assert(__builtin_offsetof(CreateRqIn, log_wqe_num_of_strides) == 32);
+static_assert(__builtin_offsetof(CreateRqIn, log_wqe_stride_size) == 33);
 static_assert(sizeof(ModifyQueueIn) == 16);
 static_assert(__builtin_offsetof(ModifyQueueIn, hdr) == 0);
 static_assert(__builtin_offsetof(ModifyQueueIn, obj_num) == 8);

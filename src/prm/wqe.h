@@ -92,6 +92,51 @@ static_assert(sizeof(RxWqeCyc) == 16);
 constexpr u8 kRxWqeCycLogStride = 4;	/* CREATE_RQ log_wq_stride of a cyclic RQ */
 static_assert((1u << kRxWqeCycLogStride) == sizeof(RxWqeCyc));
 
+/*
+ * A striding RQ WQE (linked list): the next-WQE segment, then the data
+ * segments that together make the WQE's receive buffer, 2^(log stride size
+ * + log number of strides) bytes, in order. The driver links WQE i to the
+ * one it posts after i; the device follows next_wqe_index when it retires
+ * a WQE. [emulator: a real ConnectX maps the buffer through a UMR-updated
+ * mkey; here the WQE carries the page list itself, one data segment per
+ * piece, so there is no ICOSQ. A segment with byte_count 0 ends the list.]
+ */
+struct SrqNextSeg {
+	u8 rsvd0[2];
+	be16 next_wqe_index;
+	u8 signature;
+	u8 rsvd1[11];
+};
+static_assert(sizeof(SrqNextSeg) == 16);
+
+struct RxWqeStriding {
+	SrqNextSeg next;
+	DataSeg data[1];	/* 2^log_wq_stride / 16 - 1 of them */
+};
+static_assert(sizeof(RxWqeStriding) == 32);
+/* WQE size of a striding RQ: a next segment and 1..63 data segments. */
+constexpr u8 kRxWqeStridingMinLogStride = 5;
+constexpr u8 kRxWqeStridingMaxLogStride = 10;
+
+/*
+ * Stride geometry in CREATE_RQ, encoded as the PRM does: stride size
+ * 2^(6 + log_wqe_stride_size) bytes (64 B .. 8 KiB); number of strides
+ * 2^(9 + n) for n = 0..7 (512 .. 64 Ki), or with the extended range bit
+ * 2^(3 + n) for n = 0..5 (8 .. 256), a cap of newer devices.
+ */
+constexpr u32 kStrideSizeLogBase = 6;
+constexpr u32 kStrideSizeLogMax = 13;
+constexpr u32 kNumStridesLogBase = 9;
+constexpr u32 kNumStridesLogMax = 16;
+constexpr u32 kNumStridesLogExtBase = 3;
+constexpr u8 kNumStridesExt = 0x10;
+
+/* Striding RQ CQE: byte_cnt = filler bit, consumed strides, packet length. */
+constexpr u32 kMpwrqCqeFiller = 0x80000000u;
+constexpr u32 kMpwrqCqeStridesShift = 16;
+constexpr u32 kMpwrqCqeStridesMask = 0x7fff;
+constexpr u32 kMpwrqCqeLenMask = 0xffff;
+
 constexpr u32 kReservedLkey = 0x100;	/* the "physical" mkey the driver uses */
 
 /* Doorbell record words (host memory, big-endian). */
@@ -120,5 +165,9 @@ static_assert(__builtin_offsetof(SendWqe, ctrl) == 0);
 static_assert(__builtin_offsetof(SendWqe, eth) == 16);
 static_assert(__builtin_offsetof(SendWqe, data) == 32);
 static_assert(__builtin_offsetof(RxWqeCyc, data) == 0);
+static_assert(__builtin_offsetof(SrqNextSeg, next_wqe_index) == 2);
+static_assert(__builtin_offsetof(SrqNextSeg, signature) == 4);
+static_assert(__builtin_offsetof(RxWqeStriding, next) == 0);
+static_assert(__builtin_offsetof(RxWqeStriding, data) == 16);
 
 } /* namespace softcx::prm */

@@ -23,7 +23,7 @@ enum {
 	kCreateCq, kDestroyCq, kCreateSq, kModifySq, kDestroySq, kCreateRq, kModifyRq,
 	kDestroyRq, kCreateRss, kModifyRss, kDestroyRss, kQueryCap, kQueryQ, kQueryBus,
 	kDoubleDestroy, kBusy, kBadState, kBadParam, kBadLen, kBadOutLen, kBadOp, kExceedLim,
-	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kNrCov
+	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kCreateStridingRq, kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "CREATE_CQ ok", true, 0 },
@@ -52,6 +52,7 @@ Cov g_cov[kNrCov] = {
 	{ "doorbell on destroyed SQ", true, 0 },
 	{ "frames received", true, 0 },
 	{ "frame to destroyed RQ", true, 0 },
+	{ "CREATE_RQ striding ok", true, 0 },
 };
 
 enum class Ty : uint8_t { Cq, Sq, Rq, Rss };
@@ -65,6 +66,8 @@ struct Obj {
 	int cq;			/* SQ/RQ: index of its CQ in objs */
 	uint32_t users;		/* CQ */
 	uint32_t log;
+	bool striding;		/* RQ: a striding RQ */
+	uint32_t log_buf;	/* its WQE buffer */
 	Dma ring, dbr;
 	std::vector<int> table;	/* RSS: indexes of the RQs it names (or -1: a bad number) */
 	uint16_t pc;		/* SQ producer counter */
@@ -183,6 +186,30 @@ void op_create_cq(State &s, Input &in, uint32_t f)
 	}
 }
 
+/*
+ * The striding RQ rules as the PRM states them (an oracle, written apart
+ * from the device's check): a WQE of 32 B .. 1 KiB, strides of 64 B .. 8 KiB,
+ * 512 .. 64 Ki strides (8 .. 256 with the extended range cap), a buffer of at
+ * most 256 KiB.
+ */
+bool striding_geometry(const prm::HcaCaps &caps, const prm::CreateRqIn &c, uint32_t *log_buf)
+{
+	uint32_t ls = 6 + c.log_wqe_stride_size, n = c.log_wqe_num_of_strides, ln;
+	if (!caps.striding_rq || c.log_wq_stride < 5 || c.log_wq_stride > 10 || ls > 13)
+		return false;
+	if (n & 0x10) {
+		if (!caps.ext_stride_num_range || (n & 0xf) > 5)
+			return false;
+		ln = 3 + (n & 0xf);
+	} else {
+		if (n > 7)
+			return false;
+		ln = 9 + n;
+	}
+	*log_buf = ls + ln;
+	return ls + ln <= 18;
+}
+
 /* SQ or RQ create: shared CQ binding rules, then the type's own checks. */
 void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 {
@@ -195,7 +222,8 @@ void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 	o->log = log;
 	uint8_t mode = in.u8();
 	bool dbr_ok, ring_ok;
-	uint32_t stride = ty == Ty::Sq ? prm::kSendWqeBB : 16;
+	uint8_t rq_log_stride = mode & 0x80 ? mode & 7 : 4;
+	uint32_t stride = ty == Ty::Sq ? prm::kSendWqeBB : 1u << rq_log_stride;
 	uint64_t dbr = region(in, o->dbr, 8, &dbr_ok);
 	uint64_t ring = region(in, o->ring, stride << (log > 10 ? 0 : log), &ring_ok);
 	if (log > 10)
@@ -232,12 +260,21 @@ void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 		set_op(&c, prm::kCmdCreateRq);
 		c.cqn.set(cqn);
 		c.log_wq_sz = log;
-		c.log_wq_stride = mode & 0x80 ? mode & 7 : 4;
+		c.log_wq_stride = rq_log_stride;
 		c.wq_type = mode & 0x40 ? (mode >> 4) & 3 : prm::kWqCyclic;
 		c.dbr_addr.set(dbr);
 		c.pas.set(ring);
-		if (want == prm::kStatOk && (c.wq_type != prm::kWqCyclic || c.log_wq_stride != 4))
+		if (c.wq_type == prm::kWqLinkedListStriding) {
+			uint8_t g = in.u8();
+			c.log_wqe_stride_size = g & 7;
+			c.log_wqe_num_of_strides = (g >> 3) & 0x1f;
+			o->striding = striding_geometry(s.caps, c, &o->log_buf);
+			if (want == prm::kStatOk && !o->striding)
+				want = prm::kStatBadParam;
+		} else if (want == prm::kStatOk &&
+			   (c.wq_type != prm::kWqCyclic || c.log_wq_stride != 4)) {
 			want = prm::kStatBadParam;
+		}
 		st = run(s, f, &c, sizeof(c), &out, sizeof(out));
 	}
 	if (want == prm::kStatOk && (!dbr_ok || !ring_ok))
@@ -248,12 +285,36 @@ void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 	if (st != prm::kStatOk)
 		return;
 	hit(g_cov[ty == Ty::Sq ? kCreateSq : kCreateRq]);
+	if (o->striding)
+		hit(g_cov[kCreateStridingRq]);
 	o->num = out.obj_num.get();
 	FZ_CHECK(live_obj(s, f, ty, o->num) < 0, "queue number 0x%x already live", o->num);
 	o->live = true;
 	o->state = prm::kQueueRst;
 	o->cq = cq;
-	if (ty == Ty::Rq && ring_ok) {
+	if (ty == Ty::Rq && ring_ok && o->striding) {
+		/*
+		 * every WQE posted, linked in ring order, one segment on the shared
+		 * buffer: a WQE buffer up to its size is well formed, a larger one
+		 * is malformed (an error CQE when a frame reaches it)
+		 */
+		uint32_t wqe_bytes = 1u << rq_log_stride;
+		for (uint32_t i = 0; i < (1u << log); i++) {
+			uint8_t *w = o->ring.cpu + (size_t)i * wqe_bytes;
+			memset(w, 0, wqe_bytes);
+			prm::SrqNextSeg ns = {};
+			ns.next_wqe_index.set((uint16_t)((i + 1) & ((1u << log) - 1)));
+			memcpy(w, &ns, sizeof(ns));
+			prm::DataSeg d;
+			d.byte_count.set(std::min<uint32_t>(s.rxbuf.size, 1u << o->log_buf));
+			d.lkey.set(prm::kReservedLkey);
+			d.addr.set(s.rxbuf.dma);
+			memcpy(w + sizeof(ns), &d, sizeof(d));
+		}
+		prm::be32 v;
+		v.set((1u << log) & 0xffff);
+		memcpy(o->dbr.cpu, &v, 4);
+	} else if (ty == Ty::Rq && ring_ok) {
 		/* every WQE posted (one shared buffer): frames that reach it complete */
 		for (uint32_t i = 0; i < (1u << log); i++) {
 			prm::RxWqeCyc w;

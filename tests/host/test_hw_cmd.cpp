@@ -62,7 +62,8 @@ TEST_P(HwCaps, MatchTheModel)
 	EXPECT_EQ(c.model, m);
 	EXPECT_EQ(c.wqe_inline_mode, m == 4 ? prm::kInlineL2 : prm::kInlineNone);
 	EXPECT_EQ(c.enhanced_mpw, m == 4 ? 0 : 1);
-	EXPECT_EQ(c.striding_rq, 1);
+	EXPECT_EQ(c.striding_rq, m == 4 ? 0 : 1);
+	EXPECT_EQ(c.ext_stride_num_range, m == 4 ? 0 : 1);
 	EXPECT_EQ(c.shampo, m == 7 ? 1 : 0);
 	EXPECT_EQ(c.lso, 1);
 	EXPECT_EQ(c.csum, 1);

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device's striding RQ (linked-list WQEs of many strides): create
+ * checks per model, stride placement and the CQE fields, packets spanning
+ * strides and data segments, filler CQEs at a WQE's end, the linked-list
+ * order, out of buffer, oversize, malformed WQEs and DMA faults, recovery.
+ */
+#include "frames.h"
+#include "hw_harness.h"
+
+using namespace hwt;
+
+namespace {
+
+frames::Bytes tcp4(size_t payload, uint8_t seed = 1)
+{
+	frames::Spec s;
+	s.payload = frames::payload(payload, seed);
+	return frames::build(s);	/* 54 + payload bytes */
+}
+
+/* A frame of exactly `len` bytes (len >= 54). */
+frames::Bytes frame_of(uint32_t len, uint8_t seed = 1) { return tcp4(len - 54, seed); }
+
+/*
+ * A striding RQ driven through the bus: WQE i is a next segment and
+ * `segs` data segments of seg_bytes each, in buffers of its own.
+ */
+struct StridingRq {
+	Fn *fn = nullptr;
+	uint32_t rqn = 0, log = 0, log_wqe = 0, log_stride = 0, log_num = 0, seg_bytes = 0;
+	uint32_t posted = 0;
+	Dma ring, dbr;
+	std::vector<std::vector<Dma>> bufs;	/* [wqe][segment] */
+
+	uint32_t buf_bytes() const { return 1u << (log_stride + log_num); }
+	uint32_t nsegs() const { return buf_bytes() / seg_bytes; }
+
+	/* Encoded as CREATE_RQ wants it; ext: the 8..256 range. */
+	static uint8_t enc_num(uint32_t log_n)
+	{
+		return log_n >= prm::kNumStridesLogBase ?
+			       (uint8_t)(log_n - prm::kNumStridesLogBase) :
+			       (uint8_t)(prm::kNumStridesExt | (log_n - prm::kNumStridesLogExtBase));
+	}
+
+	uint8_t create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t log_stride_, uint32_t log_num_,
+		       uint32_t seg = 4096, int log_wqe_override = -1)
+	{
+		fn = f;
+		log = log_size;
+		log_stride = log_stride_;
+		log_num = log_num_;
+		seg_bytes = seg < buf_bytes() ? seg : buf_bytes();
+		log_wqe = prm::kRxWqeStridingMinLogStride;
+		while ((1u << log_wqe) < 16 * (1 + nsegs()))
+			log_wqe++;
+		if (log_wqe_override >= 0)
+			log_wqe = (uint32_t)log_wqe_override;
+		ring.alloc(1u << (log + (log_wqe > 10 ? 10 : log_wqe)));
+		dbr.alloc(8);
+		bufs.clear();
+		bufs.resize(1u << log);
+		if (log_wqe <= 10)
+			for (auto &w : bufs)
+				for (uint32_t k = 0; k < nsegs(); k++)
+					w.emplace_back(seg_bytes);
+
+		prm::CreateRqIn in;
+		set_op(&in, prm::kCmdCreateRq);
+		in.cqn.set(cqn);
+		in.log_wq_sz = (uint8_t)log;
+		in.log_wq_stride = (uint8_t)log_wqe;
+		in.wq_type = prm::kWqLinkedListStriding;
+		in.log_wqe_stride_size = (uint8_t)(log_stride - prm::kStrideSizeLogBase);
+		in.log_wqe_num_of_strides = enc_num(log_num);
+		in.dbr_addr.set(dbr.dma);
+		in.pas.set(ring.dma);
+		prm::CreateObjOut out;
+		uint8_t st = exec(fn, in, &out);
+		if (st == prm::kStatOk)
+			rqn = out.obj_num.get();
+		return st;
+	}
+
+	uint8_t *wqe(uint32_t ix) { return ring.cpu + ((size_t)(ix & ((1u << log) - 1)) << log_wqe); }
+
+	/* Write WQE ix, linked to `next`, its segments over its own buffers. */
+	void write(uint32_t ix, uint32_t next)
+	{
+		prm::SrqNextSeg ns = {};
+		ns.next_wqe_index.set((uint16_t)next);
+		memcpy(wqe(ix), &ns, sizeof(ns));
+		for (uint32_t k = 0; k < nsegs(); k++)
+			set_seg(ix, k, bufs[ix][k].dma, seg_bytes);
+	}
+	void set_seg(uint32_t ix, uint32_t k, uint64_t addr, uint32_t len,
+		     uint32_t lkey = prm::kReservedLkey)
+	{
+		prm::DataSeg d = {};
+		d.byte_count.set(len);
+		d.lkey.set(lkey);
+		d.addr.set(addr);
+		memcpy(wqe(ix) + 16 + 16 * k, &d, sizeof(d));
+	}
+	void publish(uint32_t count)
+	{
+		posted = count;
+		prm::be32 v;
+		v.set(count & 0xffff);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		memcpy(dbr.cpu + prm::kRcvDbr * 4, &v, 4);
+	}
+	/* Post n WQEs in ring order, each linked to the next slot. */
+	void post(uint32_t n)
+	{
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t ix = (posted + i) & ((1u << log) - 1);
+			write(ix, (ix + 1) & ((1u << log) - 1));
+		}
+		publish(posted + n);
+	}
+	/* The bytes at stride `stride` of WQE ix (across segments). */
+	frames::Bytes read(uint32_t ix, uint32_t stride, uint32_t len) const
+	{
+		frames::Bytes out;
+		uint32_t off = stride << log_stride;
+		for (uint32_t i = 0; i < len; i++, off++)
+			out.push_back(bufs[ix][off / seg_bytes].cpu[off % seg_bytes]);
+		return out;
+	}
+};
+
+class HwStriding : public HwTest {
+protected:
+	/* fn0's SQ -> fn1, RSS steered to a striding RQ on its own CQ. */
+	void setup(uint32_t log_rq, uint32_t log_stride, uint32_t log_num, uint32_t seg = 4096,
+		   bool post_all = true)
+	{
+		l.setup(fn0, fn1);
+		ASSERT_EQ(cq.create(fn1, 10, 3), prm::kStatOk);
+		ASSERT_EQ(rq.create(fn1, cq.cqn, log_rq, log_stride, log_num, seg), prm::kStatOk);
+		ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRst, prm::kQueueRdy),
+			  prm::kStatOk);
+		if (post_all)
+			rq.post(1u << log_rq);
+		uint32_t num;
+		ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { rq.rqn }, kFields4, kMsKey, &num),
+			  prm::kStatOk);
+	}
+	void TearDown() override
+	{
+		if (l.rss) {
+			uint32_t num;
+			EXPECT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields4, kMsKey,
+					  &num),
+				  prm::kStatOk);
+		}
+		if (rq.rqn) {
+			EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRq, rq.rqn), prm::kStatOk);
+		}
+		if (cq.cqn) {
+			EXPECT_EQ(cq.destroy(), prm::kStatOk);
+		}
+		l.teardown();
+		HwTest::TearDown();
+	}
+
+	struct Got {
+		bool filler;
+		uint16_t wqe, stride;
+		uint32_t strides, len;
+	};
+	static Got decode(const prm::Cqe64 &c)
+	{
+		uint32_t b = c.byte_cnt.get();
+		return { (b & prm::kMpwrqCqeFiller) != 0, c.wqe_id.get(), c.wqe_counter.get(),
+			 (b >> prm::kMpwrqCqeStridesShift) & prm::kMpwrqCqeStridesMask,
+			 b & prm::kMpwrqCqeLenMask };
+	}
+	/* One packet CQE at (wqe, stride) for frame f, its bytes in place. */
+	void expect_packet(const prm::Cqe64 &c, const frames::Bytes &f, uint16_t wqe, uint16_t stride)
+	{
+		Got g = decode(c);
+		EXPECT_EQ(c.opcode(), prm::kCqeRespSend);
+		EXPECT_FALSE(g.filler);
+		EXPECT_EQ(g.wqe, wqe);
+		EXPECT_EQ(g.stride, stride);
+		EXPECT_EQ(g.len, f.size());
+		EXPECT_EQ(g.strides, (f.size() + (1u << rq.log_stride) - 1) >> rq.log_stride);
+		EXPECT_EQ(rq.read(wqe, stride, (uint32_t)f.size()), f)
+			<< "payload differs at WQE " << wqe << " stride " << stride;
+	}
+
+	Link l;
+	Cq cq;
+	StridingRq rq;
+};
+
+class HwStridingCx4 : public HwStriding {
+protected:
+	int model() const override { return prm::kModelCx4; }
+};
+
+TEST_F(HwStridingCx4, RefusedWithoutTheCap)
+{
+	ASSERT_EQ(cq.create(fn1, 6, 3), prm::kStatOk);
+	EXPECT_EQ(rq.create(fn1, cq.cqn, 2, 11, 9), prm::kStatBadParam);
+	EXPECT_EQ(rq.rqn, 0u);
+}
+
+TEST_F(HwStriding, CreateChecksTheGeometry)
+{
+	ASSERT_EQ(cq.create(fn1, 6, 3), prm::kStatOk);
+	/* stride size 64 B .. 8 KiB */
+	EXPECT_EQ(rq.create(fn1, cq.cqn, 2, 14, 9), prm::kStatBadParam);
+	/* buffer at most 256 KiB: 512 strides of 1 KiB is 512 KiB */
+	EXPECT_EQ(rq.create(fn1, cq.cqn, 2, 10, 9), prm::kStatBadParam);
+	/* WQE size: a next segment and at least one data segment, at most 1 KiB */
+	EXPECT_EQ(rq.create(fn1, cq.cqn, 2, 6, 9, 4096, 4), prm::kStatBadParam);
+	EXPECT_EQ(rq.create(fn1, cq.cqn, 2, 6, 9, 4096, 11), prm::kStatBadParam);
+	/* unknown WQ type */
+	prm::CreateRqIn in;
+	set_op(&in, prm::kCmdCreateRq);
+	in.cqn.set(cq.cqn);
+	in.log_wq_stride = 5;
+	in.wq_type = 7;
+	prm::CreateObjOut out;
+	EXPECT_EQ(exec(fn1, in, &out), prm::kStatBadParam);
+	/* 512 strides of 64 B in 8 segments of 4 KiB: fine */
+	EXPECT_EQ(rq.create(fn1, cq.cqn, 2, 6, 9, 4096), prm::kStatOk);
+	EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRq, rq.rqn), prm::kStatOk);
+	rq.rqn = 0;
+	EXPECT_EQ(cq.destroy(), prm::kStatOk);
+	cq.cqn = 0;
+}
+
+TEST_F(HwStriding, ExtendedStrideRange)
+{
+	ASSERT_EQ(cq.create(fn1, 6, 3), prm::kStatOk);
+	EXPECT_EQ(rq.create(fn1, cq.cqn, 2, 11, 3), prm::kStatOk);	/* 8 x 2 KiB */
+	EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRq, rq.rqn), prm::kStatOk);
+	rq.rqn = 0;
+	/* ext encoding beyond 256 strides is not a value */
+	prm::CreateRqIn in;
+	set_op(&in, prm::kCmdCreateRq);
+	in.cqn.set(cq.cqn);
+	in.log_wq_stride = 5;
+	in.wq_type = prm::kWqLinkedListStriding;
+	in.log_wqe_num_of_strides = prm::kNumStridesExt | 6;
+	prm::CreateObjOut out;
+	EXPECT_EQ(exec(fn1, in, &out), prm::kStatBadParam);
+	EXPECT_EQ(cq.destroy(), prm::kStatOk);
+	cq.cqn = 0;
+}
+
+/* 512 strides of 64 B over 1 KiB segments: packets of 1..n strides, across segments. */
+TEST_F(HwStriding, PacketsTakeConsecutiveStridesAcrossSegments)
+{
+	setup(2, 6, 9, 1024);
+	const uint32_t lens[] = { 60, 64, 65, 128, 1000, 1514, 129, 900 };
+	std::vector<frames::Bytes> sent;
+	std::vector<uint16_t> at;
+	uint32_t stride = 0;
+	for (uint32_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+		sent.push_back(frame_of(lens[i], (uint8_t)i));
+		at.push_back((uint16_t)stride);
+		stride += (lens[i] + 63) / 64;
+		l.send(sent.back(), 0, 0, false);
+	}
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), sent.size());
+	for (size_t i = 0; i < rx.size(); i++)
+		expect_packet(rx[i], sent[i], 0, at[i]);
+	/* the metadata of the cyclic RQ's CQE is there too */
+	EXPECT_EQ(rx[0].l3_type(), prm::kCqeL3Ipv4);
+	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok);
+	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 0u);
+}
+
+/* A frame that does not fit the strides left: filler CQE, then the next WQE. */
+TEST_F(HwStriding, FillerCqeForTheStridesLeft)
+{
+	setup(2, 8, 4);		/* 16 strides of 256 B */
+	frames::Bytes big = frame_of(256 * 7), mid = frame_of(256 * 7 - 10, 2), third = frame_of(600, 3);
+	l.send(big, 0, 0, false);	/* strides 0..6 */
+	l.send(mid, 0, 0, false);	/* strides 7..13: 2 left */
+	l.send(third, 0, 0, false);	/* needs 3: filler for 14..15, then WQE 1 stride 0 */
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 4u);
+	expect_packet(rx[0], big, 0, 0);
+	expect_packet(rx[1], mid, 0, 7);
+	Got f = decode(rx[2]);
+	EXPECT_TRUE(f.filler);
+	EXPECT_EQ(f.wqe, 0);
+	EXPECT_EQ(f.stride, 14);
+	EXPECT_EQ(f.strides, 2u);
+	expect_packet(rx[3], third, 1, 0);
+}
+
+/* A WQE filled exactly is retired without a filler; the device follows the list. */
+TEST_F(HwStriding, ExactFitAndLinkedListOrder)
+{
+	setup(2, 8, 3, 4096, false);	/* 8 strides of 256 B, 4 WQEs */
+	/* post in the order 0 -> 2 -> 1 -> 3 */
+	rq.write(0, 2);
+	rq.write(2, 1);
+	rq.write(1, 3);
+	rq.write(3, 0);
+	rq.publish(4);
+	std::vector<frames::Bytes> sent;
+	for (int i = 0; i < 4; i++) {
+		sent.push_back(frame_of(256 * 8, (uint8_t)i));	/* one whole WQE each */
+		l.send(sent.back(), 0, 0, false);
+	}
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 4u);
+	const uint16_t order[] = { 0, 2, 1, 3 };
+	for (int i = 0; i < 4; i++) {
+		EXPECT_FALSE(decode(rx[i]).filler);
+		expect_packet(rx[i], sent[i], order[i], 0);
+	}
+	/* all four used: the next frame has no WQE */
+	l.send(frame_of(100), 0, 0, false);
+	EXPECT_EQ(cq.poll_all().size(), 0u);
+	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 1u);
+}
+
+TEST_F(HwStriding, OutOfBufferUntilTheDriverPosts)
+{
+	setup(2, 8, 3, 4096, false);
+	rq.post(1);
+	l.send(frame_of(256 * 6), 0, 0, false);	/* strides 0..5 of WQE 0 */
+	l.send(frame_of(256 * 3, 2), 0, 0, false);	/* filler 6..7, no WQE 1: dropped */
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 2u);
+	EXPECT_TRUE(decode(rx[1]).filler);
+	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 1u);
+	rq.post(1);
+	frames::Bytes f = frame_of(300, 3);
+	l.send(f, 0, 0, false);
+	rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	expect_packet(rx[0], f, 1, 0);
+	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 1u);
+}
+
+/* Longer than a whole WQE: dropped and counted, nothing consumed. */
+TEST_F(HwStriding, OversizeFrameConsumesNothing)
+{
+	setup(2, 8, 3);		/* 2 KiB per WQE */
+	l.send(frame_of(2049), 0, 0, false);
+	EXPECT_EQ(query_q(fn1).rx_oversize_pkts_buffer.get(), 1u);
+	EXPECT_EQ(cq.poll_all().size(), 0u);
+	frames::Bytes f = frame_of(2048, 2);
+	l.send(f, 0, 0, false);
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	expect_packet(rx[0], f, 0, 0);
+}
+
+/* A WQE whose segments do not make its buffer: length error, the RQ stops. */
+TEST_F(HwStriding, MalformedWqeIsAnErrorCqe)
+{
+	setup(2, 8, 4, 1024, false);	/* 4 KiB per WQE in 4 segments */
+	rq.write(0, 1);
+	rq.set_seg(0, 3, 0, 0);		/* three segments only */
+	rq.publish(1);
+	l.send(frame_of(100), 0, 0, false);
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].opcode(), prm::kCqeRespErr);
+	EXPECT_EQ(reinterpret_cast<const prm::ErrCqe &>(rx[0]).syndrome, prm::kSyndLocalLengthErr);
+	EXPECT_EQ(rx[0].wqe_id.get(), 0);
+	/* the RQ is in error: frames count as if-down */
+	l.send(frame_of(100), 0, 0, false);
+	EXPECT_EQ(cq.poll_all().size(), 0u);
+	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 1u);
+}
+
+TEST_F(HwStriding, WrongLkeyIsAProtectionError)
+{
+	setup(2, 8, 4, 1024, false);
+	rq.write(0, 1);
+	rq.set_seg(0, 2, rq.bufs[0][2].dma, 1024, 0x1234);
+	rq.publish(1);
+	l.send(frame_of(100), 0, 0, false);
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].opcode(), prm::kCqeRespErr);
+	EXPECT_EQ(reinterpret_cast<const prm::ErrCqe &>(rx[0]).syndrome, prm::kSyndLocalProtErr);
+}
+
+/* A segment the device may not reach: error CQE at the stride, nothing written past the fault. */
+TEST_F(HwStriding, UnmappedSegmentIsADmaFault)
+{
+	setup(2, 8, 4, 1024, false);
+	rq.write(0, 1);
+	rq.set_seg(0, 1, 0xdead0000ull, 1024);	/* strides 4..7 */
+	rq.publish(1);
+	frames::Bytes ok = frame_of(1000);
+	l.send(ok, 0, 0, false);		/* strides 0..3: segment 0 */
+	l.send(frame_of(300, 2), 0, 0, false);	/* stride 4: segment 1 */
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 2u);
+	expect_packet(rx[0], ok, 0, 0);
+	EXPECT_EQ(rx[1].opcode(), prm::kCqeRespErr);
+	EXPECT_EQ(reinterpret_cast<const prm::ErrCqe &>(rx[1]).syndrome, prm::kSyndLocalProtErr);
+	EXPECT_EQ(rx[1].wqe_id.get(), 0);
+	EXPECT_EQ(rx[1].wqe_counter.get(), 4);
+	EXPECT_GE(query_bus(fn1).dma_faults.get(), 1u);
+}
+
+/* ERR -> RST -> RDY: the device starts again at WQE 0, stride 0. */
+TEST_F(HwStriding, RecoveryRestartsAtTheFirstWqe)
+{
+	setup(2, 8, 4, 1024, false);
+	rq.write(0, 1);
+	rq.set_seg(0, 0, 0, 0);
+	rq.publish(1);
+	l.send(frame_of(100), 0, 0, false);
+	ASSERT_EQ(cq.poll_all().size(), 1u);
+	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueErr, prm::kQueueRst),
+		  prm::kStatOk);
+	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRst, prm::kQueueRdy),
+		  prm::kStatOk);
+	rq.posted = 0;
+	rq.post(4);
+	frames::Bytes f = frame_of(700, 5);
+	l.send(f, 0, 0, false);
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	expect_packet(rx[0], f, 0, 0);
+}
+
+} /* namespace */
