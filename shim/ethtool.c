@@ -114,6 +114,83 @@ static void scx_get_ethtool_stats(struct net_device *dev,
 	scx_stats_values(priv->port, data);
 }
 
+static void scx_get_ringparam(struct net_device *dev, struct ethtool_ringparam *ring,
+			      struct kernel_ethtool_ringparam *kring,
+			      struct netlink_ext_ack *extack)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	ring->rx_max_pending = 1u << priv->max_log_rq;
+	ring->tx_max_pending = 1u << priv->max_log_sq;
+	ring->rx_pending = 1u << priv->log_rq_size;
+	ring->tx_pending = 1u << priv->log_sq_size;
+}
+
+/*
+ * One ring size from ethtool -G: a power of two within [min, max] (the
+ * ethtool core has refused anything above the maximum already); others
+ * are rounded up, and the user is told.
+ */
+static int scx_ring_log(struct scx_priv *priv, const char *name, u32 want, u8 min_log,
+			u8 max_log, u8 *log, struct netlink_ext_ack *extack)
+{
+	if (want < 1u << min_log) {
+		NL_SET_ERR_MSG_MOD(extack, "ring size below the minimum (64)");
+		netdev_err(priv->netdev, "%s ring size %u below the minimum %u\n", name, want,
+			   1u << min_log);
+		return -EINVAL;
+	}
+	if (want > 1u << max_log)
+		return -EINVAL;
+	*log = order_base_2(want);
+	if (want != 1u << *log) {
+		NL_SET_ERR_MSG_MOD(extack, "ring sizes are powers of two: rounded up");
+		netdev_info(priv->netdev, "%s ring size %u rounded up to %u\n", name, want,
+			    1u << *log);
+	}
+	return 0;
+}
+
+/*
+ * RTNL held. While up, the port switches to a channel set built with the
+ * new rings (the old one runs on if that fails); counters carry over.
+ */
+static int scx_set_ringparam(struct net_device *dev, struct ethtool_ringparam *ring,
+			     struct kernel_ethtool_ringparam *kring,
+			     struct netlink_ext_ack *extack)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	u8 old_rq = priv->log_rq_size, old_sq = priv->log_sq_size, rq, sq;
+	int err;
+
+	if (ring->rx_mini_pending || ring->rx_jumbo_pending) {
+		NL_SET_ERR_MSG_MOD(extack, "no mini or jumbo RX rings");
+		return -EINVAL;
+	}
+	err = scx_ring_log(priv, "rx", ring->rx_pending, priv->min_log_rq, priv->max_log_rq,
+			   &rq, extack);
+	if (!err)
+		err = scx_ring_log(priv, "tx", ring->tx_pending, priv->min_log_sq,
+				   priv->max_log_sq, &sq, extack);
+	if (err)
+		return err;
+	if (rq == old_rq && sq == old_sq)
+		return 0;
+	priv->log_rq_size = rq;
+	priv->log_sq_size = sq;
+	if (!priv->up)
+		return 0;
+	err = scx_datapath_switch(priv, dev->mtu, priv->xdp_prog);
+	if (err) {
+		NL_SET_ERR_MSG_MOD(extack, "cannot build channels with these rings; keeping the old ones");
+		netdev_err(dev, "cannot build channels with rx %u tx %u: %d; keeping rx %u tx %u\n",
+			   1u << rq, 1u << sq, err, 1u << old_rq, 1u << old_sq);
+		priv->log_rq_size = old_rq;
+		priv->log_sq_size = old_sq;
+	}
+	return err;
+}
+
 static void scx_get_channels(struct net_device *dev, struct ethtool_channels *ch)
 {
 	struct scx_priv *priv = netdev_priv(dev);
@@ -129,6 +206,8 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_strings		= scx_get_strings,
 	.get_ethtool_stats	= scx_get_ethtool_stats,
 	.get_channels		= scx_get_channels,
+	.get_ringparam		= scx_get_ringparam,
+	.set_ringparam		= scx_set_ringparam,
 	.get_priv_flags		= scx_get_priv_flags,
 	.set_priv_flags		= scx_set_priv_flags,
 };

@@ -82,6 +82,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 {
 	const struct scx_os_layout os = SCX_OS_LAYOUT;
 	struct scx_port_caps caps = {};
+	struct scx_queue_sizes qs;
 	struct scx_priv *priv;
 	struct net_device *dev;
 	u32 i;
@@ -130,6 +131,13 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->min_inline = caps.min_inline;
 	priv->max_lso_hdr = caps.max_lso_hdr;
 	priv->xdp_max_mtu = caps.xdp_max_mtu;
+	priv->min_log_sq = caps.min_log_sq_size;
+	priv->max_log_sq = caps.max_log_sq_size;
+	priv->min_log_rq = caps.min_log_rq_size;
+	priv->max_log_rq = caps.max_log_rq_size;
+	scx_params_queue_sizes(&qs);
+	priv->log_sq_size = qs.log_sq_size;
+	priv->log_rq_size = qs.log_rq_size;
 	priv->tx_mpwqe = caps.tx_mpwqe;	/* skb_tx_mpwqe: on where the device can */
 	priv->xdp_tx_mpwqe = caps.xdp_tx_mpwqe;	/* xdp_tx_mpwqe: likewise */
 	if (caps.max_lso)

@@ -16,14 +16,11 @@
 static void scx_fill_params(const struct scx_priv *priv, u32 mtu, bool xdp,
 			    struct scx_port_params *params)
 {
-	struct scx_queue_sizes qs;
-
-	scx_params_queue_sizes(&qs);
 	*params = (struct scx_port_params){
 		.nch = priv->nch,
 		.mtu = mtu,
-		.log_sq_size = qs.log_sq_size,
-		.log_rq_size = qs.log_rq_size,
+		.log_sq_size = priv->log_sq_size,
+		.log_rq_size = priv->log_rq_size,
 		.tx_mpwqe = priv->tx_mpwqe,
 		.xdp = xdp,
 		.xdp_tx_mpwqe = priv->xdp_tx_mpwqe,

@@ -53,6 +53,9 @@ struct scx_port_caps {
 	uint32_t tx_mpwqe;	/* skbs may go out in enhanced multi-packet send WQEs */
 	uint32_t xdp_tx_mpwqe;	/* XDP frames may go out in MPWQE sessions */
 	uint32_t xdp_max_mtu;	/* largest MTU with an XDP program (one page per packet) */
+	/* ring sizes a user may set (ethtool -G), log2: SQ in WQEBBs, RQ in packets */
+	uint32_t min_log_sq_size, max_log_sq_size;
+	uint32_t min_log_rq_size, max_log_rq_size;
 };
 
 /* Ring sizes the driver runs with. */

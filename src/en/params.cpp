@@ -150,6 +150,10 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->tx_mpwqe = tx_mpwqe_ok(p->caps, nullptr);
 	caps->xdp_tx_mpwqe = xdp_tx_mpwqe_ok(p->caps, nullptr);
 	caps->xdp_max_mtu = xdp_max_mtu(p->os);
+	caps->min_log_sq_size = kMinUserLogQueue;
+	caps->max_log_sq_size = p->caps.log_max_sq_sz;
+	caps->min_log_rq_size = kMinUserLogQueue;
+	caps->max_log_rq_size = p->caps.log_max_rq_sz;
 }
 
 extern "C" int scx_port_feature_check(const scx_port *p, uint32_t feature, const char **why)

@@ -29,6 +29,12 @@ constexpr u32 kMinLogSqSize = 6;
 constexpr u32 kMinLogRqSize = 1;
 /* Largest rings: the ring counters are 16 bits wide. */
 constexpr u32 kMaxLogQueue = 16;
+/*
+ * Smallest rings a user may set (ethtool -G), mlx5's: 64 entries. The core
+ * itself takes smaller RQs, which the tests use to run out of buffers.
+ */
+constexpr u32 kMinUserLogQueue = 6;
+static_assert(kMinUserLogQueue >= kMinLogSqSize && kMinUserLogQueue >= kMinLogRqSize);
 
 /* ---- inline headers ---- */
 

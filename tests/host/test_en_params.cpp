@@ -122,6 +122,11 @@ TEST_F(Pair, ParamsPerModel)
 		EXPECT_EQ(caps.tx_mpwqe, m.tx_mpwqe);
 		EXPECT_EQ(caps.xdp_tx_mpwqe, m.xdp_tx_mpwqe);
 		EXPECT_EQ(caps.xdp_max_mtu, kXdpMaxMtu);
+		/* ethtool -G: mlx5's 64..8192, and the core opens with the default */
+		EXPECT_EQ(caps.min_log_sq_size, 6u);
+		EXPECT_EQ(caps.max_log_sq_size, 13u);
+		EXPECT_EQ(caps.min_log_rq_size, 6u);
+		EXPECT_EQ(caps.max_log_rq_size, 13u);
 
 		const char *why = nullptr;
 		EXPECT_EQ(scx_port_feature_check(p[0].port, SCX_FEATURE_TX_MPWQE, &why),
