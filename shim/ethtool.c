@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* softcx ethtool_ops: driver info, link, channels and the core's counter table. */
+/* softcx ethtool_ops: driver info, link, channels, rings, private flags and the core's counter table. */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ethtool.h>
@@ -85,7 +85,7 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 	priv->xdp_tx_mpwqe = flags & BIT(SCX_PFLAG_XDP_TX_MPWQE);
 	if (!priv->up)
 		return 0;
-	err = scx_datapath_switch(priv, dev->mtu, priv->xdp_prog);
+	err = scx_datapath_switch(priv, priv->nch, dev->mtu, priv->xdp_prog);
 	if (err) {
 		netdev_err(dev, "cannot build channels with the new private flags: %d; keeping the old ones\n",
 			   err);
@@ -180,7 +180,7 @@ static int scx_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r
 	priv->log_sq_size = sq;
 	if (!priv->up)
 		return 0;
-	err = scx_datapath_switch(priv, dev->mtu, priv->xdp_prog);
+	err = scx_datapath_switch(priv, priv->nch, dev->mtu, priv->xdp_prog);
 	if (err) {
 		NL_SET_ERR_MSG_MOD(extack, "cannot build channels with these rings; keeping the old ones");
 		netdev_err(dev, "cannot build channels with rx %u tx %u: %d; keeping rx %u tx %u\n",
@@ -195,8 +195,38 @@ static void scx_get_channels(struct net_device *dev, struct ethtool_channels *ch
 {
 	struct scx_priv *priv = netdev_priv(dev);
 
-	ch->max_combined = priv->nch;
+	ch->max_combined = priv->nch_max;
 	ch->combined_count = priv->nch;
+}
+
+/*
+ * RTNL held. Combined channels only, 1 .. the channels= slots (the ethtool
+ * core has refused more, or separate RX/TX channels). While up the port
+ * switches to a set of that many channels; RSS spreads over all of them.
+ */
+static int scx_set_channels(struct net_device *dev, struct ethtool_channels *ch)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	int err;
+
+	if (!ch->combined_count || ch->combined_count > priv->nch_max || ch->rx_count ||
+	    ch->tx_count || ch->other_count) {
+		netdev_err(dev, "channels: combined 1..%u only\n", priv->nch_max);
+		return -EINVAL;
+	}
+	if (ch->combined_count == priv->nch)
+		return 0;
+	if (!priv->up) {
+		err = netif_set_real_num_queues(dev, ch->combined_count, ch->combined_count);
+		if (!err)
+			priv->nch = ch->combined_count;
+		return err;
+	}
+	err = scx_datapath_switch(priv, ch->combined_count, dev->mtu, priv->xdp_prog);
+	if (err)
+		netdev_err(dev, "cannot build %u channels: %d; keeping %u\n", ch->combined_count,
+			   err, priv->nch);
+	return err;
 }
 
 const struct ethtool_ops scx_ethtool_ops = {
@@ -206,6 +236,7 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_strings		= scx_get_strings,
 	.get_ethtool_stats	= scx_get_ethtool_stats,
 	.get_channels		= scx_get_channels,
+	.set_channels		= scx_set_channels,
 	.get_ringparam		= scx_get_ringparam,
 	.set_ringparam		= scx_set_ringparam,
 	.get_priv_flags		= scx_get_priv_flags,

@@ -66,7 +66,7 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 	if (priv->port) {
 		u32 i;
 
-		for (i = 0; i < priv->nch; i++)
+		for (i = 0; i < priv->nch_max; i++)
 			cancel_work_sync(&priv->ch[i].tx_recover_work);
 		cancel_delayed_work_sync(&priv->stats_work);
 	}
@@ -103,12 +103,13 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->adapter = ad;
 	priv->index = ix;
 	priv->nch = ad->nch;
+	priv->nch_max = ad->nch;
 	INIT_DELAYED_WORK(&priv->stats_work, scx_stats_work);
 	priv->fn = scx_hw_function(ad->hw, ix);
 	if (!priv->fn)
 		return -ENODEV;
 
-	for (i = 0; i < priv->nch; i++) {
+	for (i = 0; i < priv->nch_max; i++) {
 		struct scx_chan *ch = &priv->ch[i];
 
 		ch->priv = priv;

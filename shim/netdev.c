@@ -13,11 +13,11 @@
 
 #include "softcx.h"
 
-static void scx_fill_params(const struct scx_priv *priv, u32 mtu, bool xdp,
+static void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
 			    struct scx_port_params *params)
 {
 	*params = (struct scx_port_params){
-		.nch = priv->nch,
+		.nch = nch,
 		.mtu = mtu,
 		.log_sq_size = priv->log_sq_size,
 		.log_rq_size = priv->log_rq_size,
@@ -62,14 +62,20 @@ static void scx_datapath_quiesce(struct scx_priv *priv)
 	priv->up = false;
 }
 
-/* The core's live set changed: point the channels at it, with @prog; BQL from 0. */
+/*
+ * The core's live set changed: point the channels at it, with @prog; BQL
+ * from 0. Slots above the set's channel count get no core channel (a
+ * recovery work still queued for one finds nothing to do).
+ */
 static void scx_datapath_rebind(struct scx_priv *priv, struct bpf_prog *prog)
 {
 	u32 i;
 
-	for (i = 0; i < priv->nch; i++) {
-		priv->ch[i].core = scx_port_channel(priv->port, i);
-		WRITE_ONCE(priv->ch[i].xdp_prog, prog);
+	for (i = 0; i < priv->nch_max; i++) {
+		bool live = i < priv->nch;
+
+		priv->ch[i].core = live ? scx_port_channel(priv->port, i) : NULL;
+		WRITE_ONCE(priv->ch[i].xdp_prog, live ? prog : NULL);
 		netdev_tx_reset_queue(priv->ch[i].txq);
 	}
 }
@@ -80,7 +86,7 @@ static int scx_datapath_start(struct scx_priv *priv, u32 mtu)
 	struct scx_port_params params;
 	int err;
 
-	scx_fill_params(priv, mtu, priv->xdp_prog, &params);
+	scx_fill_params(priv, priv->nch, mtu, priv->xdp_prog, &params);
 	err = scx_port_open(priv->port, &params, priv->os_channels);
 	if (err)
 		return err;
@@ -96,17 +102,31 @@ static void scx_datapath_stop(struct scx_priv *priv)
 	scx_datapath_rebind(priv, NULL);
 }
 
-int scx_datapath_switch(struct scx_priv *priv, u32 mtu, struct bpf_prog *prog)
+/*
+ * Switch the open port to a channel set of @nch channels at @mtu with
+ * @prog. The new set is built next to the live one, which keeps running if
+ * that fails. With another channel count the stack's queue counts follow
+ * while nothing transmits; if they cannot, the old set resumes.
+ */
+int scx_datapath_switch(struct scx_priv *priv, u32 nch, u32 mtu, struct bpf_prog *prog)
 {
 	struct scx_port_params params;
 	int err;
 
-	scx_fill_params(priv, mtu, prog, &params);
-	/* Built next to the live set, which keeps running if this fails. */
+	scx_fill_params(priv, nch, mtu, prog, &params);
 	err = scx_port_prepare(priv->port, &params, priv->os_channels);
 	if (err)
 		return err;
 	scx_datapath_quiesce(priv);
+	if (nch != priv->nch) {
+		err = netif_set_real_num_queues(priv->netdev, nch, nch);
+		if (err) {
+			scx_port_abort(priv->port);
+			scx_datapath_resume(priv);
+			return err;
+		}
+		priv->nch = nch;
+	}
 	scx_port_commit(priv->port);
 	scx_datapath_rebind(priv, prog);
 	scx_datapath_resume(priv);
@@ -175,7 +195,7 @@ static int scx_change_mtu(struct net_device *dev, int new_mtu)
 		return -EINVAL;
 	}
 	if (priv->up) {
-		err = scx_datapath_switch(priv, new_mtu, priv->xdp_prog);
+		err = scx_datapath_switch(priv, priv->nch, new_mtu, priv->xdp_prog);
 		if (err) {
 			netdev_err(dev, "cannot build channels for MTU %d: %d; keeping MTU %u\n",
 				   new_mtu, err, dev->mtu);

@@ -73,7 +73,8 @@ struct scx_priv {
 	struct scx_hw_function *fn;
 	struct scx_port *port;
 	u32 index;			/* function index: scx<index> */
-	u32 nch;
+	u32 nch;			/* channels in use (ethtool -L; RTNL) */
+	u32 nch_max;			/* channel slots: NAPI, TX queues (channels=) */
 	/* the core's limits (scx_port_get_caps), read once at port creation */
 	u32 min_inline;			/* headers each SEND inlines */
 	u32 max_lso_hdr;		/* longest LSO header (scx_features_check) */
@@ -115,7 +116,7 @@ void scx_stats_work(struct work_struct *work);
  * Switch the running port to a channel set built for @mtu and @prog (RTNL,
  * port up): the new set is built first; a failure leaves the old one running.
  */
-int scx_datapath_switch(struct scx_priv *priv, u32 mtu, struct bpf_prog *prog);
+int scx_datapath_switch(struct scx_priv *priv, u32 nch, u32 mtu, struct bpf_prog *prog);
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 
 /* tx.c */

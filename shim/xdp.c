@@ -52,7 +52,7 @@ static int scx_xdp_set(struct net_device *dev, struct bpf_prog *prog,
 
 	if (priv->up) {
 		if (!old != !prog) {
-			err = scx_datapath_switch(priv, dev->mtu, prog);
+			err = scx_datapath_switch(priv, priv->nch, dev->mtu, prog);
 			if (err) {
 				NL_SET_ERR_MSG_MOD(extack,
 						   "cannot build the channel set for the XDP change; the old one keeps running");
