@@ -284,6 +284,14 @@ napi_threaded() {
 		fail "$1: threaded is not $3 after writing it"
 }
 
+# ethtool_field OPT DEV NS max|cur FIELD: a value of `ethtool OPT DEV` (-g,
+# -l, ...) from its "Pre-set maximums" or "Current hardware settings" part.
+ethtool_field() {
+	in_ns "$3" ethtool "$1" "$2" | awk -v s="$4" -v f="$5:" '
+		/^Pre-set maximums/ { sec = "max" } /^Current hardware settings/ { sec = "cur" }
+		sec == s && $1 == f { print $2; exit }'
+}
+
 # ---------------------------------------------------------------- counters
 # eth_dump DEV [NS]: read `ethtool -S DEV` once into the associative array
 # ETH (name -> value; names exactly as before the colon).

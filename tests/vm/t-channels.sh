@@ -19,11 +19,7 @@ need_cmd ethtool
 STRESS_CYCLES=${SCX_STRESS_CYCLES:-4}
 stress_setup channels=4
 
-_chan_field() {	# DEV NS SECTION FIELD
-	in_ns "$2" ethtool -l "$1" | awk -v s="$3" -v f="$4:" '
-		/^Pre-set maximums/ { sec = "max" } /^Current hardware settings/ { sec = "cur" }
-		sec == s && $1 == f { print $2; exit }'
-}
+_chan_field() { ethtool_field -l "$@"; }	# DEV NS max|cur FIELD
 nqueues() {	# DEV NS: "tx rx" queues the stack sees
 	echo "$(in_ns "$2" ls "/sys/class/net/$1/queues" | grep -c '^tx-') $(in_ns "$2" ls "/sys/class/net/$1/queues" | grep -c '^rx-')"
 }

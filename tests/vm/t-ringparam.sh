@@ -21,11 +21,7 @@ STRESS_CYCLES=${SCX_STRESS_CYCLES:-4}
 stress_setup channels=1
 
 # ring DEV NS: "rx tx" as ethtool -g reports them now; ring_max: the maxima
-_ring_field() {	# DEV NS SECTION FIELD
-	in_ns "$2" ethtool -g "$1" | awk -v s="$3" -v f="$4:" '
-		/^Pre-set maximums/ { sec = "max" } /^Current hardware settings/ { sec = "cur" }
-		sec == s && $1 == f { print $2; exit }'
-}
+_ring_field() { ethtool_field -g "$@"; }	# DEV NS max|cur FIELD
 ring() { echo "$(_ring_field "$1" "$2" cur RX) $(_ring_field "$1" "$2" cur TX)"; }
 ring_max() { echo "$(_ring_field "$1" "$2" max RX) $(_ring_field "$1" "$2" max TX)"; }
 set_ring() {	# LABEL DEV NS RX TX
