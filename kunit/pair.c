@@ -186,7 +186,8 @@ int scx_pair_create(struct kunit *test, struct scx_pair *p, const char *model, u
 		p->fn[side] = scx_hw_function(p->hw, side);
 		p->priv[side]->fn = p->fn[side];
 		scx_hw_set_irq_ctx(p->fn[side], &p->irq[side]);
-		err = scx_port_create(p->fn[side], p->dev, nch_max, &os, &p->port[side]);
+		err = scx_port_create(p->fn[side], p->dev, p->priv[side], nch_max, &os,
+				      &p->port[side]);
 		if (err) {
 			p->port[side] = NULL;
 			return err;

@@ -158,6 +158,15 @@ void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 	va_end(ap);
 }
 
+void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
+{
+	(void)os_port;
+	va_list ap;
+	va_start(ap, fmt);
+	lean_vlog(level, fmt, ap);
+	va_end(ap);
+}
+
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 {
 	(void)irq_ctx;

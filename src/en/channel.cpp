@@ -14,6 +14,7 @@ SqConfig sq_config(const ChannelParams &p, SqKind kind)
 
 	cfg.fn = p.fn;
 	cfg.os_dev = p.os_dev;
+	cfg.os_port = p.os_port;
 	cfg.os_channel = p.os_channel;
 	cfg.log_size = p.log_sq_size;
 	cfg.kind = kind;
@@ -95,7 +96,7 @@ int channel_open(Channel *c, const ChannelParams &p)
 	err = sq_create(&c->xmitsq, cfg);
 	if (err)
 		goto err_sq;
-	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_channel, p.log_rq_size, p.rx, p.xdp, p.ix,
+	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_port, p.os_channel, p.log_rq_size, p.rx, p.xdp, p.ix,
 			&c->stats.rq);
 	if (err)
 		goto err_xmitsq;

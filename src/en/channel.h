@@ -27,6 +27,7 @@ using Channel = ::scx_channel;
 struct ChannelParams {
 	bus::Function *fn;
 	void *os_dev;
+	void *os_port;
 	void *os_channel;
 	u32 ix;
 	u8 log_sq_size;

@@ -111,6 +111,7 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	*cp = ChannelParams{};
 	cp->fn = p->fn;
 	cp->os_dev = p->os_dev;
+	cp->os_port = p->os_port;
 	cp->log_sq_size = (u8)params->log_sq_size;
 	cp->log_rq_size = (u8)params->log_rq_size;
 	cp->min_inline = min_inline(caps);

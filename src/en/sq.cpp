@@ -347,6 +347,7 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 
 	sq->fn = fn;
 	sq->os_dev = os_dev;
+	sq->os_port = cfg.os_port;
 	sq->os_channel = cfg.os_channel;
 	sq->kind = cfg.kind;
 	sq->stats = cfg.stats;
@@ -366,7 +367,7 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	if (sq->stop_room > n)
 		return -SCX_EINVAL;
 
-	err = cq_create(&sq->cq, fn, os_dev, cfg.log_size, cfg.vector);
+	err = cq_create(&sq->cq, fn, os_dev, cfg.os_port, cfg.log_size, cfg.vector);
 	if (err)
 		return err;
 	sq->wqe_info = zalloc_array<TxWqeInfo>(n);
@@ -386,7 +387,7 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	in.log_wq_sz = cfg.log_size;
 	in.min_wqe_inline_mode = cfg.min_inline ? prm::kInlineL2 : prm::kInlineNone;
 	in.allow_multi_pkt_send_wqe = sq->mpwqe ? 1 : 0;
-	err = cmd_queue_create(fn, kSqCmds, &in, sq->mem, &sq->sqn);
+	err = cmd_queue_create(fn, cfg.os_port, kSqCmds, &in, sq->mem, &sq->sqn);
 	if (err)
 		goto err;
 	return 0;
@@ -403,7 +404,7 @@ void sq_destroy(Sq *sq)
 {
 	if (!sq->mem.ring.cpu)
 		return;
-	cmd_destroy(sq->fn, kSqCmds.destroy, sq->sqn);
+	cmd_destroy(sq->fn, sq->os_port, kSqCmds.destroy, sq->sqn);
 	switch (sq->kind) {
 	case SqKind::Skb:
 		drain<SqKind::Skb>(sq);
@@ -534,7 +535,7 @@ template <SqKind K> int sq_recover(Sq *sq)
 	int err;
 
 	/* no error CQE (a TX timeout; a CQE naming no WQE): the SQ may still be RDY */
-	err = cmd_queue_reset(sq->fn, prm::kCmdModifySq, sq->sqn,
+	err = cmd_queue_reset(sq->fn, sq->os_port, prm::kCmdModifySq, sq->sqn,
 			      !__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED) || sq->bogus_cqe);
 	if (err)
 		return err;
@@ -558,7 +559,8 @@ template <SqKind K> int sq_recover(Sq *sq)
 	sq->bogus_cqe = false;
 	sq->dbrec[prm::kSndDbr].set(0);
 	wmb();
-	err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRst, prm::kQueueRdy);
+	err = cmd_modify_state(sq->fn, sq->os_port, prm::kCmdModifySq, sq->sqn, prm::kQueueRst,
+			       prm::kQueueRdy);
 	if (err)
 		return err;
 	__atomic_store_n(&sq->recovering, false, __ATOMIC_RELEASE);

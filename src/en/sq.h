@@ -85,6 +85,7 @@ struct Sq {
 	u32 dma_mask;
 	bus::Function *fn;
 	void *os_dev;
+	void *os_port;
 	void *os_channel;
 	SqStats *stats;		/* Skb SQ */
 	XdpSqStats *xstats;	/* XDP SQs */
@@ -108,6 +109,7 @@ struct Sq {
 struct SqConfig {
 	bus::Function *fn;
 	void *os_dev;
+	void *os_port;
 	void *os_channel;
 	u8 log_size;
 	SqKind kind;

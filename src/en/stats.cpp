@@ -171,7 +171,7 @@ void query_counters(Port *p, prm::CmdOpcode op, Counters *c)
 	Out out = {};
 
 	in.opcode.set(op);
-	if (!cmd_exec(p->fn, &in, sizeof(in), &out, sizeof(out)))
+	if (!cmd_exec(p->fn, p->os_port, &in, sizeof(in), &out, sizeof(out)))
 		prm::counters_get(out, c);
 }
 

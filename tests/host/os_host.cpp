@@ -353,6 +353,16 @@ void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 	va_end(ap);
 }
 
+void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
+{
+	char who[32];
+	va_list ap;
+	snprintf(who, sizeof(who), "port %p: ", os_port);
+	va_start(ap, fmt);
+	host_vlog(who, level, fmt, ap);
+	va_end(ap);
+}
+
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 {
 	std::function<void(void *, uint32_t)> hook;

@@ -193,7 +193,7 @@ TEST_F(Pair, ParamsBadOsLayoutIsRefused)
 	scx_port *port = nullptr;
 
 	os.page_size = 65536;
-	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, 1, &os, &port),
+	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nullptr, 1, &os, &port),
 		  -SCX_EINVAL);
 	EXPECT_EQ(scx_port_mem_estimate(1, 10, 10, &os), 0u);
 }
