@@ -89,7 +89,7 @@ void count_csum(Sq *sq, u8 cs_flags)
 
 bool stop_needed(const Sq *sq)
 {
-	return !sq->has_room(sq->stop_room);
+	return !sq->has_room(sq->lim.stop_room);
 }
 
 /* The headers a WQE inlines: inl bytes from src; the first `skip` bytes of the head are covered. */
@@ -154,7 +154,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u3
 
 int xmit_send(Sq *sq, scx_tx_pkt *pkt)
 {
-	u32 ihs = sq->min_inline < pkt->headlen ? sq->min_inline : pkt->headlen;
+	u32 ihs = sq->lim.min_inline < pkt->headlen ? sq->lim.min_inline : pkt->headlen;
 
 	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
 	return post_wqe(sq, pkt, prm::kOpSend, InlineHdr{pkt->head, ihs, ihs}, 0, pkt->len, 1);
@@ -206,8 +206,8 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 		h.src = hdr;
 		h.inl = ihs - prm::kIpv6JumboHbhLen;
 	}
-	if (__builtin_expect(h.inl + pkt->gso_size > sq->max_frame ||
-			     pkt->len - ihs > sq->max_lso, 0))
+	if (__builtin_expect(h.inl + pkt->gso_size > sq->lim.max_frame ||
+			     pkt->len - ihs > sq->lim.max_lso, 0))
 		return -SCX_EMSGSIZE;
 	/* wire bytes: the payload and one copy of the headers the device sends per segment */
 	pkt->num_bytes = pkt->len - ihs + pkt->gso_segs * h.inl;
@@ -353,18 +353,13 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	sq->stats = cfg.stats;
 	sq->xstats = cfg.xstats;
 	sq->pool = cfg.pool;
-	sq->max_frame = cfg.max_frame;
-	sq->max_lso = cfg.max_lso;
 	sq->stalled = false;
 	sq->bogus_cqe = false;
 	sq->log_size = cfg.log_size;
 	sq->mask = (u16)(n - 1);
-	sq->min_inline = cfg.min_inline;
-	sq->mpwqe = cfg.mpwqe;
+	sq->lim = cfg.lim;
 	sq->lkey.set(prm::kReservedLkey);
-	sq->stop_room = (u16)(cfg.kind == SqKind::Skb ? skb_sq_stop_room(sq->mpwqe) :
-							xdp_sq_stop_room(sq->mpwqe));
-	if (sq->stop_room > n)
+	if (sq->lim.stop_room > n)
 		return -SCX_EINVAL;
 
 	err = cq_create(&sq->cq, fn, os_dev, cfg.os_port, cfg.log_size, cfg.vector);
@@ -385,8 +380,8 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 
 	in.cqn.set(sq->cq.cqn);
 	in.log_wq_sz = cfg.log_size;
-	in.min_wqe_inline_mode = cfg.min_inline ? prm::kInlineL2 : prm::kInlineNone;
-	in.allow_multi_pkt_send_wqe = sq->mpwqe ? 1 : 0;
+	in.min_wqe_inline_mode = sq->lim.min_inline ? prm::kInlineL2 : prm::kInlineNone;
+	in.allow_multi_pkt_send_wqe = sq->lim.mpwqe ? 1 : 0;
 	err = cmd_queue_create(fn, cfg.os_port, kSqCmds, &in, sq->mem, &sq->sqn);
 	if (err)
 		goto err;
@@ -431,7 +426,7 @@ template <bool kMpw> int sq_xmit(Sq *sq, scx_tx_pkt *pkt)
 	/* What the device would answer with an error CQE (and the SQ in ERR) is refused here. */
 	if (__builtin_expect(pkt->len < kMinTxFrame, 0))
 		return -SCX_EINVAL;
-	if (__builtin_expect(!pkt->gso_type && pkt->len > sq->max_frame, 0))
+	if (__builtin_expect(!pkt->gso_type && pkt->len > sq->lim.max_frame, 0))
 		return -SCX_EMSGSIZE;
 	if (kMpw) {
 		/* eligible: linear, no VLAN tag to insert, no inline (SQ-wide), no LSO */
