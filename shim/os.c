@@ -101,42 +101,35 @@ static void scx_vlog(struct net_device *dev, int level, bool ratelimit,
 	}
 }
 
+/* The body of a log hook: its arguments after fmt as a %pV to scx_vlog(). */
+#define scx_log_args(dev, level, ratelimit, fmt) do {		\
+	struct va_format vaf;					\
+	va_list args;						\
+								\
+	va_start(args, fmt);					\
+	vaf.fmt = fmt;						\
+	vaf.va = &args;						\
+	scx_vlog(dev, level, ratelimit, &vaf);			\
+	va_end(args);						\
+} while (0)
+
 void scx_os_log(int level, const char *fmt, ...)
 {
-	struct va_format vaf;
-	va_list args;
-
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	scx_vlog(NULL, level, false, &vaf);
-	va_end(args);
+	scx_log_args(NULL, level, false, fmt);
 }
 
 void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
 {
 	struct scx_priv *priv = os_port;
-	struct va_format vaf;
-	va_list args;
 
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	scx_vlog(priv ? priv->netdev : NULL, level, false, &vaf);
-	va_end(args);
+	scx_log_args(priv ? priv->netdev : NULL, level, false, fmt);
 }
 
 void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 {
 	struct scx_chan *ch = os_channel;
-	struct va_format vaf;
-	va_list args;
 
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	scx_vlog(ch->priv->netdev, level, true, &vaf);
-	va_end(args);
+	scx_log_args(ch->priv->netdev, level, true, fmt);
 }
 
 uint64_t scx_os_clock_ns(void)
