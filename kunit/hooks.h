@@ -83,6 +83,8 @@ enum {
 	SCX_KT_STAT_BAD_OUTPUT_LEN = 0x51,
 	SCX_KT_NOT_DELIVERED = -1,
 };
+/* prm::kCmdModifySq: the opcode a failed MODIFY_SQ line names */
+enum { SCX_KT_CMD_MODIFY_SQ = 0x905 };
 
 /* One command scenario run against a fresh function: what was sent, what came back. */
 struct scx_kt_cmd_case {
@@ -113,6 +115,11 @@ struct scx_kt_dev_counters {
 };
 #undef SCX_KT_CTR_FIELD
 int scx_kt_dev_query(struct scx_hw_function *fn, struct scx_kt_dev_counters *c);
+/*
+ * MODIFY_SQ RDY -> ERR on the stack's SQ of channel c, behind the driver's
+ * back (a device that stopped the SQ without an error CQE): the status.
+ */
+int scx_kt_chan_sq_stop(struct scx_hw_function *fn, struct scx_channel *c);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
  */
 #include "hooks.h"
 
+#include "en/channel.h"
 #include "hw/adapter.h"
 #include "prm/bus.h"
 #include "prm/cmd.h"
@@ -25,6 +26,7 @@ SCX_KT_SAME(SCX_KT_STAT_EXCEED_LIM, kStatExceedLim);
 SCX_KT_SAME(SCX_KT_STAT_BAD_RES_STATE, kStatBadResState);
 SCX_KT_SAME(SCX_KT_STAT_BAD_INPUT_LEN, kStatBadInputLen);
 SCX_KT_SAME(SCX_KT_STAT_BAD_OUTPUT_LEN, kStatBadOutputLen);
+SCX_KT_SAME(SCX_KT_CMD_MODIFY_SQ, kCmdModifySq);
 #undef SCX_KT_SAME
 
 extern "C" int scx_kt_cmd_raw(struct scx_hw_function *fn, const void *in, uint32_t in_len, void *out,
@@ -382,4 +384,16 @@ extern "C" int scx_kt_dev_query(struct scx_hw_function *fn, scx_kt_dev_counters 
 #undef SCX_KT_CTR_COPY_Q
 #undef SCX_KT_CTR_COPY_B
 	return 0;
+}
+
+extern "C" int scx_kt_chan_sq_stop(struct scx_hw_function *fn, struct scx_channel *c)
+{
+	ModifyQueueIn in = {};
+	CreateObjOut out = {};
+
+	in.hdr.opcode.set(kCmdModifySq);
+	in.obj_num.set(c->sq.sqn);
+	in.cur_state = kQueueRdy;
+	in.next_state = kQueueErr;
+	return scx_kt_cmd_raw(fn, &in, sizeof(in), &out, sizeof(out));
 }

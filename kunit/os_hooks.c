@@ -71,6 +71,8 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 		return;
 	}
 	atomic_inc(&irq->count[vector]);
+	if (irq->priv)
+		scx_shim_raise_irq(irq->priv, vector);
 }
 
 /* ---- test frames ---- */

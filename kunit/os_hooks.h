@@ -15,8 +15,12 @@
  *     (which page_pool does only once every page came back);
  *   - transmitted skbs carry a destructor counting their release.
  * One hook stays here: scx_os_raise_irq, the interrupt controller, counts
- * interrupts per vector (irq_ctx: scx_kt_irq); the suites run NAPI rounds
- * themselves (scx_kt_napi), so every poll happens where a test expects it.
+ * interrupts per vector (irq_ctx: scx_kt_irq) and hands a port's on to the
+ * shim's hook (shim/napi.c, built as scx_shim_raise_irq), which schedules
+ * the channel's NAPI. The fixture's NAPI contexts poll with the shim's
+ * scx_napi_poll but stay disabled unless a suite enables them: the suites
+ * mostly run NAPI rounds themselves (scx_kt_napi), so every poll happens
+ * where a test expects it.
  */
 #ifndef SCX_KUNIT_OS_HOOKS_H
 #define SCX_KUNIT_OS_HOOKS_H
@@ -68,7 +72,10 @@ struct scx_kt_chan {
 struct scx_kt_irq {
 	atomic_t count[SCX_MAX_CHANNELS];
 	atomic_t bad_vector;
+	struct scx_priv *priv;	/* a port: counted interrupts go on to the shim's hook */
 };
+/* shim/napi.c's scx_os_raise_irq (kunit.mk renames it in this build). */
+void scx_shim_raise_irq(void *irq_ctx, uint32_t vector);
 
 /* A platform device with a 64-bit DMA mask: the adapter's os_dev. */
 struct device *scx_kt_dev_create(struct kunit *test);

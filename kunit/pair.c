@@ -5,6 +5,7 @@
 #include <linux/rtnetlink.h>
 #include <linux/skbuff.h>
 #include <linux/tracepoint.h>
+#include <net/sch_generic.h>
 #include <net/xdp.h>
 #include <net/xdp_priv.h>
 #include <trace/events/xdp.h>
@@ -93,13 +94,6 @@ static void scx_pair_probes_del(struct scx_pair *p)
 
 /* ---- the netdevs ---- */
 
-/* The fixture polls the core itself (scx_kt_napi): its NAPI contexts never run. */
-static int scx_pair_napi_never(struct napi_struct *napi, int budget)
-{
-	WARN_ONCE(1, "softcx KUnit: a fixture NAPI context was scheduled");
-	return 0;
-}
-
 static int scx_pair_netdev_create(struct scx_pair *p, int side)
 {
 	struct scx_priv *priv;
@@ -125,12 +119,19 @@ static int scx_pair_netdev_create(struct scx_pair *p, int side)
 		ch->priv = priv;
 		ch->ix = i;
 		ch->txq = netdev_get_tx_queue(dev, i);
+		/*
+		 * As register_netdevice() leaves them: BQL's wake in the shim's
+		 * poll (softcx_napi) schedules the queue's qdisc.
+		 */
+		rcu_assign_pointer(ch->txq->qdisc, &noop_qdisc);
+		ch->txq->qdisc_sleeping = &noop_qdisc;
 		spin_lock_init(&ch->xdp_xmit_lock);
 		/*
-		 * Never enabled, never scheduled; it gives the RX queues their
-		 * NAPI id and napi_gro_receive() its batch list.
+		 * The shim's poll. Disabled (the shim's hook schedules nothing)
+		 * unless a suite enables it; it gives the RX queues their NAPI
+		 * id and napi_gro_receive() its batch list.
 		 */
-		netif_napi_add(dev, &ch->napi, scx_pair_napi_never);
+		netif_napi_add(dev, &ch->napi, scx_napi_poll);
 		p->os_ch[side][i] = ch;
 	}
 	rtnl_lock();
@@ -185,8 +186,10 @@ int scx_pair_create(struct kunit *test, struct scx_pair *p, const char *model, u
 			return err;
 		p->fn[side] = scx_hw_function(p->hw, side);
 		p->priv[side]->fn = p->fn[side];
+		p->irq[side].priv = p->priv[side];
 		scx_hw_set_irq_ctx(p->fn[side], &p->irq[side]);
-		err = scx_port_create(p->fn[side], p->dev, nch_max, &os, &p->port[side]);
+		err = scx_port_create(p->fn[side], p->dev, p->priv[side], nch_max, &os,
+				      &p->port[side]);
 		if (err) {
 			p->port[side] = NULL;
 			return err;

@@ -8,6 +8,7 @@
  * completions and interrupts handled by NAPI rounds.
  */
 #include <kunit/test.h>
+#include <linux/kmsg_dump.h>
 
 #include "hooks.h"
 #include "pair.h"
@@ -329,6 +330,52 @@ static void scx_pair_mpwqe_cx4(struct kunit *test)
 	scx_pair_close(p, 0);
 }
 
+/* Lines in the kernel log holding both strings. */
+static u32 scx_pair_log_count(struct kunit *test, const char *a, const char *b)
+{
+	struct kmsg_dump_iter iter;
+	size_t len;
+	char *line;
+	u32 n = 0;
+
+	line = kunit_kzalloc(test, 1024, GFP_KERNEL);
+	if (!line)
+		return 0;
+	kmsg_dump_rewind(&iter);
+	while (kmsg_dump_get_line(&iter, false, line, 1023, &len)) {
+		line[len] = '\0';
+		n += strstr(line, a) && strstr(line, b);
+	}
+	return n;
+}
+
+/*
+ * The device stopped the stack's SQ without an error CQE; the TX timeout's
+ * recovery tries RDY -> ERR first, which the device refuses. That failed
+ * command is logged naming the interface, and the SQ recovers anyway.
+ */
+static void scx_pair_cmd_fail_names_netdev(struct kunit *test)
+{
+	struct scx_pair *p = test->priv;
+	struct scx_channel *c;
+	char what[48];
+	u32 before;
+
+	KUNIT_ASSERT_EQ(test, scx_pair_create(test, p, "cx7", 1), 0);
+	KUNIT_ASSERT_EQ(test, scx_pair_open(p, 0, 1, 1500, 6, 6), 0);
+	KUNIT_ASSERT_EQ(test, scx_pair_open(p, 1, 1, 1500, 6, 6), 0);
+	c = scx_port_channel(p->port[0], 0);
+	snprintf(what, sizeof(what), "command 0x%x failed", SCX_KT_CMD_MODIFY_SQ);
+	before = scx_pair_log_count(test, p->netdev[0]->name, what);
+
+	KUNIT_ASSERT_EQ(test, scx_kt_chan_sq_stop(p->fn[0], c), SCX_KT_STAT_OK);
+	KUNIT_EXPECT_EQ(test, scx_channel_tx_recover(c, 1), 0);
+	KUNIT_EXPECT_EQ(test, scx_pair_log_count(test, p->netdev[0]->name, what), before + 1);
+	KUNIT_EXPECT_EQ(test, scx_pair_stat(test, p->port[0], "tx_recover"), 1ull);
+	KUNIT_EXPECT_EQ(test, scx_pair_send(p, 0, 0, 0, 20, 4), 20);
+	scx_pair_expect_received(test, p, 1, 0, 20);
+}
+
 static struct kunit_case scx_pair_cases[] = {
 	KUNIT_CASE_PARAM(scx_pair_traffic, scx_pair_gen_params),
 	KUNIT_CASE(scx_pair_reopen),
@@ -337,6 +384,7 @@ static struct kunit_case scx_pair_cases[] = {
 	KUNIT_CASE(scx_pair_rx_drops),
 	KUNIT_CASE(scx_pair_mpwqe),
 	KUNIT_CASE(scx_pair_mpwqe_cx4),
+	KUNIT_CASE(scx_pair_cmd_fail_names_netdev),
 	{}
 };
 

@@ -121,7 +121,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 		netif_napi_add(dev, &ch->napi, scx_napi_poll);
 	}
 
-	err = scx_port_create(priv->fn, &ad->pdev->dev, priv->nch, &os, &priv->port);
+	err = scx_port_create(priv->fn, &ad->pdev->dev, priv, priv->nch, &os, &priv->port);
 	if (err) {
 		priv->port = NULL;
 		return err;

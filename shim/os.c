@@ -80,10 +80,11 @@ void scx_os_unlock(struct scx_os_lock *l)
 
 /*
  * One line of the core's at its level. With a netdev the line names the
- * interface and is rate-limited (queue lines can come from every NAPI poll);
- * debug lines go through dynamic debug either way.
+ * interface; ratelimit: queue lines can come from every NAPI poll. Debug
+ * lines go through dynamic debug either way.
  */
-static void scx_vlog(struct net_device *dev, int level, struct va_format *vaf)
+static void scx_vlog(struct net_device *dev, int level, bool ratelimit,
+		     struct va_format *vaf)
 {
 	const char *kl = level <= SCX_LOG_ERR ? KERN_ERR :
 			 level == SCX_LOG_WARN ? KERN_WARNING : KERN_INFO;
@@ -95,34 +96,40 @@ static void scx_vlog(struct net_device *dev, int level, struct va_format *vaf)
 			pr_debug("%pV", vaf);
 	} else if (!dev) {
 		printk("%s" pr_fmt("%pV"), kl, vaf);
-	} else if (net_ratelimit()) {
+	} else if (!ratelimit || net_ratelimit()) {
 		netdev_printk(kl, dev, "%pV", vaf);
 	}
 }
 
+/* The body of a log hook: its arguments after fmt as a %pV to scx_vlog(). */
+#define scx_log_args(dev, level, ratelimit, fmt) do {		\
+	struct va_format vaf;					\
+	va_list args;						\
+								\
+	va_start(args, fmt);					\
+	vaf.fmt = fmt;						\
+	vaf.va = &args;						\
+	scx_vlog(dev, level, ratelimit, &vaf);			\
+	va_end(args);						\
+} while (0)
+
 void scx_os_log(int level, const char *fmt, ...)
 {
-	struct va_format vaf;
-	va_list args;
+	scx_log_args(NULL, level, false, fmt);
+}
 
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	scx_vlog(NULL, level, &vaf);
-	va_end(args);
+void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
+{
+	struct scx_priv *priv = os_port;
+
+	scx_log_args(priv ? priv->netdev : NULL, level, false, fmt);
 }
 
 void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 {
 	struct scx_chan *ch = os_channel;
-	struct va_format vaf;
-	va_list args;
 
-	va_start(args, fmt);
-	vaf.fmt = fmt;
-	vaf.va = &args;
-	scx_vlog(ch ? ch->priv->netdev : NULL, level, &vaf);
-	va_end(args);
+	scx_log_args(ch->priv->netdev, level, true, fmt);
 }
 
 uint64_t scx_os_clock_ns(void)

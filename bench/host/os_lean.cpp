@@ -141,21 +141,28 @@ static void lean_vlog(int level, const char *fmt, va_list ap)
 		vfprintf(stderr, fmt, ap);
 }
 
+/* The body of a log hook: the arguments after fmt to lean_vlog(); whose line it is does not matter. */
+#define LEAN_LOG(level, fmt)                  \
+	do {                                  \
+		va_list ap;                   \
+		va_start(ap, fmt);            \
+		lean_vlog(level, fmt, ap);    \
+		va_end(ap);                   \
+	} while (0)
+
 void scx_os_log(int level, const char *fmt, ...)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	lean_vlog(level, fmt, ap);
-	va_end(ap);
+	LEAN_LOG(level, fmt);
 }
 
-void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
+void scx_os_chan_log(void *, int level, const char *fmt, ...)
 {
-	(void)os_channel;
-	va_list ap;
-	va_start(ap, fmt);
-	lean_vlog(level, fmt, ap);
-	va_end(ap);
+	LEAN_LOG(level, fmt);
+}
+
+void scx_os_port_log(void *, int level, const char *fmt, ...)
+{
+	LEAN_LOG(level, fmt);
 }
 
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector)

@@ -127,7 +127,7 @@ struct Bench {
 			/* PAGE_SIZE, XDP_PACKET_HEADROOM, SKB_DATA_ALIGN(sizeof(skb_shared_info)) on x86_64 */
 			const scx_os_layout os = {4096, 256, 320};
 
-			err = scx_port_create(fn, &os_dev, 1, &os, &port[i]);
+			err = scx_port_create(fn, &os_dev, nullptr, 1, &os, &port[i]);
 			if (err)
 				die("scx_port_create", err);
 			prm.nch = 1;

@@ -88,9 +88,11 @@ struct scx_port_params {
 
 /*
  * nch_max fixes the ethtool -S layout for the port's lifetime; os is
- * copied (-EINVAL when the core cannot build buffers for it).
+ * copied (-EINVAL when the core cannot build buffers for it). os_port is
+ * the OS's handle for the port, given back to scx_os_port_log() with the
+ * lines about it (a failed command).
  */
-int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_t nch_max,
+int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *os_port, uint32_t nch_max,
 		    const struct scx_os_layout *os, struct scx_port **out);
 void scx_port_destroy(struct scx_port *p);
 void scx_port_get_caps(const struct scx_port *p, struct scx_port_caps *caps);

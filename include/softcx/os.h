@@ -53,6 +53,14 @@ void scx_os_unlock(struct scx_os_lock *l);
 enum { SCX_LOG_ERR = 3, SCX_LOG_WARN = 4, SCX_LOG_INFO = 6, SCX_LOG_DEBUG = 7 };
 void scx_os_log(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
+ * A line about a port (os_port as given to scx_port_create), such as a
+ * command the device refused: the OS names the interface. Not rate-limited
+ * (commands are not per packet). NULL: a queue made without a port (the
+ * KUnit CQ suite's), named by no interface. Any context.
+ */
+void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
  * A line about one of a channel's queues (os_channel as given at channel
  * creation): the OS names the interface and rate-limits it, as such lines
  * can come from NAPI on every poll. Any context.

@@ -14,14 +14,12 @@ SqConfig sq_config(const ChannelParams &p, SqKind kind)
 
 	cfg.fn = p.fn;
 	cfg.os_dev = p.os_dev;
+	cfg.os_port = p.os_port;
 	cfg.os_channel = p.os_channel;
 	cfg.log_size = p.log_sq_size;
 	cfg.kind = kind;
-	cfg.min_inline = p.min_inline;
-	cfg.mpwqe = kind == SqKind::Skb ? p.tx_mpwqe : p.xdp_mpwqe;
 	cfg.vector = p.ix;
-	cfg.max_frame = kind == SqKind::Skb ? p.skb_max_frame : p.xdp_max_frame;
-	cfg.max_lso = p.max_lso;
+	cfg.lim = kind == SqKind::Skb ? p.skb_sq : p.xdp_sq;
 	return cfg;
 }
 
@@ -84,7 +82,7 @@ int channel_open(Channel *c, const ChannelParams &p)
 	int err;
 
 	c->ix = p.ix;
-	c->rx_xdp = !p.xdp ? RxXdp::Off : p.xdp_mpwqe ? RxXdp::TxMpw : RxXdp::TxSend;
+	c->rx_xdp = !p.xdp ? RxXdp::Off : p.xdp_sq.mpwqe ? RxXdp::TxMpw : RxXdp::TxSend;
 	cfg = sq_config(p, SqKind::Skb);
 	cfg.stats = &c->stats.sq;
 	err = sq_create(&c->sq, cfg);
@@ -95,7 +93,7 @@ int channel_open(Channel *c, const ChannelParams &p)
 	err = sq_create(&c->xmitsq, cfg);
 	if (err)
 		goto err_sq;
-	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_channel, p.log_rq_size, p.rx, p.xdp, p.ix,
+	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_port, p.os_channel, p.log_rq_size, p.rx, p.xdp, p.ix,
 			&c->stats.rq);
 	if (err)
 		goto err_xmitsq;
@@ -179,7 +177,7 @@ extern "C" void scx_channel_arm(scx_channel *c)
 extern "C" int scx_channel_xmit(scx_channel *c, scx_tx_pkt *pkt)
 {
 	/* one predictable branch on a hot, per-SQ constant; each side specialised */
-	if (c->sq.mpwqe)
+	if (c->sq.lim.mpwqe)
 		return sq_xmit<true>(&c->sq, pkt);
 	return sq_xmit<false>(&c->sq, pkt);
 }
@@ -191,7 +189,7 @@ extern "C" void scx_channel_doorbell(scx_channel *c)
 
 extern "C" int scx_channel_tx_room(scx_channel *c)
 {
-	return c->sq.has_room(c->sq.stop_room) &&
+	return c->sq.has_room(c->sq.lim.stop_room) &&
 	       !__atomic_load_n(&c->sq.recovering, __ATOMIC_ACQUIRE);
 }
 
@@ -256,7 +254,7 @@ extern "C" int scx_channel_xdp_xmit(scx_channel *c, const scx_xdp_frame *f)
 		sq->xstats->full.inc();	/* in error, being recovered */
 		return -SCX_ENOSPC;
 	}
-	if (sq->mpwqe)
+	if (sq->lim.mpwqe)
 		err = xdpsq_xmit<SqKind::Frame, true>(sq, d);
 	else
 		err = xdpsq_xmit<SqKind::Frame, false>(sq, d);

@@ -27,17 +27,14 @@ using Channel = ::scx_channel;
 struct ChannelParams {
 	bus::Function *fn;
 	void *os_dev;
+	void *os_port;
 	void *os_channel;
 	u32 ix;
 	u8 log_sq_size;
 	u8 log_rq_size;
-	u32 min_inline;
-	bool tx_mpwqe;
 	bool xdp;		/* a program is attached: XDP_TX SQ, RX through the program */
-	bool xdp_mpwqe;		/* XDP SQs post in MPWQE sessions */
-	u32 skb_max_frame;	/* longest frame the stack's SQ sends */
-	u32 xdp_max_frame;	/* longest frame an XDP SQ sends */
-	u32 max_lso;		/* longest LSO payload the device takes (0: no LSO) */
+	SqLimits skb_sq;	/* the stack's SQ */
+	SqLimits xdp_sq;	/* the XDP SQs (XDP_TX, ndo_xdp_xmit) */
 	RqLayout rx;
 };
 

@@ -9,18 +9,23 @@
 
 namespace softcx::en {
 
-/* Run one command; 0 or a negative errno (the device status is logged). */
-int cmd_exec(bus::Function *fn, void *in, u32 in_len, void *out, u32 out_len);
+/*
+ * Every command goes to the port's function (fn) and names the port's
+ * interface (os_port, as given to scx_port_create) when it fails.
+ */
+
+/* Run one command; 0 or a negative errno (a failure is logged with the device status). */
+int cmd_exec(bus::Function *fn, void *os_port, void *in, u32 in_len, void *out, u32 out_len);
 
 template <typename In, typename Out>
-int cmd_run(bus::Function *fn, u16 opcode, In *in, Out *out)
+int cmd_run(bus::Function *fn, void *os_port, u16 opcode, In *in, Out *out)
 {
 	in->hdr.opcode.set(opcode);
-	return cmd_exec(fn, in, sizeof(*in), out, sizeof(*out));
+	return cmd_exec(fn, os_port, in, sizeof(*in), out, sizeof(*out));
 }
 
-int cmd_modify_state(bus::Function *fn, u16 opcode, u32 obj, u8 cur, u8 next);
-int cmd_destroy(bus::Function *fn, u16 opcode, u32 obj);
+int cmd_modify_state(bus::Function *fn, void *os_port, u16 opcode, u32 obj, u8 cur, u8 next);
+int cmd_destroy(bus::Function *fn, void *os_port, u16 opcode, u32 obj);
 
 /* How a queue object is created, made ready and destroyed (CQ: no modify). */
 struct QueueCmds {
@@ -39,31 +44,33 @@ constexpr QueueCmds kRqCmds = {prm::kCmdCreateRq, prm::kCmdModifyRq, prm::kCmdDe
  * number in *num, or a negative errno.
  */
 template <typename In>
-int cmd_queue_create(bus::Function *fn, const QueueCmds &c, In *in, const QueueMem &mem, u32 *num)
+int cmd_queue_create(bus::Function *fn, void *os_port, const QueueCmds &c, In *in,
+		     const QueueMem &mem, u32 *num)
 {
 	prm::CreateObjOut out = {};
 	int err;
 
 	in->dbr_addr.set(mem.db.dma);
 	in->pas.set(mem.ring.dma);
-	err = cmd_run(fn, c.create, in, &out);
+	err = cmd_run(fn, os_port, c.create, in, &out);
 	if (err)
 		return err;
 	*num = out.obj_num.get();
 	if (!c.modify)
 		return 0;
-	err = cmd_modify_state(fn, c.modify, *num, prm::kQueueRst, prm::kQueueRdy);
+	err = cmd_modify_state(fn, os_port, c.modify, *num, prm::kQueueRst, prm::kQueueRdy);
 	if (err)
-		cmd_destroy(fn, c.destroy, *num);
+		cmd_destroy(fn, os_port, c.destroy, *num);
 	return err;
 }
 
-int cmd_query_caps(bus::Function *fn, prm::HcaCaps *caps);
+int cmd_query_caps(bus::Function *fn, void *os_port, prm::HcaCaps *caps);
 /*
  * Recovery's first step: move an SQ/RQ to RST. In ERR after an error CQE;
  * when it may still be RDY (a timeout, a CQE that made no sense) it is
  * stopped there (RDY -> ERR) first.
  */
-int cmd_queue_reset(bus::Function *fn, u16 modify_opcode, u32 obj, bool may_be_ready);
+int cmd_queue_reset(bus::Function *fn, void *os_port, u16 modify_opcode, u32 obj,
+		    bool may_be_ready);
 
 } /* namespace softcx::en */

@@ -5,7 +5,7 @@
 
 namespace softcx::en {
 
-int cq_create(Cq *cq, bus::Function *fn, void *os_dev, u8 log_size, u32 vector)
+int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector)
 {
 	prm::CreateCqIn in = {};
 	u32 n = 1u << log_size;
@@ -20,12 +20,13 @@ int cq_create(Cq *cq, bus::Function *fn, void *os_dev, u8 log_size, u32 vector)
 	cq->mask = n - 1;
 	cq->cc = 0;
 	cq->fn = fn;
+	cq->os_port = os_port;
 	for (u32 i = 0; i < n; i++)
 		cq->cqes[i].op_own = prm::kCqeInitOpOwn;
 
 	in.log_cq_size = log_size;
 	in.c_eqn.set(vector);
-	err = cmd_queue_create(fn, kCqCmds, &in, cq->mem, &cq->cqn);
+	err = cmd_queue_create(fn, os_port, kCqCmds, &in, cq->mem, &cq->cqn);
 	if (err)
 		cq->mem.free(os_dev);
 	return err;
@@ -35,7 +36,7 @@ void cq_destroy(Cq *cq, void *os_dev)
 {
 	if (!cq->mem.ring.cpu)
 		return;
-	cmd_destroy(cq->fn, kCqCmds.destroy, cq->cqn);
+	cmd_destroy(cq->fn, cq->os_port, kCqCmds.destroy, cq->cqn);
 	cq->mem.free(os_dev);
 }
 

@@ -23,6 +23,7 @@ struct Cq {
 	prm::be32 *dbrec;	/* [kCqSetCiDbr], [kCqArmDbr] */
 	bus::Function *fn;
 	/* cold */
+	void *os_port;
 	QueueMem mem;
 
 	/* Lap parity the device writes as the owner bit for counter value c. */
@@ -65,7 +66,7 @@ struct Cq {
 };
 
 /* CQ lifecycle (cmd.cpp): ring and doorbell memory, CREATE_CQ, DESTROY_CQ. */
-int cq_create(Cq *cq, bus::Function *fn, void *os_dev, u8 log_size, u32 vector);
+int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector);
 void cq_destroy(Cq *cq, void *os_dev);
 
 } /* namespace softcx::en */

@@ -35,6 +35,18 @@ u32 max_lso_hdr(const prm::HcaCaps &caps)
 	return caps.lso ? kMaxLsoInline : 0;
 }
 
+SqLimits skb_sq_limits(const prm::HcaCaps &caps, bool mpwqe)
+{
+	return SqLimits{min_inline(caps), skb_sq_max_frame(caps), max_lso(caps),
+			(u16)skb_sq_stop_room(mpwqe), mpwqe};
+}
+
+SqLimits xdp_sq_limits(const prm::HcaCaps &caps, u32 mtu, bool mpwqe)
+{
+	return SqLimits{min_inline(caps), xdp_sq_max_frame(mtu), 0, (u16)xdp_sq_stop_room(mpwqe),
+			mpwqe};
+}
+
 namespace {
 
 /* false, with the reason for the OS's log */
@@ -111,15 +123,12 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	*cp = ChannelParams{};
 	cp->fn = p->fn;
 	cp->os_dev = p->os_dev;
+	cp->os_port = p->os_port;
 	cp->log_sq_size = (u8)params->log_sq_size;
 	cp->log_rq_size = (u8)params->log_rq_size;
-	cp->min_inline = min_inline(caps);
-	cp->tx_mpwqe = params->tx_mpwqe != 0;
 	cp->xdp = params->xdp != 0;
-	cp->xdp_mpwqe = params->xdp_tx_mpwqe != 0;
-	cp->skb_max_frame = skb_sq_max_frame(caps);
-	cp->xdp_max_frame = xdp_sq_max_frame(params->mtu);
-	cp->max_lso = max_lso(caps);
+	cp->skb_sq = skb_sq_limits(caps, params->tx_mpwqe != 0);
+	cp->xdp_sq = xdp_sq_limits(caps, params->mtu, params->xdp_tx_mpwqe != 0);
 	if (!rx_layout(params->mtu, p->os.rx_headroom, p->os.rx_tailroom, &cp->rx))
 		return -SCX_EINVAL;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */

@@ -107,6 +107,19 @@ constexpr u32 skb_sq_stop_room(bool mpwqe)
 constexpr u32 xdp_sq_stop_room(bool mpwqe) { return mpwqe ? wqe_room(kMpwMaxWqeBBs) : wqe_room(1); }
 static_assert(skb_sq_stop_room(true) <= 1u << kMinLogSqSize);
 
+/* What one SQ may post, every rule applied: built here, kept by the SQ whole (Sq::lim). */
+struct SqLimits {
+	u32 min_inline;		/* header bytes every SEND inlines */
+	u32 max_frame;		/* longest frame it sends */
+	u32 max_lso;		/* longest LSO payload (0: no LSO; XDP SQs never) */
+	u16 stop_room;		/* WQEBBs kept free: below it the poster stops */
+	bool mpwqe;		/* posts in MPWQE sessions */
+};
+/* The stack's SQ: the device's frame limit, LSO, its stop room. */
+SqLimits skb_sq_limits(const prm::HcaCaps &caps, bool mpwqe);
+/* An XDP SQ (XDP_TX, ndo_xdp_xmit) of a channel set at this MTU. */
+SqLimits xdp_sq_limits(const prm::HcaCaps &caps, u32 mtu, bool mpwqe);
+
 /* ---- who may use what ---- */
 
 /*

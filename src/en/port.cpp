@@ -37,7 +37,7 @@ int rss_create(Port *p, ChannelSet *set)
 	__builtin_memcpy(in->toeplitz_key, kRssKey, sizeof(kRssKey));
 	for (u32 i = 0; i < (1u << kRssLogTable); i++)
 		in->rqn[i].set(set->ch[i % set->nch].rq.rqn);
-	err = cmd_run(p->fn, prm::kCmdCreateRss, in, &out);
+	err = cmd_run(p->fn, p->os_port, prm::kCmdCreateRss, in, &out);
 	scx_os_free(in);
 	if (err)
 		return err;
@@ -65,7 +65,7 @@ void set_close(Port *p, ChannelSet *set)
 	if (!chs)
 		return;
 	if (set->has_rss)
-		cmd_destroy(p->fn, prm::kCmdDestroyRss, set->rss_num);
+		cmd_destroy(p->fn, p->os_port, prm::kCmdDestroyRss, set->rss_num);
 	set->has_rss = false;
 	channels_close(chs, n);
 	{
@@ -85,8 +85,8 @@ void set_close(Port *p, ChannelSet *set)
 using namespace softcx;
 using namespace softcx::en;
 
-extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_t nch_max,
-			       const scx_os_layout *os, scx_port **out)
+extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *os_port,
+			       uint32_t nch_max, const scx_os_layout *os, scx_port **out)
 {
 	Port *p;
 	int err;
@@ -98,17 +98,19 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, uint32_
 		return -SCX_ENOMEM;
 	p->fn = fn;
 	p->os_dev = os_dev;
+	p->os_port = os_port;
 	p->nch_max = nch_max;
 	p->os = *os;
-	err = cmd_query_caps(fn, &p->caps);
+	err = cmd_query_caps(fn, os_port, &p->caps);
 	if (err)
 		goto err;
 	/* two sets during a switch: 3 SQs, 1 RQ, 4 CQs per channel each */
 	if (2 * 3 * nch_max > p->caps.max_sqs.get() || 2 * nch_max > p->caps.max_rqs.get() ||
 	    2 * 4 * nch_max > p->caps.max_cqs.get()) {
-		scx_os_log(SCX_LOG_ERR, "%u channels exceed the device's %u SQs / %u RQs / %u CQs\n",
-			   nch_max, p->caps.max_sqs.get(), p->caps.max_rqs.get(),
-			   p->caps.max_cqs.get());
+		scx_os_port_log(os_port, SCX_LOG_ERR,
+				"%u channels exceed the device's %u SQs / %u RQs / %u CQs\n",
+				nch_max, p->caps.max_sqs.get(), p->caps.max_rqs.get(),
+				p->caps.max_cqs.get());
 		err = -SCX_EINVAL;
 		goto err;
 	}

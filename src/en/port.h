@@ -21,6 +21,7 @@ struct ChannelSet {
 struct scx_port {
 	softcx::bus::Function *fn;
 	void *os_dev;
+	void *os_port;		/* names the port in log lines (scx_os_port_log) */
 	softcx::prm::HcaCaps caps;
 	softcx::u32 nch_max;
 	scx_os_layout os;	/* the OS's part of the RX buffer layout */

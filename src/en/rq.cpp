@@ -141,8 +141,8 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 
 } /* namespace */
 
-int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
-	      const RqLayout &layout, bool xdp, u32 vector, RqStats *stats)
+int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_channel,
+	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, RqStats *stats)
 {
 	prm::CreateRqIn in = {};
 	u32 n = 1u << log_size;
@@ -150,6 +150,7 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 
 	rq->fn = fn;
 	rq->os_dev = os_dev;
+	rq->os_port = os_port;
 	rq->os_channel = os_channel;
 	rq->stats = stats;
 	rq->layout = layout;
@@ -158,7 +159,7 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	rq->lkey.set(prm::kReservedLkey);
 	rq->recover = kRecoverNone;
 
-	err = cq_create(&rq->cq, fn, os_dev, log_size, vector);
+	err = cq_create(&rq->cq, fn, os_dev, os_port, log_size, vector);
 	if (err)
 		return err;
 	err = -SCX_ENOMEM;
@@ -178,7 +179,7 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_
 	in.log_wq_sz = log_size;
 	in.log_wq_stride = prm::kRxWqeCycLogStride;
 	in.wq_type = prm::kWqCyclic;
-	err = cmd_queue_create(fn, kRqCmds, &in, rq->mem, &rq->rqn);
+	err = cmd_queue_create(fn, os_port, kRqCmds, &in, rq->mem, &rq->rqn);
 	if (err)
 		goto err;
 	rq->has_rqn = true;
@@ -198,7 +199,7 @@ err:
 void rq_destroy(Rq *rq)
 {
 	if (rq->has_rqn)
-		cmd_destroy(rq->fn, kRqCmds.destroy, rq->rqn);
+		cmd_destroy(rq->fn, rq->os_port, kRqCmds.destroy, rq->rqn);
 	rq->has_rqn = false;
 	/* Frames the device placed but NAPI never saw die with the RQ: count them. */
 	if (rq->cq.cqes) {
@@ -260,7 +261,8 @@ int rq_recover(Rq *rq)
 {
 	int err;
 
-	err = cmd_queue_reset(rq->fn, prm::kCmdModifyRq, rq->rqn, rq->recover == kRecoverConfused);
+	err = cmd_queue_reset(rq->fn, rq->os_port, prm::kCmdModifyRq, rq->rqn,
+			      rq->recover == kRecoverConfused);
 	if (err)
 		return err;
 	while (rq->cq.peek()) {
@@ -280,7 +282,8 @@ int rq_recover(Rq *rq)
 	rq->lkey.set(prm::kReservedLkey);
 	rq->dbrec[prm::kRcvDbr].set(0);
 	wmb();
-	err = cmd_modify_state(rq->fn, prm::kCmdModifyRq, rq->rqn, prm::kQueueRst, prm::kQueueRdy);
+	err = cmd_modify_state(rq->fn, rq->os_port, prm::kCmdModifyRq, rq->rqn, prm::kQueueRst,
+			       prm::kQueueRdy);
 	if (err)
 		return err;
 	rq->recover = kRecoverNone;

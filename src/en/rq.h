@@ -49,14 +49,15 @@ struct Rq {
 	bool has_rqn;
 	bus::Function *fn;
 	void *os_dev;
+	void *os_port;
 	QueueMem mem;
 
 	u32 size() const { return mask + 1u; }
 	u32 missing() const { return size() - (u16)(pc - cc); }
 };
 
-int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_channel, u8 log_size,
-	      const RqLayout &layout, bool xdp, u32 vector, RqStats *stats);
+int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_channel,
+	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, RqStats *stats);
 void rq_destroy(Rq *rq);
 
 /* Post buffers while at least `bulk` are missing; true if a refill fell short. */

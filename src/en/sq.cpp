@@ -89,7 +89,7 @@ void count_csum(Sq *sq, u8 cs_flags)
 
 bool stop_needed(const Sq *sq)
 {
-	return !sq->has_room(sq->stop_room);
+	return !sq->has_room(sq->lim.stop_room);
 }
 
 /* The headers a WQE inlines: inl bytes from src; the first `skip` bytes of the head are covered. */
@@ -154,7 +154,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u3
 
 int xmit_send(Sq *sq, scx_tx_pkt *pkt)
 {
-	u32 ihs = sq->min_inline < pkt->headlen ? sq->min_inline : pkt->headlen;
+	u32 ihs = sq->lim.min_inline < pkt->headlen ? sq->lim.min_inline : pkt->headlen;
 
 	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
 	return post_wqe(sq, pkt, prm::kOpSend, InlineHdr{pkt->head, ihs, ihs}, 0, pkt->len, 1);
@@ -206,8 +206,8 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 		h.src = hdr;
 		h.inl = ihs - prm::kIpv6JumboHbhLen;
 	}
-	if (__builtin_expect(h.inl + pkt->gso_size > sq->max_frame ||
-			     pkt->len - ihs > sq->max_lso, 0))
+	if (__builtin_expect(h.inl + pkt->gso_size > sq->lim.max_frame ||
+			     pkt->len - ihs > sq->lim.max_lso, 0))
 		return -SCX_EMSGSIZE;
 	/* wire bytes: the payload and one copy of the headers the device sends per segment */
 	pkt->num_bytes = pkt->len - ihs + pkt->gso_segs * h.inl;
@@ -347,26 +347,22 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 
 	sq->fn = fn;
 	sq->os_dev = os_dev;
+	sq->os_port = cfg.os_port;
 	sq->os_channel = cfg.os_channel;
 	sq->kind = cfg.kind;
 	sq->stats = cfg.stats;
 	sq->xstats = cfg.xstats;
 	sq->pool = cfg.pool;
-	sq->max_frame = cfg.max_frame;
-	sq->max_lso = cfg.max_lso;
 	sq->stalled = false;
 	sq->bogus_cqe = false;
 	sq->log_size = cfg.log_size;
 	sq->mask = (u16)(n - 1);
-	sq->min_inline = cfg.min_inline;
-	sq->mpwqe = cfg.mpwqe;
+	sq->lim = cfg.lim;
 	sq->lkey.set(prm::kReservedLkey);
-	sq->stop_room = (u16)(cfg.kind == SqKind::Skb ? skb_sq_stop_room(sq->mpwqe) :
-							xdp_sq_stop_room(sq->mpwqe));
-	if (sq->stop_room > n)
+	if (sq->lim.stop_room > n)
 		return -SCX_EINVAL;
 
-	err = cq_create(&sq->cq, fn, os_dev, cfg.log_size, cfg.vector);
+	err = cq_create(&sq->cq, fn, os_dev, cfg.os_port, cfg.log_size, cfg.vector);
 	if (err)
 		return err;
 	sq->wqe_info = zalloc_array<TxWqeInfo>(n);
@@ -384,9 +380,9 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 
 	in.cqn.set(sq->cq.cqn);
 	in.log_wq_sz = cfg.log_size;
-	in.min_wqe_inline_mode = cfg.min_inline ? prm::kInlineL2 : prm::kInlineNone;
-	in.allow_multi_pkt_send_wqe = sq->mpwqe ? 1 : 0;
-	err = cmd_queue_create(fn, kSqCmds, &in, sq->mem, &sq->sqn);
+	in.min_wqe_inline_mode = sq->lim.min_inline ? prm::kInlineL2 : prm::kInlineNone;
+	in.allow_multi_pkt_send_wqe = sq->lim.mpwqe ? 1 : 0;
+	err = cmd_queue_create(fn, cfg.os_port, kSqCmds, &in, sq->mem, &sq->sqn);
 	if (err)
 		goto err;
 	return 0;
@@ -403,7 +399,7 @@ void sq_destroy(Sq *sq)
 {
 	if (!sq->mem.ring.cpu)
 		return;
-	cmd_destroy(sq->fn, kSqCmds.destroy, sq->sqn);
+	cmd_destroy(sq->fn, sq->os_port, kSqCmds.destroy, sq->sqn);
 	switch (sq->kind) {
 	case SqKind::Skb:
 		drain<SqKind::Skb>(sq);
@@ -430,7 +426,7 @@ template <bool kMpw> int sq_xmit(Sq *sq, scx_tx_pkt *pkt)
 	/* What the device would answer with an error CQE (and the SQ in ERR) is refused here. */
 	if (__builtin_expect(pkt->len < kMinTxFrame, 0))
 		return -SCX_EINVAL;
-	if (__builtin_expect(!pkt->gso_type && pkt->len > sq->max_frame, 0))
+	if (__builtin_expect(!pkt->gso_type && pkt->len > sq->lim.max_frame, 0))
 		return -SCX_EMSGSIZE;
 	if (kMpw) {
 		/* eligible: linear, no VLAN tag to insert, no inline (SQ-wide), no LSO */
@@ -534,7 +530,7 @@ template <SqKind K> int sq_recover(Sq *sq)
 	int err;
 
 	/* no error CQE (a TX timeout; a CQE naming no WQE): the SQ may still be RDY */
-	err = cmd_queue_reset(sq->fn, prm::kCmdModifySq, sq->sqn,
+	err = cmd_queue_reset(sq->fn, sq->os_port, prm::kCmdModifySq, sq->sqn,
 			      !__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED) || sq->bogus_cqe);
 	if (err)
 		return err;
@@ -558,7 +554,8 @@ template <SqKind K> int sq_recover(Sq *sq)
 	sq->bogus_cqe = false;
 	sq->dbrec[prm::kSndDbr].set(0);
 	wmb();
-	err = cmd_modify_state(sq->fn, prm::kCmdModifySq, sq->sqn, prm::kQueueRst, prm::kQueueRdy);
+	err = cmd_modify_state(sq->fn, sq->os_port, prm::kCmdModifySq, sq->sqn, prm::kQueueRst,
+			       prm::kQueueRdy);
 	if (err)
 		return err;
 	__atomic_store_n(&sq->recovering, false, __ATOMIC_RELEASE);

@@ -61,16 +61,12 @@ struct Sq {
 	u16 pc;			/* producer counter (WQEBBs), free-running */
 	u16 cc;			/* consumer counter, published by completion */
 	u16 mask;
-	u16 stop_room;
 	u32 sqn;
-	u32 min_inline;
-	bool mpwqe;		/* post in MPWQE sessions (fixed per SQ) */
+	SqLimits lim;		/* fixed per SQ (params) */
 	bool recovering;	/* error CQE seen; no wake until recovered */
 	bool xdp_inline;	/* XDP MPWQE: inline small frames (hysteresis, per session) */
 	u8 xmit_busy;		/* Frame SQ: a producer or the recovery is inside */
 	prm::be32 lkey;		/* of every data segment (the error hook spoils it) */
-	u32 max_frame;		/* longest frame (params: the device's; XDP SQs: MTU + L2) */
-	u32 max_lso;		/* Skb SQ: longest LSO payload (0: none) */
 	bool stalled;		/* test hook: doorbells are lost until the next recovery */
 	bool bogus_cqe;		/* the CQE that stopped it named no outstanding WQE */
 	MpwSession mpw;
@@ -85,6 +81,7 @@ struct Sq {
 	u32 dma_mask;
 	bus::Function *fn;
 	void *os_dev;
+	void *os_port;
 	void *os_channel;
 	SqStats *stats;		/* Skb SQ */
 	XdpSqStats *xstats;	/* XDP SQs */
@@ -108,14 +105,12 @@ struct Sq {
 struct SqConfig {
 	bus::Function *fn;
 	void *os_dev;
+	void *os_port;
 	void *os_channel;
 	u8 log_size;
 	SqKind kind;
-	u32 min_inline;
-	bool mpwqe;
 	u32 vector;
-	u32 max_frame;		/* longest frame it sends */
-	u32 max_lso;		/* Skb: the device's longest LSO payload (0: none) */
+	SqLimits lim;
 	SqStats *stats;		/* Skb */
 	XdpSqStats *xstats;	/* Page, Frame */
 	scx_os_rxq *pool;	/* Page */

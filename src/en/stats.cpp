@@ -171,7 +171,7 @@ void query_counters(Port *p, prm::CmdOpcode op, Counters *c)
 	Out out = {};
 
 	in.opcode.set(op);
-	if (!cmd_exec(p->fn, &in, sizeof(in), &out, sizeof(out)))
+	if (!cmd_exec(p->fn, p->os_port, &in, sizeof(in), &out, sizeof(out)))
 		prm::counters_get(out, c);
 }
 
@@ -187,22 +187,27 @@ void query_device(Port *p, DeviceStats *ds)
  * keeps the larger value of each: a refresh that raced with a later one,
  * or a query that failed (zeros), never moves a counter back.
  */
+void keep_larger(u64 *cached, u64 fresh)
+{
+	if (fresh > *cached)
+		*cached = fresh;
+}
+
 void refresh_device(Port *p, DeviceStats *out)
 {
-	constexpr u32 n = sizeof(DeviceStats) / sizeof(u64);
 	DeviceStats ds = {};
-	u64 fresh[n], cached[n];
 
-	static_assert(sizeof(DeviceStats) % sizeof(u64) == 0);
 	query_device(p, &ds);
-	__builtin_memcpy(fresh, &ds, sizeof(ds));
 	LockGuard g(p->stats_lock);
-	__builtin_memcpy(cached, &p->dev_cache, sizeof(cached));
-	for (u32 i = 0; i < n; i++)
-		if (fresh[i] > cached[i])
-			cached[i] = fresh[i];
-	__builtin_memcpy(&p->dev_cache, cached, sizeof(cached));
-	*out = p->dev_cache;
+	DeviceStats *c = &p->dev_cache;
+	/* every counter of both lists, by name */
+#define SCX_KEEP_Q(field, name) keep_larger(&c->q.field, ds.q.field);
+#define SCX_KEEP_BUS(field, name) keep_larger(&c->bus.field, ds.bus.field);
+	SCX_PRM_Q_COUNTERS(SCX_KEEP_Q)
+	SCX_PRM_BUS_COUNTERS(SCX_KEEP_BUS)
+#undef SCX_KEEP_Q
+#undef SCX_KEEP_BUS
+	*out = *c;
 }
 
 /* Per channel index: folded base plus the live channel, under the stats lock. */

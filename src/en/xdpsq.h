@@ -42,7 +42,7 @@ inline void xdpsq_doorbell(Sq *sq)
 
 inline bool xdp_len_ok(const Sq *sq, u32 len)
 {
-	return len >= kMinTxFrame && len >= sq->min_inline && len <= sq->max_frame;
+	return len >= kMinTxFrame && len >= sq->lim.min_inline && len <= sq->lim.max_frame;
 }
 
 /* A frame refused as invalid; the Frame SQ's err has two writers (producers, NAPI). */
@@ -66,7 +66,7 @@ inline int xdp_full(Sq *sq)
 /* One SEND WQE: ctrl, eth (+ min inline headers), one pointer to the rest. */
 template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
 {
-	u32 ihs = sq->min_inline;
+	u32 ihs = sq->lim.min_inline;
 
 	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0))
 		return xdp_invalid<K>(sq);
@@ -116,7 +116,7 @@ template <SqKind K> int xdpsq_mpw(Sq *sq, const XdpTxDesc &d)
 	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0))
 		return xdp_invalid<K>(sq);
 	if (!s.ctrl) {
-		if (__builtin_expect(!sq->has_room(sq->stop_room), 0))
+		if (__builtin_expect(!sq->has_room(sq->lim.stop_room), 0))
 			return xdp_full(sq);
 		pad_to_edge<K>(sq, kMpwMaxWqeBBs);
 		mpw_open(sq, 0);

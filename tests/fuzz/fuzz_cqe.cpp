@@ -380,7 +380,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r.fn[i] = scx_hw_function(a, i);
 		const scx_os_layout os = {4096, 256, 320};	/* the shim's, x86_64 */
 
-		FZ_CHECK(scx_port_create(r.fn[i], &hwt::g_os_dev, 1, &os, &r.p[i].port) == 0, "port");
+		FZ_CHECK(scx_port_create(r.fn[i], &hwt::g_os_dev, nullptr, 1, &os, &r.p[i].port) == 0, "port");
 		scx_port_caps caps;
 		scx_port_get_caps(r.p[i].port, &caps);
 		scx_port_params prm = {};

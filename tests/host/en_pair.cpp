@@ -60,7 +60,7 @@ void Pair::build(const Options &o)
 
 		ASSERT_NE(fn, nullptr);
 		scx_hw_set_irq_ctx(fn, &p[i].irq_ctx);
-		ASSERT_EQ(scx_port_create(fn, &os_dev, o.nch, &host::kOsLayout, &p[i].port), 0);
+		ASSERT_EQ(scx_port_create(fn, &os_dev, &p[i], o.nch, &host::kOsLayout, &p[i].port), 0);
 		p[i].os_ch.assign(o.nch, 0);
 		auto chans = p[i].os_channels();
 		scx_port_params prm = params(o.mtu, i);

@@ -343,13 +343,27 @@ void scx_os_log(int level, const char *fmt, ...)
 	va_end(ap);
 }
 
-void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
+/* A line about one object: "kind %p: " in front. */
+static void host_obj_vlog(const char *kind, void *obj, int level, const char *fmt, va_list ap)
 {
 	char who[32];
-	va_list ap;
-	snprintf(who, sizeof(who), "chan %p: ", os_channel);
-	va_start(ap, fmt);
+	snprintf(who, sizeof(who), "%s %p: ", kind, obj);
 	host_vlog(who, level, fmt, ap);
+}
+
+void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	host_obj_vlog("chan", os_channel, level, fmt, ap);
+	va_end(ap);
+}
+
+void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	host_obj_vlog("port", os_port, level, fmt, ap);
 	va_end(ap);
 }
 

@@ -336,7 +336,7 @@ TEST_F(Pair, BadParamsAreRefused)
 	prm.log_sq_size = 30;
 	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EINVAL);
 	scx_port *dummy;
-	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, 0, &host::kOsLayout, &dummy), -SCX_EINVAL);
+	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nullptr, 0, &host::kOsLayout, &dummy), -SCX_EINVAL);
 	prm = params(1500);
 	ASSERT_EQ(scx_port_open(p[0].port, &prm, chans.data()), 0);
 	EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EBUSY);

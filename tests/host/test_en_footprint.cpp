@@ -42,7 +42,7 @@ uint64_t measure_switch_peak(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uin
 	if (!adapter)
 		return 0;
 	scx_hw_set_irq_ctx(scx_hw_function(adapter, 0), &irq_ctx);
-	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nch, &host::kOsLayout, &port), 0);
+	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nullptr, nch, &host::kOsLayout, &port), 0);
 	if (port) {
 		base = host::mem_peak_reset();
 		scx_port_params prm = port_params(nch, log_sq, log_rq, mtu);

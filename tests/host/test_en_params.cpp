@@ -11,6 +11,7 @@
 #include <string>
 
 #include "en/params.h"
+#include "en/port.h"
 #include "en_pair.h"
 
 using namespace enpair;
@@ -160,6 +161,45 @@ TEST_F(Pair, ParamsPerModel)
 	EXPECT_EQ(scx_port_feature_check(p[0].port, 99, &why), -SCX_EINVAL);
 }
 
+/* Each SQ of a set keeps, whole, the limits params built for its kind. */
+static void expect_limits(const en::SqLimits &got, const en::SqLimits &want)
+{
+	EXPECT_EQ(got.min_inline, want.min_inline);
+	EXPECT_EQ(got.max_frame, want.max_frame);
+	EXPECT_EQ(got.max_lso, want.max_lso);
+	EXPECT_EQ(got.stop_room, want.stop_room);
+	EXPECT_EQ(got.mpwqe, want.mpwqe);
+}
+
+TEST_F(Pair, ParamsSqLimits)
+{
+	Options o;
+	o.model = 7;
+	build(o);
+	scx_port_close(p[0].port);
+	auto chans = p[0].os_channels();
+	scx_port_params pp = params(3000);
+	pp.xdp = 1;
+	pp.xdp_tx_mpwqe = 1;
+	ASSERT_EQ(scx_port_open(p[0].port, &pp, chans.data()), 0);
+
+	const softcx::prm::HcaCaps &caps = p[0].port->caps;
+	const en::SqLimits skb = en::skb_sq_limits(caps, false);
+	const en::SqLimits xdp = en::xdp_sq_limits(caps, 3000, true);
+	EXPECT_EQ(skb.max_frame, caps.max_hw_mtu.get());
+	EXPECT_EQ(skb.max_lso, 256u * 1024);
+	EXPECT_EQ(skb.stop_room, en::skb_sq_stop_room(false));
+	EXPECT_EQ(xdp.max_frame, 3000u + en::kHwMtuOverhead);
+	EXPECT_EQ(xdp.max_lso, 0u);
+	EXPECT_EQ(xdp.stop_room, en::xdp_sq_stop_room(true));
+	scx_channel *c = scx_port_channel(p[0].port, 0);
+	ASSERT_NE(c, nullptr);
+	expect_limits(c->sq.lim, skb);
+	expect_limits(c->xdpsq.lim, xdp);
+	expect_limits(c->xmitsq.lim, xdp);
+	scx_port_close(p[0].port);
+}
+
 /* An XDP set opens at the limit and not one above; without XDP the limit is the device's. */
 TEST_F(Pair, ParamsXdpMtuLimit)
 {
@@ -198,7 +238,7 @@ TEST_F(Pair, ParamsBadOsLayoutIsRefused)
 	scx_port *port = nullptr;
 
 	os.page_size = 65536;
-	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, 1, &os, &port),
+	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nullptr, 1, &os, &port),
 		  -SCX_EINVAL);
 	EXPECT_EQ(scx_port_mem_estimate(1, 10, 10, &os), 0u);
 }
