@@ -54,7 +54,7 @@ constexpr Row kRows[] = {
 	SZ(CmdIn, 8), OFF(CmdIn, opcode, 0), OFF(CmdIn, op_mod, 2),
 	SZ(CmdOut, 8), OFF(CmdOut, status, 0), OFF(CmdOut, syndrome, 4),
 	SZ(HcaCaps, 32), SZ(QueryHcaCapOut, 40),
-	SZ(CreateCqIn, 32), OFF(CreateCqIn, log_cq_size, 8), OFF(CreateCqIn, c_eqn, 12),
+	SZ(CreateCqIn, 40), OFF(CreateCqIn, log_cq_size, 8), OFF(CreateCqIn, c_eqn, 12),
 	OFF(CreateCqIn, dbr_addr, 16), OFF(CreateCqIn, pas, 24),
 	SZ(CreateObjOut, 16), OFF(CreateObjOut, obj_num, 8), SZ(DestroyObjIn, 16),
 	SZ(CreateSqIn, 32), OFF(CreateSqIn, cqn, 8), OFF(CreateSqIn, log_wq_sz, 12),
@@ -63,7 +63,7 @@ constexpr Row kRows[] = {
 	OFF(CreateRqIn, wq_type, 14), OFF(CreateRqIn, dbr_addr, 16), OFF(CreateRqIn, pas, 24),
 	SZ(ModifyQueueIn, 16), OFF(ModifyQueueIn, cur_state, 12), OFF(ModifyQueueIn, next_state, 13),
 	SZ(RssIn, 1088), OFF(RssIn, toeplitz_key, 24), OFF(RssIn, rqn, 64),
-	SZ(QueryQCounterOut, 40), SZ(QueryBusCountersOut, 72),
+	SZ(QueryQCounterOut, 40), SZ(QueryBusCountersOut, 80),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
 };
 
