@@ -20,6 +20,7 @@ SqConfig sq_config(const ChannelParams &p, SqKind kind)
 	cfg.min_inline = p.min_inline;
 	cfg.mpwqe = kind == SqKind::Skb ? p.tx_mpwqe : p.xdp_mpwqe;
 	cfg.vector = p.ix;
+	cfg.moder = p.moder.tx;
 	cfg.max_frame = kind == SqKind::Skb ? p.skb_max_frame : p.xdp_max_frame;
 	cfg.max_lso = p.max_lso;
 	return cfg;
@@ -96,7 +97,7 @@ int channel_open(Channel *c, const ChannelParams &p)
 	if (err)
 		goto err_sq;
 	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_channel, p.log_rq_size, p.rx, p.xdp, p.ix,
-			&c->stats.rq);
+			p.moder.rx, &c->stats.rq);
 	if (err)
 		goto err_xmitsq;
 	if (p.xdp) {
@@ -116,6 +117,19 @@ err_xmitsq:
 	sq_destroy(&c->xmitsq);
 err_sq:
 	sq_destroy(&c->sq);
+	return err;
+}
+
+int channel_set_moder(Channel *c, const scx_port_moder &m, bool rx)
+{
+	int err = rx ? cq_modify_moder(&c->rq.cq, m.rx) : 0;
+	Cq *tx[] = {&c->sq.cq, &c->xmitsq.cq, &c->xdpsq.cq};
+
+	for (Cq *cq : tx) {
+		int e = cq_modify_moder(cq, m.tx);
+
+		err = err ? err : e;
+	}
 	return err;
 }
 

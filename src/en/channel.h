@@ -39,9 +39,12 @@ struct ChannelParams {
 	u32 xdp_max_frame;	/* longest frame an XDP SQ sends */
 	u32 max_lso;		/* longest LSO payload the device takes (0: no LSO) */
 	RqLayout rx;
+	scx_port_moder moder;	/* of the CQs: rx for the RQ's, tx for the SQs' */
 };
 
 int channel_open(Channel *c, const ChannelParams &p);
 void channel_close(Channel *c);
+/* New moderation for the live channel's CQs (MODIFY_CQ, no rebuild; rx false: the SQs' only); 0 or the first error. */
+int channel_set_moder(Channel *c, const scx_port_moder &m, bool rx = true);
 
 } /* namespace softcx::en */

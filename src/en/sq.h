@@ -114,6 +114,7 @@ struct SqConfig {
 	u32 min_inline;
 	bool mpwqe;
 	u32 vector;
+	scx_cq_moder moder;	/* of its CQ */
 	u32 max_frame;		/* longest frame it sends */
 	u32 max_lso;		/* Skb: the device's longest LSO payload (0: none) */
 	SqStats *stats;		/* Skb */
