@@ -75,7 +75,7 @@ extern "C" scx_kt_cq *scx_kt_cq_create(struct scx_hw_function *fn, void *os_dev,
 	q->fn = fn;
 	q->os_dev = os_dev;
 	/* no port: a failed command would name no interface */
-	if (en::cq_create(&q->cq, fn, os_dev, nullptr, (u8)log_size, vector)) {
+	if (en::cq_create(&q->cq, fn, os_dev, nullptr, (u8)log_size, vector, scx_cq_moder{})) {
 		scx_os_free(q);
 		return nullptr;
 	}

@@ -15,6 +15,11 @@
  *   until the RQ recovers: the next frame gets an error CQE and the RQ goes
  *   to ERR; NAPI recovers it (rx_wqe_err, rx_recover).
  *
+ *   cqs (read-only): the live channel set's CQ numbers, one line per
+ *   channel, "ch<i> rq 0x<cqn> sq 0x<cqn>" (nothing while down). A channel
+ *   rebuild creates new CQs with new numbers; a change made in place
+ *   (ethtool -C) keeps them.
+ *
  * And one per adapter, /sys/kernel/debug/softcx/:
  *
  *   inject_dma_fault (write-only): the next skb head the adapter maps (any
@@ -30,6 +35,7 @@
 #include <linux/debugfs.h>
 #include <linux/netdevice.h>
 #include <linux/rtnetlink.h>
+#include <linux/seq_file.h>
 
 #include "softcx.h"
 
@@ -149,6 +155,26 @@ void scx_debugfs_init(void)
 	scx_debugfs_root = debugfs_create_dir(SCX_DRV_NAME, NULL);
 }
 
+static int scx_cqs_show(struct seq_file *m, void *unused)
+{
+	struct scx_priv *priv = m->private;
+	u32 i;
+
+	/* the live set changes under RTNL */
+	if (!rtnl_trylock())
+		return restart_syscall();
+	for (i = 0; i < priv->nch; i++) {
+		struct scx_channel *c = priv->ch[i].core;
+
+		if (c)
+			seq_printf(m, "ch%u rq 0x%x sq 0x%x\n", i, scx_channel_cqn(c, 1),
+				   scx_channel_cqn(c, 0));
+	}
+	rtnl_unlock();
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(scx_cqs);
+
 void scx_debugfs_exit(void)
 {
 	debugfs_remove_recursive(scx_debugfs_root);
@@ -166,6 +192,7 @@ void scx_debugfs_port_add(struct scx_priv *priv)
 			    &scx_inject_tx_stall_fops);
 	debugfs_create_file("inject_rx_error", 0200, priv->debugfs, priv,
 			    &scx_inject_rx_error_fops);
+	debugfs_create_file("cqs", 0400, priv->debugfs, priv, &scx_cqs_fops);
 }
 
 void scx_debugfs_port_del(struct scx_priv *priv)

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* softcx ethtool_ops: driver info, link, channels, rings, private flags and the core's counter table. */
+/*
+ * softcx ethtool_ops: driver info, link, channels, rings, interrupt
+ * moderation, private flags and the core's counter table.
+ */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ethtool.h>
@@ -18,11 +21,21 @@ static void scx_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info
 }
 
 /* Private flags, in bit order. */
-enum { SCX_PFLAG_SKB_TX_MPWQE, SCX_PFLAG_XDP_TX_MPWQE, SCX_NUM_PFLAGS };
+enum {
+	SCX_PFLAG_SKB_TX_MPWQE,
+	SCX_PFLAG_XDP_TX_MPWQE,
+	SCX_PFLAG_RX_CQE_MODER,
+	SCX_PFLAG_TX_CQE_MODER,
+	SCX_NUM_PFLAGS
+};
 static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	[SCX_PFLAG_SKB_TX_MPWQE] = "skb_tx_mpwqe",
 	[SCX_PFLAG_XDP_TX_MPWQE] = "xdp_tx_mpwqe",
+	[SCX_PFLAG_RX_CQE_MODER] = "rx_cqe_moder",
+	[SCX_PFLAG_TX_CQE_MODER] = "tx_cqe_moder",
 };
+#define SCX_PFLAGS_MPWQE (BIT(SCX_PFLAG_SKB_TX_MPWQE) | BIT(SCX_PFLAG_XDP_TX_MPWQE))
+#define SCX_PFLAGS_MODER (BIT(SCX_PFLAG_RX_CQE_MODER) | BIT(SCX_PFLAG_TX_CQE_MODER))
 
 static int scx_get_sset_count(struct net_device *dev, int sset)
 {
@@ -43,7 +56,30 @@ static u32 scx_get_priv_flags(struct net_device *dev)
 	struct scx_priv *priv = netdev_priv(dev);
 
 	return (priv->tx_mpwqe ? BIT(SCX_PFLAG_SKB_TX_MPWQE) : 0) |
-	       (priv->xdp_tx_mpwqe ? BIT(SCX_PFLAG_XDP_TX_MPWQE) : 0);
+	       (priv->xdp_tx_mpwqe ? BIT(SCX_PFLAG_XDP_TX_MPWQE) : 0) |
+	       (priv->moder.rx.from_cqe ? BIT(SCX_PFLAG_RX_CQE_MODER) : 0) |
+	       (priv->moder.tx.from_cqe ? BIT(SCX_PFLAG_TX_CQE_MODER) : 0);
+}
+
+/*
+ * The period mode of a direction, in place (MODIFY_CQ). Like mlx5, the
+ * static values become the new mode's defaults (DIM switches profiles).
+ */
+static int scx_set_cqe_moder(struct scx_priv *priv, u32 flags)
+{
+	struct scx_port_moder m = priv->moder;
+	bool rx = flags & BIT(SCX_PFLAG_RX_CQE_MODER), tx = flags & BIT(SCX_PFLAG_TX_CQE_MODER);
+	int err;
+
+	if (rx != !!m.rx.from_cqe)
+		scx_moder_default(1, rx, &m.rx);
+	if (tx != !!m.tx.from_cqe)
+		scx_moder_default(0, tx, &m.tx);
+	err = scx_moder_update(priv, &m, priv->rx_dim_enabled, priv->tx_dim_enabled, NULL);
+	if (err)
+		netdev_err(priv->netdev, "CQ period mode not supported by this device (model %s)\n",
+			   scx_hw_model_name(priv->adapter->model));
+	return err;
 }
 
 /* The core's feature behind each flag: the core decides who may turn it on. */
@@ -81,6 +117,14 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 	if (!scx_pflag_supported(priv, changed, flags, SCX_PFLAG_SKB_TX_MPWQE) ||
 	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_XDP_TX_MPWQE))
 		return -EOPNOTSUPP;
+	/* the period modes apply in place, the MPWQE flags through a rebuild */
+	if (changed & SCX_PFLAGS_MODER) {
+		err = scx_set_cqe_moder(priv, flags);
+		if (err)
+			return err;
+	}
+	if (!(changed & SCX_PFLAGS_MPWQE))
+		return 0;
 	priv->tx_mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
 	priv->xdp_tx_mpwqe = flags & BIT(SCX_PFLAG_XDP_TX_MPWQE);
 	if (!priv->up)
@@ -191,6 +235,35 @@ static int scx_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r
 	return err;
 }
 
+static int scx_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec, struct netlink_ext_ack *extack)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	ec->rx_coalesce_usecs = priv->moder.rx.usecs;
+	ec->rx_max_coalesced_frames = priv->moder.rx.frames;
+	ec->tx_coalesce_usecs = priv->moder.tx.usecs;
+	ec->tx_max_coalesced_frames = priv->moder.tx.frames;
+	ec->use_adaptive_rx_coalesce = priv->rx_dim_enabled;
+	ec->use_adaptive_tx_coalesce = priv->tx_dim_enabled;
+	return 0;
+}
+
+/* RTNL held. Applied to the live CQs in place: no channel rebuild. */
+static int scx_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
+			    struct kernel_ethtool_coalesce *kec, struct netlink_ext_ack *extack)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_port_moder m = priv->moder;
+
+	m.rx.usecs = ec->rx_coalesce_usecs;
+	m.rx.frames = ec->rx_max_coalesced_frames;
+	m.tx.usecs = ec->tx_coalesce_usecs;
+	m.tx.frames = ec->tx_max_coalesced_frames;
+	return scx_moder_update(priv, &m, ec->use_adaptive_rx_coalesce,
+				ec->use_adaptive_tx_coalesce, extack);
+}
+
 static void scx_get_channels(struct net_device *dev, struct ethtool_channels *ch)
 {
 	struct scx_priv *priv = netdev_priv(dev);
@@ -230,6 +303,8 @@ static int scx_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 }
 
 const struct ethtool_ops scx_ethtool_ops = {
+	.supported_coalesce_params = ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_MAX_FRAMES |
+				     ETHTOOL_COALESCE_USE_ADAPTIVE,
 	.get_drvinfo		= scx_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_sset_count		= scx_get_sset_count,
@@ -239,6 +314,8 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.set_channels		= scx_set_channels,
 	.get_ringparam		= scx_get_ringparam,
 	.set_ringparam		= scx_set_ringparam,
+	.get_coalesce		= scx_get_coalesce,
+	.set_coalesce		= scx_set_coalesce,
 	.get_priv_flags		= scx_get_priv_flags,
 	.set_priv_flags		= scx_set_priv_flags,
 };

@@ -117,6 +117,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 		ch->txq = netdev_get_tx_queue(dev, i);
 		priv->os_channels[i] = ch;
 		INIT_WORK(&ch->tx_recover_work, scx_tx_recover_work);
+		scx_dim_init(ch);
 		spin_lock_init(&ch->xdp_xmit_lock);
 		netif_napi_add(dev, &ch->napi, scx_napi_poll);
 	}
@@ -141,6 +142,11 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->log_rq_size = qs.log_rq_size;
 	priv->tx_mpwqe = caps.tx_mpwqe;	/* skb_tx_mpwqe: on where the device can */
 	priv->xdp_tx_mpwqe = caps.xdp_tx_mpwqe;	/* xdp_tx_mpwqe: likewise */
+	/* moderation: the core's defaults (rx_cqe_moder on where the device can), adaptive RX */
+	scx_port_get_moder(priv->port, &priv->moder);
+	err = scx_moder_update(priv, &priv->moder, caps.cq_moderation, false, NULL);
+	if (err)
+		return err;
 	if (caps.max_lso)
 		netif_set_tso_max_size(dev, caps.max_lso);
 	if (caps.max_mtu && caps.max_mtu < dev->max_mtu)

@@ -6,10 +6,162 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bottom_half.h>
+#include <linux/dim.h>
 #include <linux/filter.h>
 #include <linux/netdevice.h>
 
 #include "softcx.h"
+
+/* ---- adaptive moderation: samples at NAPI completion, profiles applied by a work ---- */
+
+static void scx_dim_feed(struct scx_chan *ch)
+{
+	struct scx_priv *priv = ch->priv;
+	bool rx = READ_ONCE(priv->rx_dim_enabled), tx = READ_ONCE(priv->tx_dim_enabled);
+	struct scx_chan_totals t;
+	struct dim_sample s;
+	u16 events;
+
+	if (likely(!rx && !tx))
+		return;
+	scx_channel_totals(ch->core, &t);
+	events = (u16)atomic_read(&ch->events);
+	if (rx) {
+		dim_update_sample(events, t.rx_packets, t.rx_bytes, &s);
+		net_dim(&ch->rx_dim, s);
+	}
+	if (tx) {
+		dim_update_sample(events, t.tx_packets, t.tx_bytes, &s);
+		net_dim(&ch->tx_dim, s);
+	}
+}
+
+static struct scx_cq_moder scx_dim_moder(const struct dim *dim, bool rx)
+{
+	struct dim_cq_moder m = rx ? net_dim_get_rx_moderation(dim->mode, dim->profile_ix) :
+				     net_dim_get_tx_moderation(dim->mode, dim->profile_ix);
+
+	return (struct scx_cq_moder){
+		.usecs = m.usec,
+		.frames = m.pkts,
+		.from_cqe = m.cq_period_mode == DIM_CQ_PERIOD_MODE_START_FROM_CQE,
+	};
+}
+
+static void scx_dim_apply(struct dim *dim, bool rx)
+{
+	struct scx_chan *ch = dim->priv;
+	struct scx_cq_moder m = scx_dim_moder(dim, rx);
+
+	/* The channel set cannot go meanwhile: scx_dim_pause() waits for this work. */
+	if (ch->core)
+		scx_channel_set_moder(ch->core, rx, &m);
+	dim->state = DIM_START_MEASURE;
+}
+
+static void scx_rx_dim_work(struct work_struct *work)
+{
+	scx_dim_apply(container_of(work, struct dim, work), true);
+}
+
+static void scx_tx_dim_work(struct work_struct *work)
+{
+	scx_dim_apply(container_of(work, struct dim, work), false);
+}
+
+static void scx_dim_reset(struct dim *dim, struct scx_chan *ch, bool from_cqe,
+			  work_func_t fn)
+{
+	*dim = (struct dim){
+		.priv = ch,
+		.mode = from_cqe ? DIM_CQ_PERIOD_MODE_START_FROM_CQE :
+				   DIM_CQ_PERIOD_MODE_START_FROM_EQE,
+	};
+	INIT_WORK(&dim->work, fn);
+}
+
+void scx_dim_init(struct scx_chan *ch)
+{
+	scx_dim_reset(&ch->rx_dim, ch, false, scx_rx_dim_work);
+	scx_dim_reset(&ch->tx_dim, ch, false, scx_tx_dim_work);
+}
+
+void scx_dim_start(struct scx_priv *priv)
+{
+	u32 i;
+
+	for (i = 0; i < priv->nch; i++) {
+		struct scx_chan *ch = &priv->ch[i];
+
+		scx_dim_reset(&ch->rx_dim, ch, priv->moder.rx.from_cqe, scx_rx_dim_work);
+		scx_dim_reset(&ch->tx_dim, ch, priv->moder.tx.from_cqe, scx_tx_dim_work);
+	}
+}
+
+void scx_dim_pause(struct scx_priv *priv)
+{
+	u32 i;
+
+	WRITE_ONCE(priv->rx_dim_enabled, false);
+	WRITE_ONCE(priv->tx_dim_enabled, false);
+	/* NAPI polls run in softirq: once this returns none feeds DIM any more */
+	synchronize_net();
+	for (i = 0; i < priv->nch; i++) {
+		cancel_work_sync(&priv->ch[i].rx_dim.work);
+		cancel_work_sync(&priv->ch[i].tx_dim.work);
+	}
+}
+
+/* DIM's default profile for a direction, in the period mode of `m`. */
+static void scx_dim_default(bool rx, struct scx_cq_moder *m)
+{
+	u8 mode = m->from_cqe ? DIM_CQ_PERIOD_MODE_START_FROM_CQE :
+				DIM_CQ_PERIOD_MODE_START_FROM_EQE;
+	struct dim_cq_moder d = rx ? net_dim_get_def_rx_moderation(mode) :
+				     net_dim_get_def_tx_moderation(mode);
+
+	m->usecs = d.usec;
+	m->frames = d.pkts;
+}
+
+/* What the CQs are built with: the static values, or DIM's default profile where adaptive. */
+static void scx_moder_applied(const struct scx_port_moder *m, bool rx_dim, bool tx_dim,
+			      struct scx_port_moder *out)
+{
+	*out = *m;
+	if (rx_dim)
+		scx_dim_default(true, &out->rx);
+	if (tx_dim)
+		scx_dim_default(false, &out->tx);
+}
+
+int scx_moder_update(struct scx_priv *priv, const struct scx_port_moder *m, bool rx_dim,
+		     bool tx_dim, struct netlink_ext_ack *extack)
+{
+	struct scx_port_moder applied;
+	const char *why = "";
+	int err;
+
+	err = scx_port_moder_check(priv->port, m, &why);
+	if (err) {
+		/* the core's reasons are static strings, as NL_SET_ERR_MSG keeps them */
+		if (extack)
+			extack->_msg = why;
+		return err;
+	}
+	scx_moder_applied(m, rx_dim, tx_dim, &applied);
+	if (priv->up)
+		scx_dim_pause(priv);
+	priv->moder = *m;
+	err = scx_port_set_moder(priv->port, &applied, &why);
+	if (err)
+		netdev_err(priv->netdev, "moderation not applied to every CQ: %d\n", err);
+	if (priv->up)
+		scx_dim_start(priv);
+	WRITE_ONCE(priv->rx_dim_enabled, rx_dim);
+	WRITE_ONCE(priv->tx_dim_enabled, tx_dim);
+	return err;
+}
 
 int scx_napi_poll(struct napi_struct *napi, int budget)
 {
@@ -39,8 +191,10 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 		scx_channel_count_wake(ch->core);
 	}
 
-	if (work < budget && napi_complete_done(napi, work))
+	if (work < budget && napi_complete_done(napi, work)) {
+		scx_dim_feed(ch);
 		scx_channel_arm(ch->core);
+	}
 	return min(work, budget);
 }
 
@@ -52,6 +206,7 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 
 	if (unlikely(!priv || vector >= priv->nch))
 		return;
+	atomic_inc(&priv->ch[vector].events);
 	/* From process context, let the softirq run when BHs come back on. */
 	if (in_hardirq() || irqs_disabled()) {
 		napi_schedule(&priv->ch[vector].napi);

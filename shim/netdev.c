@@ -32,6 +32,7 @@ static void scx_datapath_resume(struct scx_priv *priv)
 {
 	u32 i;
 
+	scx_dim_start(priv);	/* each DIM from its start, like the CQs */
 	for (i = 0; i < priv->nch; i++)
 		napi_enable(&priv->ch[i].napi);
 	priv->up = true;
@@ -56,8 +57,12 @@ static void scx_datapath_quiesce(struct scx_priv *priv)
 
 	WRITE_ONCE(priv->xdp_xmit_ready, false);
 	synchronize_net();
-	for (i = 0; i < priv->nch; i++)
+	for (i = 0; i < priv->nch; i++) {
 		napi_disable(&priv->ch[i].napi);
+		/* NAPI fed it last: a new profile must not reach the set after it goes */
+		cancel_work_sync(&priv->ch[i].rx_dim.work);
+		cancel_work_sync(&priv->ch[i].tx_dim.work);
+	}
 	netif_tx_disable(priv->netdev);
 	priv->up = false;
 }

@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bug.h>
+#include <linux/hrtimer.h>
 #include <linux/lockdep.h>
 #include <linux/printk.h>
 #include <linux/sched/clock.h>
@@ -135,4 +136,54 @@ void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 uint64_t scx_os_clock_ns(void)
 {
 	return local_clock();
+}
+
+/* ---- device model timers: hrtimers in hardirq context, like an MSI-X message ---- */
+
+struct scx_os_timer {
+	struct hrtimer t;
+	void (*fn)(void *arg);
+	void *arg;
+};
+
+static enum hrtimer_restart scx_os_timer_fire(struct hrtimer *h)
+{
+	struct scx_os_timer *t = container_of(h, struct scx_os_timer, t);
+
+	t->fn(t->arg);
+	return HRTIMER_NORESTART;
+}
+
+struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg)
+{
+	struct scx_os_timer *t = kmalloc(sizeof(*t), GFP_KERNEL);
+
+	if (!t)
+		return NULL;
+	hrtimer_init(&t->t, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_HARD);
+	t->t.function = scx_os_timer_fire;
+	t->fn = fn;
+	t->arg = arg;
+	return t;
+}
+
+void scx_os_timer_destroy(struct scx_os_timer *t)
+{
+	hrtimer_cancel(&t->t);
+	kfree(t);
+}
+
+uint64_t scx_os_timer_now(void)
+{
+	return ktime_get_ns();
+}
+
+void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires)
+{
+	hrtimer_start(&t->t, ns_to_ktime(expires), HRTIMER_MODE_ABS_HARD);
+}
+
+void scx_os_timer_cancel(struct scx_os_timer *t)
+{
+	hrtimer_cancel(&t->t);
 }

@@ -8,6 +8,7 @@
 #define SCX_SHIM_H
 
 #include <linux/bpf.h>
+#include <linux/dim.h>
 #include <linux/dma-mapping.h>
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
@@ -62,6 +63,13 @@ struct scx_chan {
 	struct bpf_prog *xdp_prog;
 	bool xdp_redirected;		/* this poll redirected: xdp_do_flush() at its end */
 	spinlock_t xdp_xmit_lock;	/* ndo_xdp_xmit callers sharing the channel's XDP SQ */
+	/*
+	 * Adaptive moderation: the kernel's DIM per direction, fed at NAPI
+	 * completion; its work applies a new profile to the channel's CQs.
+	 */
+	atomic_t events;		/* interrupts of the channel's vector */
+	struct dim rx_dim;
+	struct dim tx_dim;
 };
 
 /* netdev_priv(): one port of the adapter. */
@@ -84,6 +92,15 @@ struct scx_priv {
 	u8 log_sq_size, log_rq_size;	/* ring sizes the channels run with (RTNL) */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
 	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */
+	/*
+	 * Interrupt moderation (RTNL): ethtool -c's static values (their
+	 * from_cqe are the priv flags rx_cqe_moder / tx_cqe_moder) and
+	 * whether DIM drives a direction instead (adaptive-rx/tx; NAPI reads
+	 * these, paused while they change: scx_dim_pause()).
+	 */
+	struct scx_port_moder moder;
+	bool rx_dim_enabled;
+	bool tx_dim_enabled;
 	struct bpf_prog *xdp_prog;	/* attached program, one reference (RTNL) */
 	bool xdp_xmit_ready;		/* ndo_xdp_xmit may use the channels (RCU readers) */
 	struct dentry *debugfs;		/* softcx/scxN */
@@ -131,6 +148,22 @@ void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt);
 
 /* napi.c */
 int scx_napi_poll(struct napi_struct *napi, int budget);
+/*
+ * Adaptive moderation (RTNL). init: once per channel at probe. start: a
+ * channel set goes live (each DIM from its start, in the period modes of
+ * priv->moder). pause: no NAPI feeds DIM and no DIM work runs when it
+ * returns (before the CQs change under it or the set goes).
+ */
+void scx_dim_init(struct scx_chan *ch);
+void scx_dim_start(struct scx_priv *priv);
+void scx_dim_pause(struct scx_priv *priv);
+/*
+ * Apply new moderation (RTNL): static values, adaptive per direction.
+ * Checked first (refused with the reason in extack); then remembered and,
+ * while up, given to the live CQs with MODIFY_CQ (no rebuild).
+ */
+int scx_moder_update(struct scx_priv *priv, const struct scx_port_moder *m, bool rx_dim,
+		     bool tx_dim, struct netlink_ext_ack *extack);
 
 /* xdp_path.c */
 int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 flags);

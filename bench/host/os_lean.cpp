@@ -268,6 +268,41 @@ uint64_t scx_os_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Device timers (CQ moderation): the benchmark polls every NAPI itself,
+ * so a timer is only recorded, never fired, as if no period ever ended.
+ */
+struct scx_os_timer {
+	uint64_t expires;
+};
+
+struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg)
+{
+	(void)fn;
+	(void)arg;
+	return static_cast<scx_os_timer *>(calloc(1, sizeof(scx_os_timer)));
+}
+
+void scx_os_timer_destroy(struct scx_os_timer *t)
+{
+	free(t);
+}
+
+uint64_t scx_os_timer_now(void)
+{
+	return scx_os_clock_ns();
+}
+
+void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires)
+{
+	t->expires = expires;
+}
+
+void scx_os_timer_cancel(struct scx_os_timer *t)
+{
+	(void)t;
+}
+
 void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
 {
 	(void)os_channel;

@@ -56,6 +56,8 @@ struct scx_port_caps {
 	/* ring sizes a user may set (ethtool -G), log2: SQ in WQEBBs, RQ in packets */
 	uint32_t min_log_sq_size, max_log_sq_size;
 	uint32_t min_log_rq_size, max_log_rq_size;
+	uint32_t cq_moderation;	/* CQ interrupt moderation (scx_port_set_moder) */
+	uint32_t cq_period_from_cqe;	/* scx_cq_moder.from_cqe may be set */
 };
 
 /* Ring sizes the driver runs with. */
@@ -85,6 +87,25 @@ struct scx_port_params {
 	/* post XDP frames (XDP_TX and ndo_xdp_xmit) in MPWQE sessions (needs caps.xdp_tx_mpwqe) */
 	uint32_t xdp_tx_mpwqe;
 };
+
+/*
+ * Interrupt moderation of a CQ, done by the device: once armed, the CQ
+ * signals when `frames` CQEs are pending or `usecs` have passed since its
+ * last event (from_cqe: since its last CQE). usecs 0 or frames 1: at once;
+ * frames 0: the period alone.
+ */
+struct scx_cq_moder {
+	uint32_t usecs;
+	uint32_t frames;
+	uint32_t from_cqe;
+};
+/* rx: the RQs' CQs; tx: the SQs' (the stack's and the XDP SQs). */
+struct scx_port_moder {
+	struct scx_cq_moder rx;
+	struct scx_cq_moder tx;
+};
+/* The core's defaults for one direction and period mode (mlx5's numbers). */
+void scx_moder_default(int rx, int from_cqe, struct scx_cq_moder *m);
 
 /*
  * nch_max fixes the ethtool -S layout for the port's lifetime; os is
@@ -128,6 +149,39 @@ int scx_port_prepare(struct scx_port *p, const struct scx_port_params *params,
 void scx_port_commit(struct scx_port *p);
 void scx_port_abort(struct scx_port *p);
 struct scx_channel *scx_port_channel(struct scx_port *p, uint32_t ix);
+
+/*
+ * The moderation every CQ of the port is built with: the defaults at
+ * creation (RX from CQE when the device can), then what was set.
+ */
+void scx_port_get_moder(const struct scx_port *p, struct scx_port_moder *m);
+/*
+ * Check and remember new moderation (channel sets built later take it) and
+ * apply it to the live set's CQs with MODIFY_CQ: no rebuild, traffic runs
+ * on. 0; -EINVAL (a value wider than the device's field) or -EOPNOTSUPP
+ * (no moderation, no period from CQE on this device) with the reason in
+ * *why, nothing changed; or a command's error (remembered all the same).
+ * Serialised by the caller with open, prepare, commit and close.
+ */
+int scx_port_set_moder(struct scx_port *p, const struct scx_port_moder *m, const char **why);
+/* The check scx_port_set_moder() makes, alone: 0 or its errno, with the reason in *why. */
+int scx_port_moder_check(const struct scx_port *p, const struct scx_port_moder *m,
+			 const char **why);
+/*
+ * One live channel's CQs of one direction (rx: the RQ's; else the SQs'),
+ * for adaptive moderation; not remembered: the next channel set starts
+ * from the port's. Process context; the caller keeps the channel from
+ * being closed meanwhile. 0 or a negative errno.
+ */
+int scx_channel_set_moder(struct scx_channel *c, int rx, const struct scx_cq_moder *m);
+/* Free-running totals of a channel for adaptive moderation samples (its NAPI context). */
+struct scx_chan_totals {
+	uint64_t rx_packets, rx_bytes;
+	uint64_t tx_packets, tx_bytes;
+};
+void scx_channel_totals(struct scx_channel *c, struct scx_chan_totals *t);
+/* The device's number of the channel's RQ CQ (rx) or stack SQ CQ (debugfs). */
+uint32_t scx_channel_cqn(const struct scx_channel *c, int rx);
 
 /*
  * Memory one port's queues may take with nch channels of SQs of

@@ -70,6 +70,29 @@ void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 /* A monotonic clock in ns for durations on one CPU (the kernel's local_clock()). Any context. */
 uint64_t scx_os_clock_ns(void);
 
+/*
+ * ---- device model timers (CQ moderation) ----
+ * A one-shot timer per object, on a clock that is monotonic across CPUs
+ * (the kernel's hrtimer on CLOCK_MONOTONIC; the host tests' a fake clock
+ * they advance by hand). The callback runs in interrupt context (hardirq
+ * in the kernel), like the device raising an MSI-X message; it may call
+ * scx_os_raise_irq().
+ */
+struct scx_os_timer;
+/* Process context; NULL without memory. */
+struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg);
+/* Cancels it (waiting for a running callback) and frees it. Process context. */
+void scx_os_timer_destroy(struct scx_os_timer *t);
+/* The timers' clock in ns. Any context. */
+uint64_t scx_os_timer_now(void);
+/* (Re)start it to expire at `expires` (scx_os_timer_now() time; past: at once). Any context. */
+void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires);
+/*
+ * Stop it; a callback running on another CPU has finished on return (may
+ * spin: never from the callback, nor under a lock the callback takes).
+ */
+void scx_os_timer_cancel(struct scx_os_timer *t);
+
 /* ---- device model -> "interrupt controller" ---- */
 /* A CQ whose c_eqn is `vector` raised its interrupt; irq_ctx from scx_hw_set_irq_ctx(). */
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector);

@@ -20,6 +20,7 @@ SqConfig sq_config(const ChannelParams &p, SqKind kind)
 	cfg.kind = kind;
 	cfg.vector = p.ix;
 	cfg.lim = kind == SqKind::Skb ? p.skb_sq : p.xdp_sq;
+	cfg.moder = p.moder.tx;
 	return cfg;
 }
 
@@ -93,8 +94,8 @@ int channel_open(Channel *c, const ChannelParams &p)
 	err = sq_create(&c->xmitsq, cfg);
 	if (err)
 		goto err_sq;
-	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_port, p.os_channel, p.log_rq_size, p.rx, p.xdp, p.ix,
-			&c->stats.rq);
+	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_port, p.os_channel, p.log_rq_size, p.rx, p.xdp,
+			p.ix, p.moder.rx, &c->stats.rq);
 	if (err)
 		goto err_xmitsq;
 	if (p.xdp) {
@@ -114,6 +115,19 @@ err_xmitsq:
 	sq_destroy(&c->xmitsq);
 err_sq:
 	sq_destroy(&c->sq);
+	return err;
+}
+
+int channel_set_moder(Channel *c, const scx_port_moder &m, bool rx)
+{
+	int err = rx ? cq_modify_moder(&c->rq.cq, m.rx) : 0;
+	Cq *tx[] = {&c->sq.cq, &c->xmitsq.cq, &c->xdpsq.cq};
+
+	for (Cq *cq : tx) {
+		int e = cq_modify_moder(cq, m.tx);
+
+		err = err ? err : e;
+	}
 	return err;
 }
 

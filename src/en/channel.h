@@ -36,9 +36,12 @@ struct ChannelParams {
 	SqLimits skb_sq;	/* the stack's SQ */
 	SqLimits xdp_sq;	/* the XDP SQs (XDP_TX, ndo_xdp_xmit) */
 	RqLayout rx;
+	scx_port_moder moder;	/* of the CQs: rx for the RQ's, tx for the SQs' */
 };
 
 int channel_open(Channel *c, const ChannelParams &p);
 void channel_close(Channel *c);
+/* New moderation for the live channel's CQs (MODIFY_CQ, no rebuild; rx false: the SQs' only); 0 or the first error. */
+int channel_set_moder(Channel *c, const scx_port_moder &m, bool rx = true);
 
 } /* namespace softcx::en */

@@ -5,7 +5,19 @@
 
 namespace softcx::en {
 
-int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector)
+namespace {
+
+void moder_fill(prm::CqModeration *out, const scx_cq_moder &m)
+{
+	out->cq_period.set((u16)m.usecs);
+	out->cq_max_count.set((u16)m.frames);
+	out->cq_period_mode = m.from_cqe ? prm::kCqPeriodFromCqe : prm::kCqPeriodFromEqe;
+}
+
+} /* namespace */
+
+int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector,
+	      const scx_cq_moder &moder)
 {
 	prm::CreateCqIn in = {};
 	u32 n = 1u << log_size;
@@ -26,6 +38,7 @@ int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_siz
 
 	in.log_cq_size = log_size;
 	in.c_eqn.set(vector);
+	moder_fill(&in.moder, moder);
 	err = cmd_queue_create(fn, os_port, kCqCmds, &in, cq->mem, &cq->cqn);
 	if (err)
 		cq->mem.free(os_dev);
@@ -38,6 +51,20 @@ void cq_destroy(Cq *cq, void *os_dev)
 		return;
 	cmd_destroy(cq->fn, cq->os_port, kCqCmds.destroy, cq->cqn);
 	cq->mem.free(os_dev);
+}
+
+int cq_modify_moder(Cq *cq, const scx_cq_moder &moder)
+{
+	prm::ModifyCqIn in = {};
+	prm::CmdOut out = {};
+
+	if (!cq->mem.ring.cpu)
+		return 0;	/* not created (an XDP_TX SQ without a program) */
+	in.cqn.set(cq->cqn);
+	in.modify_field_select.set(prm::kCqModifyPeriod | prm::kCqModifyCount |
+				   prm::kCqModifyPeriodMode);
+	moder_fill(&in.moder, moder);
+	return cmd_run(cq->fn, cq->os_port, prm::kCmdModifyCq, &in, &out);
 }
 
 } /* namespace softcx::en */

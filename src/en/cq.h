@@ -10,6 +10,7 @@
 #include "prm/bus.h"
 #include "prm/cmd.h"
 #include "prm/cqe.h"
+#include "softcx/core.h"
 
 namespace softcx::en {
 
@@ -65,8 +66,11 @@ struct Cq {
 	}
 };
 
-/* CQ lifecycle (cmd.cpp): ring and doorbell memory, CREATE_CQ, DESTROY_CQ. */
-int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector);
+/* CQ lifecycle (cmd.cpp): ring and doorbell memory, CREATE_CQ (with its moderation), DESTROY_CQ. */
+int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector,
+	      const scx_cq_moder &moder);
 void cq_destroy(Cq *cq, void *os_dev);
+/* MODIFY_CQ: new moderation for a live CQ, in use or not (process context). */
+int cq_modify_moder(Cq *cq, const scx_cq_moder &moder);
 
 } /* namespace softcx::en */

@@ -107,6 +107,42 @@ bool os_layout_ok(const scx_os_layout &os)
 						       os.rx_tailroom, &l);
 }
 
+scx_cq_moder moder_default(bool rx, bool from_cqe)
+{
+	if (!rx)
+		return scx_cq_moder{kTxModerUsecs, kTxModerFrames, from_cqe};
+	return scx_cq_moder{from_cqe ? kRxModerUsecsFromCqe : kRxModerUsecsFromEqe, kRxModerFrames,
+			    from_cqe};
+}
+
+scx_port_moder moder_port_default(const prm::HcaCaps &caps)
+{
+	if (!caps.cq_moderation)
+		return scx_port_moder{};
+	return scx_port_moder{moder_default(true, caps.cq_period_start_from_cqe),
+			      moder_default(false, false)};
+}
+
+bool moder_ok(const prm::HcaCaps &caps, const scx_cq_moder &m, bool rx, const char **why,
+	      int *err)
+{
+	static_assert(kMaxModerUsecs == 4095 && kMaxModerFrames == 65535, "the messages below");
+	*err = -SCX_EINVAL;
+	if (m.usecs > kMaxModerUsecs)
+		return refuse(why, rx ? "rx-usecs above 4095 (the device's CQ period limit)" :
+					"tx-usecs above 4095 (the device's CQ period limit)");
+	if (m.frames > kMaxModerFrames)
+		return refuse(why, rx ? "rx-frames above 65535 (the device's CQ count limit)" :
+					"tx-frames above 65535 (the device's CQ count limit)");
+	*err = -SCX_EOPNOTSUPP;
+	if ((m.usecs || m.frames > 1) && !caps.cq_moderation)
+		return refuse(why, "no CQ moderation on this device");
+	if (m.from_cqe && !caps.cq_period_start_from_cqe)
+		return refuse(why, "no CQ period from CQE on this device");
+	*err = 0;
+	return true;
+}
+
 int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp)
 {
 	const prm::HcaCaps &caps = p->caps;
@@ -129,6 +165,7 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->xdp = params->xdp != 0;
 	cp->skb_sq = skb_sq_limits(caps, params->tx_mpwqe != 0);
 	cp->xdp_sq = xdp_sq_limits(caps, params->mtu, params->xdp_tx_mpwqe != 0);
+	cp->moder = p->moder;
 	if (!rx_layout(params->mtu, p->os.rx_headroom, p->os.rx_tailroom, &cp->rx))
 		return -SCX_EINVAL;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
@@ -163,6 +200,13 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->max_log_sq_size = p->caps.log_max_sq_sz;
 	caps->min_log_rq_size = kMinUserLogQueue;
 	caps->max_log_rq_size = p->caps.log_max_rq_sz;
+	caps->cq_moderation = p->caps.cq_moderation;
+	caps->cq_period_from_cqe = p->caps.cq_period_start_from_cqe;
+}
+
+extern "C" void scx_moder_default(int rx, int from_cqe, scx_cq_moder *m)
+{
+	*m = moder_default(rx != 0, from_cqe != 0);
 }
 
 extern "C" int scx_port_feature_check(const scx_port *p, uint32_t feature, const char **why)

@@ -154,6 +154,26 @@ u32 xdp_max_mtu(const scx_os_layout &os);
 /* The OS's layout is one the core can build buffers for (its page size, a frame fits). */
 bool os_layout_ok(const scx_os_layout &os);
 
+/* ---- interrupt moderation (mlx5's defaults; the limits are the CQ fields' widths) ---- */
+
+constexpr u32 kRxModerUsecsFromEqe = 16;
+constexpr u32 kRxModerUsecsFromCqe = 3;
+constexpr u32 kRxModerFrames = 32;
+constexpr u32 kTxModerUsecs = 16;
+constexpr u32 kTxModerFrames = 32;
+constexpr u32 kMaxModerUsecs = prm::kCqMaxPeriod;
+constexpr u32 kMaxModerFrames = prm::kCqMaxCount;
+
+scx_cq_moder moder_default(bool rx, bool from_cqe);
+/* A port's moderation at creation: RX from CQE when the device has it, TX from EQE. */
+scx_port_moder moder_port_default(const prm::HcaCaps &caps);
+/*
+ * Moderation this device takes for a direction; false with the reason (in
+ * ethtool's words) in *why and the errno in *err.
+ */
+bool moder_ok(const prm::HcaCaps &caps, const scx_cq_moder &m, bool rx, const char **why,
+	      int *err);
+
 /* ---- a channel set's parameters ---- */
 
 struct ChannelParams;

@@ -104,6 +104,7 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 	err = cmd_query_caps(fn, os_port, &p->caps);
 	if (err)
 		goto err;
+	p->moder = moder_port_default(p->caps);
 	/* two sets during a switch: 3 SQs, 1 RQ, 4 CQs per channel each */
 	if (2 * 3 * nch_max > p->caps.max_sqs.get() || 2 * nch_max > p->caps.max_rqs.get() ||
 	    2 * 4 * nch_max > p->caps.max_cqs.get()) {
@@ -224,4 +225,57 @@ extern "C" void scx_port_close(scx_port *p)
 extern "C" scx_channel *scx_port_channel(scx_port *p, uint32_t ix)
 {
 	return p->live.ch && ix < p->live.nch ? &p->live.ch[ix] : nullptr;
+}
+
+extern "C" void scx_port_get_moder(const scx_port *p, scx_port_moder *m)
+{
+	*m = p->moder;
+}
+
+extern "C" int scx_port_moder_check(const scx_port *p, const scx_port_moder *m,
+				    const char **why)
+{
+	int err = 0;
+
+	if (!moder_ok(p->caps, m->rx, true, why, &err) || !moder_ok(p->caps, m->tx, false, why, &err))
+		return err;
+	return 0;
+}
+
+extern "C" int scx_port_set_moder(scx_port *p, const scx_port_moder *m, const char **why)
+{
+	int err = scx_port_moder_check(p, m, why);
+
+	if (err)
+		return err;
+	p->moder = *m;
+	for (u32 i = 0; p->live.ch && i < p->live.nch; i++) {
+		int e = channel_set_moder(&p->live.ch[i], *m);
+
+		err = err ? err : e;
+	}
+	return err;
+}
+
+extern "C" int scx_channel_set_moder(scx_channel *c, int rx, const scx_cq_moder *m)
+{
+	scx_port_moder pm;
+
+	if (rx)
+		return cq_modify_moder(&c->rq.cq, *m);
+	pm.tx = *m;
+	return channel_set_moder(c, pm, false);
+}
+
+extern "C" uint32_t scx_channel_cqn(const scx_channel *c, int rx)
+{
+	return rx ? c->rq.cq.cqn : c->sq.cq.cqn;
+}
+
+extern "C" void scx_channel_totals(scx_channel *c, scx_chan_totals *t)
+{
+	t->rx_packets = c->stats.rq.packets.read();
+	t->rx_bytes = c->stats.rq.bytes.read();
+	t->tx_packets = c->stats.sq.packets.read();
+	t->tx_bytes = c->stats.sq.bytes.read();
 }

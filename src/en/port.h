@@ -25,6 +25,7 @@ struct scx_port {
 	softcx::prm::HcaCaps caps;
 	softcx::u32 nch_max;
 	scx_os_layout os;	/* the OS's part of the RX buffer layout */
+	scx_port_moder moder;	/* CQ moderation channel sets are built with */
 	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.

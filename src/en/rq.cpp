@@ -142,7 +142,8 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 } /* namespace */
 
 int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_channel,
-	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, RqStats *stats)
+	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, const scx_cq_moder &moder,
+	      RqStats *stats)
 {
 	prm::CreateRqIn in = {};
 	u32 n = 1u << log_size;
@@ -159,7 +160,7 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_c
 	rq->lkey.set(prm::kReservedLkey);
 	rq->recover = kRecoverNone;
 
-	err = cq_create(&rq->cq, fn, os_dev, os_port, log_size, vector);
+	err = cq_create(&rq->cq, fn, os_dev, os_port, log_size, vector, moder);
 	if (err)
 		return err;
 	err = -SCX_ENOMEM;

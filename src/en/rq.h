@@ -57,7 +57,8 @@ struct Rq {
 };
 
 int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_channel,
-	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, RqStats *stats);
+	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, const scx_cq_moder &moder,
+	      RqStats *stats);
 void rq_destroy(Rq *rq);
 
 /* Post buffers while at least `bulk` are missing; true if a refill fell short. */

@@ -362,7 +362,7 @@ int sq_create(Sq *sq, const SqConfig &cfg)
 	if (sq->lim.stop_room > n)
 		return -SCX_EINVAL;
 
-	err = cq_create(&sq->cq, fn, os_dev, cfg.os_port, cfg.log_size, cfg.vector);
+	err = cq_create(&sq->cq, fn, os_dev, cfg.os_port, cfg.log_size, cfg.vector, cfg.moder);
 	if (err)
 		return err;
 	sq->wqe_info = zalloc_array<TxWqeInfo>(n);

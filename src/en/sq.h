@@ -111,6 +111,7 @@ struct SqConfig {
 	SqKind kind;
 	u32 vector;
 	SqLimits lim;
+	scx_cq_moder moder;	/* of its CQ */
 	SqStats *stats;		/* Skb */
 	XdpSqStats *xstats;	/* Page, Frame */
 	scx_os_rxq *pool;	/* Page */

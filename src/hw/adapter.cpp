@@ -6,6 +6,7 @@
  * engine.
  */
 #include "hw/adapter.h"
+#include "hw/cq.h"
 #include "softcx/errno.h"
 
 namespace softcx::hw {
@@ -69,6 +70,8 @@ prm::HcaCaps model_caps(u8 model)
 	c.shampo = model == prm::kModelCx7 ? 1 : 0;
 	c.cqe_compression = 0;
 	c.max_lso_sz.set(kMaxLsoSize);
+	c.cq_moderation = 1;
+	c.cq_period_start_from_cqe = 1;
 	return c;
 }
 
@@ -88,6 +91,8 @@ void function_destroy(Function *fn)
 	for (Rss &r : fn->rss)
 		if (r.toeplitz)
 			scx_os_free(r.toeplitz);
+	for (Cq &cq : fn->cq)
+		cq_slot_fini(&cq);
 	if (fn->cmd_lock)
 		scx_os_lock_destroy(fn->cmd_lock);
 	scx_os_free(fn);
@@ -114,6 +119,9 @@ Function *function_create(Adapter *a, u32 ix)
 		if (!rq.lock)
 			goto fail;
 	}
+	for (Cq &cq : fn->cq)
+		if (cq_slot_init(fn, &cq))
+			goto fail;
 	return fn;
 fail:
 	function_destroy(fn);

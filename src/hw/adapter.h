@@ -63,6 +63,22 @@ static_assert(((u32)ObjType::Rss << kObjTypeShift) + (1u << kObjTypeShift) - 1 <
 	      "object numbers must fit 24 bits");
 
 /* ---- completion queue ---- */
+
+/*
+ * A CQ's moderation (prm::CqModeration) packed in one word, so that a
+ * MODIFY_CQ changes it with one store while engines read it: period in us
+ * (12 bits), max count (16 bits), period mode (1 bit).
+ */
+constexpr u32 kModerCountShift = 12;
+constexpr u32 kModerModeShift = 28;
+constexpr u32 moder_pack(u32 period, u32 count, u32 mode)
+{
+	return period | count << kModerCountShift | (mode & 1) << kModerModeShift;
+}
+constexpr u32 moder_period(u32 m) { return m & prm::kCqMaxPeriod; }
+constexpr u32 moder_count(u32 m) { return (m >> kModerCountShift) & prm::kCqMaxCount; }
+constexpr u32 moder_mode(u32 m) { return (m >> kModerModeShift) & 1; }
+
 struct Cq {
 	/* Data path (the owning queue's lock serialises writers). */
 	u8 *ring;		/* 2^log_size CQEs of 64 bytes */
@@ -70,6 +86,18 @@ struct Cq {
 	u32 pi;			/* producer index, published with __atomic */
 	u32 armed;		/* 1 between an arm doorbell and the interrupt */
 	u32 c_eqn;
+	/*
+	 * Moderation (cq.cpp), all __atomic: the writer, the arm doorbell,
+	 * the timer and MODIFY_CQ meet here without a lock.
+	 */
+	u32 moder;		/* moder_pack(); written by commands */
+	u32 arm_ci;		/* consumer index the last arm named */
+	u32 timer_queued;	/* 1 while the timer is started and its callback not begun */
+	u64 deadline;		/* when the armed CQ's pending CQEs are due (timer clock) */
+	u64 last_event;		/* when the CQ last signalled (period from EQE) */
+	/* Slot lifetime: set at adapter creation. */
+	struct ::scx_hw_function *fn;
+	struct scx_os_timer *timer;
 	/* Control (command lock); read locklessly by the arm doorbell. */
 	u32 num;		/* 0 while the slot is free */
 	u32 gen;

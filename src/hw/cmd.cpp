@@ -29,6 +29,7 @@ struct CmdEnv {
 	u8 *out;		/* local outbox, zeroed, desc->out_len bytes */
 	void *prealloc;		/* in: for the handler to take (CREATE_SQ, CREATE_RSS) */
 	void *to_free;		/* out: released after the lock */
+	IrqBatch irqs;		/* out: raised after the lock (MODIFY_CQ) */
 };
 
 /* Fixed-size inbox, copied so that handlers never read an unaligned caller buffer. */
@@ -97,13 +98,34 @@ constexpr u32 kDbrecAlign = 8;
 
 Cq *find_cq(Function *fn, u32 cqn) { return find_obj(fn->cq, ObjType::Cq, cqn); }
 
+/* Moderation a CQ may take: its fields' widths and the device's caps. */
+CmdStatus check_moder(CmdEnv &e, u32 period, u32 count, u32 mode)
+{
+	const prm::HcaCaps &caps = caps_of(e.fn);
+
+	if (period > prm::kCqMaxPeriod || count > prm::kCqMaxCount)
+		return reject(e, prm::kStatBadParam, "cq_period or cq_max_count too wide", "CQ");
+	if (mode != prm::kCqPeriodFromEqe && mode != prm::kCqPeriodFromCqe)
+		return reject(e, prm::kStatBadParam, "unknown cq_period_mode", "CQ");
+	if ((period || count) && !caps.cq_moderation)
+		return reject(e, prm::kStatBadParam, "no CQ moderation on this device", "CQ");
+	if (mode == prm::kCqPeriodFromCqe && !caps.cq_period_start_from_cqe)
+		return reject(e, prm::kStatBadParam, "no period from CQE on this device", "CQ");
+	return prm::kStatOk;
+}
+
 CmdStatus create_cq(CmdEnv &e)
 {
 	auto in = inbox<prm::CreateCqIn>(e);
 	Function *fn = e.fn;
+	u32 period = in.moder.cq_period.get(), count = in.moder.cq_max_count.get();
+	u32 mode = in.moder.cq_period_mode;
 
 	if (in.log_cq_size > kLogMaxCqSize)
 		return reject(e, prm::kStatBadParam, "CQ size above caps");
+	CmdStatus st = check_moder(e, period, count, mode);
+	if (st != prm::kStatOk)
+		return st;
 	if (!dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign))
 		return reject(e, prm::kStatBadParam, "CQ doorbell record not DMA memory");
 	u8 *ring = static_cast<u8 *>(
@@ -115,7 +137,7 @@ CmdStatus create_cq(CmdEnv &e)
 	if (ix < 0)
 		return reject(e, prm::kStatExceedLim, "no free CQ");
 	Cq *cq = &fn->cq[ix];
-	cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get());
+	cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get(), moder_pack(period, count, mode));
 	cq->users = 0;
 	u32 num = obj_next_num(&cq->gen, ObjType::Cq, (u32)ix);
 	store_u32(&cq->num, num);	/* the arm doorbell may look from now on */
@@ -131,7 +153,32 @@ CmdStatus destroy_cq(CmdEnv &e)
 	if (cq->users)
 		return reject(e, prm::kStatResourceBusy, "CQ still used by an SQ or RQ");
 	store_u32(&cq->num, 0);
+	cq_stop(cq);
 	cq->ring = nullptr;
+	return prm::kStatOk;
+}
+
+/* Moderation of a live CQ, in use or not: the fields modify_field_select names. */
+CmdStatus modify_cq(CmdEnv &e)
+{
+	constexpr u32 kKnown = prm::kCqModifyPeriod | prm::kCqModifyCount | prm::kCqModifyPeriodMode;
+	auto in = inbox<prm::ModifyCqIn>(e);
+	Cq *cq = find_cq(e.fn, in.cqn.get());
+	u32 sel = in.modify_field_select.get();
+
+	if (!cq)
+		return reject(e, prm::kStatBadResource, "no such CQ");
+	if (!sel || (sel & ~kKnown))
+		return reject(e, prm::kStatBadParam, "unknown modify_field_select", "CQ");
+	u32 m = __atomic_load_n(&cq->moder, __ATOMIC_RELAXED);
+	u32 period = sel & prm::kCqModifyPeriod ? in.moder.cq_period.get() : moder_period(m);
+	u32 count = sel & prm::kCqModifyCount ? in.moder.cq_max_count.get() : moder_count(m);
+	u32 mode = sel & prm::kCqModifyPeriodMode ? in.moder.cq_period_mode : moder_mode(m);
+	CmdStatus st = check_moder(e, period, count, mode);
+	if (st != prm::kStatOk)
+		return st;
+	__atomic_store_n(&cq->moder, moder_pack(period, count, mode), __ATOMIC_SEQ_CST);
+	cq_moder_changed(e.fn, cq, &e.irqs);
 	return prm::kStatOk;
 }
 
@@ -555,6 +602,7 @@ constexpr CmdDesc kCmds[] = {
 	{ prm::kCmdQueryHcaCap, sizeof(prm::CmdIn), sizeof(prm::QueryHcaCapOut), query_hca_cap },
 	{ prm::kCmdCreateCq, sizeof(prm::CreateCqIn), sizeof(prm::CreateObjOut), create_cq },
 	{ prm::kCmdDestroyCq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_cq },
+	{ prm::kCmdModifyCq, sizeof(prm::ModifyCqIn), sizeof(prm::CmdOut), modify_cq },
 	{ prm::kCmdCreateSq, sizeof(prm::CreateSqIn), sizeof(prm::CreateObjOut), create_wq<Sq> },
 	{ prm::kCmdModifySq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_wq<Sq> },
 	{ prm::kCmdDestroySq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_wq<Sq> },
@@ -571,7 +619,7 @@ constexpr CmdDesc kCmds[] = {
 	  query_bus_counters },
 };
 
-constexpr u32 kMaxOutbox = 72;
+constexpr u32 kMaxOutbox = 80;
 static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryBusCountersOut) <= kMaxOutbox);
@@ -586,7 +634,7 @@ const CmdDesc *find_cmd(u16 opcode)
 
 CmdStatus run_cmd(Function *fn, const CmdDesc *d, const u8 *in, u32 in_len, u8 *out)
 {
-	CmdEnv e = { fn, in, in_len, out, nullptr, nullptr };
+	CmdEnv e = { fn, in, in_len, out, nullptr, nullptr, {} };
 
 	/* Allocation may sleep: never under the (spin) command lock. */
 	if (d->opcode == prm::kCmdCreateSq)
@@ -596,6 +644,7 @@ CmdStatus run_cmd(Function *fn, const CmdDesc *d, const u8 *in, u32 in_len, u8 *
 	scx_os_lock(fn->cmd_lock);
 	CmdStatus st = d->handler(e);
 	scx_os_unlock(fn->cmd_lock);
+	irq_batch_flush(&e.irqs);
 	if (e.prealloc)
 		scx_os_free(e.prealloc);
 	if (e.to_free)

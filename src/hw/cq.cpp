@@ -12,6 +12,16 @@
  *
  * with sequentially consistent stores and loads, so at least one side sees
  * the other's store, and the exchange makes sure only one side raises.
+ *
+ * Moderation decides when the side that saw both raises: at once when the
+ * CQ has no period, or when cq_max_count CQEs are pending since the arm;
+ * else the CQ's timer raises it once the period is over (from the last
+ * event, or from the last CQE). The timer is a third party to the same
+ * handshake: it takes `armed` like the others. Its deadline is re-read by
+ * the callback, so a CQE only moves `deadline` and starts the timer when
+ * none is queued (`timer_queued`, cleared by the callback before it reads
+ * anything): the per-CQE cost is a clock read in from-CQE mode, nothing
+ * while the CQ is not armed.
  */
 #include "hw/cq.h"
 
@@ -44,6 +54,100 @@ void irq_batch_add(IrqBatch *b, void *ctx, u32 vector)
 	b->n++;
 }
 
+u32 moder_of(const Cq *cq) { return __atomic_load_n(&cq->moder, __ATOMIC_RELAXED); }
+
+/* CQEs written since the consumer index of the last arm. */
+u32 pending(const Cq *cq, u32 pi)
+{
+	return (pi - __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED)) & kCqArmCiMask;
+}
+
+u64 period_ns(u32 m) { return (u64)moder_period(m) * 1000; }
+
+/* No period, or the count reached: the event is due without waiting. */
+bool due_now(u32 m, u32 n)
+{
+	u32 count = moder_count(m);
+
+	return !moder_period(m) || (count && n >= count);
+}
+
+/* When an armed CQ's pending CQEs are due by the period alone. */
+u64 period_deadline(const Cq *cq, u32 m)
+{
+	if (moder_mode(m) == prm::kCqPeriodFromCqe)
+		return __atomic_load_n(&cq->deadline, __ATOMIC_SEQ_CST);
+	return __atomic_load_n(&cq->last_event, __ATOMIC_RELAXED) + period_ns(m);
+}
+
+void timer_kick(Cq *cq, u64 expires)
+{
+	if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
+		scx_os_timer_start(cq->timer, expires);
+}
+
+/*
+ * The event is ours (take_arm() returned true): count it and note when it
+ * was (a period from EQE starts there; one clock read per event).
+ */
+void signalled(Function *fn, Cq *cq)
+{
+	bus_add(&fn->bus.interrupts, 1);
+	__atomic_store_n(&cq->last_event, scx_os_timer_now(), __ATOMIC_RELAXED);
+}
+
+/*
+ * The CQ is armed with n > 0 CQEs pending: true when the event is due now
+ * and ours to raise; else the timer will see to it.
+ */
+bool moder_due(Function *fn, Cq *cq, u32 n)
+{
+	u32 m = moder_of(cq);
+	u64 expires;
+
+	if (due_now(m, n))
+		goto take;
+	if (moder_mode(m) == prm::kCqPeriodFromCqe) {
+		expires = scx_os_timer_now() + period_ns(m);
+		__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
+	} else {
+		if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))
+			return false;	/* it re-reads the deadline when it fires */
+		expires = period_deadline(cq, m);
+		if (expires <= scx_os_timer_now())
+			goto take;	/* a period has passed since the last event */
+	}
+	timer_kick(cq, expires);
+	return false;
+take:
+	if (!take_arm(cq))
+		return false;
+	signalled(fn, cq);
+	return true;
+}
+
+/* The CQ's timer (interrupt context): raise the event if the period is over, else wait on. */
+void timer_fired(void *arg)
+{
+	auto *cq = static_cast<Cq *>(arg);
+	Function *fn = cq->fn;
+
+	__atomic_store_n(&cq->timer_queued, 0, __ATOMIC_SEQ_CST);
+	if (!__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) ||
+	    !pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST)))
+		return;
+	u32 m = moder_of(cq);
+	u64 expires = period_deadline(cq, m);
+	if (moder_period(m) && scx_os_timer_now() < expires) {
+		timer_kick(cq, expires);	/* CQEs moved the deadline on */
+		return;
+	}
+	if (take_arm(cq)) {
+		signalled(fn, cq);
+		raise_now(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED));
+	}
+}
+
 } /* namespace */
 
 void irq_batch_flush(IrqBatch *b)
@@ -53,13 +157,62 @@ void irq_batch_flush(IrqBatch *b)
 	b->n = 0;
 }
 
-void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn)
+int cq_slot_init(Function *fn, Cq *cq)
+{
+	cq->fn = fn;
+	cq->timer = scx_os_timer_create(timer_fired, cq);
+	return cq->timer ? 0 : -1;
+}
+
+void cq_slot_fini(Cq *cq)
+{
+	if (cq->timer)
+		scx_os_timer_destroy(cq->timer);
+	cq->timer = nullptr;
+}
+
+void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn, u32 moder)
 {
 	cq->ring = ring;
 	cq->log_size = log_size;
 	__atomic_store_n(&cq->c_eqn, c_eqn, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->pi, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->armed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->arm_ci, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->moder, moder, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->deadline, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->last_event, 0, __ATOMIC_RELAXED);
+}
+
+void cq_stop(Cq *cq)
+{
+	__atomic_store_n(&cq->armed, 0, __ATOMIC_SEQ_CST);
+	scx_os_timer_cancel(cq->timer);
+	__atomic_store_n(&cq->timer_queued, 0, __ATOMIC_SEQ_CST);
+}
+
+void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
+{
+	if (!__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST))
+		return;
+	u32 n = pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
+	if (!n)
+		return;
+	u32 m = moder_of(cq);
+	if (!due_now(m, n)) {
+		/* a timer queued for the old period may be far off: decide again now */
+		u64 now = scx_os_timer_now();
+
+		if (moder_mode(m) == prm::kCqPeriodFromCqe)
+			__atomic_store_n(&cq->deadline, now + period_ns(m), __ATOMIC_SEQ_CST);
+		__atomic_store_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST);
+		scx_os_timer_start(cq->timer, now);
+		return;
+	}
+	if (take_arm(cq)) {
+		signalled(fn, cq);
+		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn);
+	}
 }
 
 void cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs)
@@ -75,7 +228,7 @@ void cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
 
 	__atomic_store_n(&cq->pi, pi + 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && take_arm(cq))
+	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending(cq, pi + 1)))
 		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn);
 }
 
@@ -95,9 +248,11 @@ void cq_arm_doorbell(Function *fn, u64 value)
 
 	u32 ci = arm & kCqArmCiMask;
 	u32 vector = __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->arm_ci, ci, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
-	/* CQEs the driver has not seen yet: the interrupt is due right away. */
-	if ((__atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST) & kCqArmCiMask) != ci && take_arm(cq))
+	/* CQEs the driver has not seen yet: the interrupt is due (as moderation allows). */
+	u32 n = pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
+	if (n && moder_due(fn, cq, n))
 		raise_now(irq_ctx_of(fn), vector);
 }
 

@@ -28,8 +28,19 @@ struct IrqBatch {
 inline void irq_batch_init(IrqBatch *b) { b->n = 0; }
 void irq_batch_flush(IrqBatch *b);
 
-/* Reset a CQ slot's producer state for a new object. */
-void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn);
+/* A CQ slot's timer, for the adapter's lifetime (0, or -1 without memory). */
+int cq_slot_init(Function *fn, Cq *cq);
+void cq_slot_fini(Cq *cq);
+
+/* Reset a CQ slot's producer and moderation state for a new object (moder: moder_pack()). */
+void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn, u32 moder);
+/* DESTROY_CQ: disarm, and no timer callback runs once this returns. */
+void cq_stop(Cq *cq);
+/*
+ * MODIFY_CQ stored a new cq->moder: an armed CQ with pending CQEs is
+ * decided again under it (its event queued in `irqs`, or its timer moved).
+ */
+void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs);
 
 /*
  * Write one CQE: all bytes of `cqe` but op_own, a release barrier, then

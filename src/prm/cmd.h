@@ -16,6 +16,7 @@ enum CmdOpcode : u16 {
 	kCmdQueryHcaCap = 0x100,
 	kCmdCreateCq = 0x400,
 	kCmdDestroyCq = 0x401,
+	kCmdModifyCq = 0x403,
 	kCmdQueryQCounter = 0x773,
 	kCmdCreateRss = 0x900,	/* TIR + RQT in one object */
 	kCmdModifyRss = 0x901,
@@ -88,13 +89,35 @@ struct HcaCaps {
 	u8 shampo;
 	u8 cqe_compression;
 	be32 max_lso_sz;
-	u8 rsvd[7];
+	u8 cq_moderation;		/* cq_period / cq_max_count, MODIFY_CQ */
+	u8 cq_period_start_from_cqe;	/* cq_period_mode kCqPeriodFromCqe */
+	u8 rsvd[5];
 	u8 ext_stride_num_range;	/* striding RQ: 8..256 strides per WQE too */
 };
 
 struct QueryHcaCapOut {
 	CmdOut hdr;
 	HcaCaps caps;
+};
+
+/*
+ * CQ moderation (PRM cqc fields): after an arm, the event comes when
+ * cq_max_count CQEs are pending or cq_period (us) elapsed, the period
+ * timer restarting at each event or at each CQE. Period 0 (or count 1):
+ * at once. Count 0: the period alone.
+ */
+enum CqPeriodMode : u8 {
+	kCqPeriodFromEqe = 0,
+	kCqPeriodFromCqe = 1,
+};
+constexpr u32 kCqMaxPeriod = (1u << 12) - 1;	/* cq_period is 12 bits wide */
+constexpr u32 kCqMaxCount = (1u << 16) - 1;	/* cq_max_count is 16 bits wide */
+
+struct CqModeration {
+	be16 cq_period;		/* us, 0..kCqMaxPeriod */
+	be16 cq_max_count;
+	u8 cq_period_mode;	/* CqPeriodMode */
+	u8 rsvd[3];
 };
 
 struct CreateCqIn {
@@ -104,6 +127,19 @@ struct CreateCqIn {
 	be32 c_eqn;		/* interrupt vector the CQ signals */
 	be64 dbr_addr;		/* 2 x be32: set_ci, arm */
 	be64 pas;		/* DMA address of the CQE ring (contiguous) */
+	CqModeration moder;
+};
+
+/* MODIFY_CQ modify_field_select: which moderation fields the inbox sets. */
+constexpr u32 kCqModifyPeriod = 1u << 0;
+constexpr u32 kCqModifyCount = 1u << 1;
+constexpr u32 kCqModifyPeriodMode = 1u << 4;
+
+struct ModifyCqIn {
+	CmdIn hdr;
+	be32 cqn;
+	be32 modify_field_select;	/* kCqModify* */
+	CqModeration moder;
 };
 
 struct CreateObjOut {
@@ -258,18 +294,31 @@ static_assert(__builtin_offsetof(HcaCaps, striding_rq) == 17);
 static_assert(__builtin_offsetof(HcaCaps, shampo) == 18);
 static_assert(__builtin_offsetof(HcaCaps, cqe_compression) == 19);
 static_assert(__builtin_offsetof(HcaCaps, max_lso_sz) == 20);
-static_assert(__builtin_offsetof(HcaCaps, rsvd) == 24);
+static_assert(__builtin_offsetof(HcaCaps, cq_moderation) == 24);
+static_assert(__builtin_offsetof(HcaCaps, cq_period_start_from_cqe) == 25);
+static_assert(__builtin_offsetof(HcaCaps, rsvd) == 26);
 static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
 static_assert(sizeof(QueryHcaCapOut) == 40);
 static_assert(__builtin_offsetof(QueryHcaCapOut, hdr) == 0);
 static_assert(__builtin_offsetof(QueryHcaCapOut, caps) == 8);
-static_assert(sizeof(CreateCqIn) == 32);
+static_assert(sizeof(CqModeration) == 8);
+static_assert(__builtin_offsetof(CqModeration, cq_period) == 0);
+static_assert(__builtin_offsetof(CqModeration, cq_max_count) == 2);
+static_assert(__builtin_offsetof(CqModeration, cq_period_mode) == 4);
+static_assert(__builtin_offsetof(CqModeration, rsvd) == 5);
+static_assert(sizeof(CreateCqIn) == 40);
 static_assert(__builtin_offsetof(CreateCqIn, hdr) == 0);
 static_assert(__builtin_offsetof(CreateCqIn, log_cq_size) == 8);
 static_assert(__builtin_offsetof(CreateCqIn, rsvd) == 9);
 static_assert(__builtin_offsetof(CreateCqIn, c_eqn) == 12);
 static_assert(__builtin_offsetof(CreateCqIn, dbr_addr) == 16);
 static_assert(__builtin_offsetof(CreateCqIn, pas) == 24);
+static_assert(__builtin_offsetof(CreateCqIn, moder) == 32);
+static_assert(sizeof(ModifyCqIn) == 24);
+static_assert(__builtin_offsetof(ModifyCqIn, hdr) == 0);
+static_assert(__builtin_offsetof(ModifyCqIn, cqn) == 8);
+static_assert(__builtin_offsetof(ModifyCqIn, modify_field_select) == 12);
+static_assert(__builtin_offsetof(ModifyCqIn, moder) == 16);
 static_assert(sizeof(CreateObjOut) == 16);
 static_assert(__builtin_offsetof(CreateObjOut, hdr) == 0);
 static_assert(__builtin_offsetof(CreateObjOut, obj_num) == 8);
@@ -314,7 +363,7 @@ static_assert(__builtin_offsetof(RssIn, toeplitz_key) == 24);
 static_assert(__builtin_offsetof(RssIn, rqn) == 64);
 static_assert(sizeof(QueryQCounterOut) == 40);
 static_assert(__builtin_offsetof(QueryQCounterOut, hdr) == 0);
-static_assert(sizeof(QueryBusCountersOut) == 72);
+static_assert(sizeof(QueryBusCountersOut) == 80);
 static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 /* One be64 a counter, in list order, right after the header. */
 static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));

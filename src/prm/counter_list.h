@@ -21,6 +21,7 @@
 	X(wr_cqe_bytes, "bus_wr_cqe_bytes")	/* CQEs written */                        \
 	X(rd_dbr_bytes, "bus_rd_dbr_bytes")	/* doorbell record words read */          \
 	X(doorbells, "bus_doorbells")	/* MMIO doorbell writes (SQ and CQ arm) */        \
+	X(interrupts, "bus_interrupts")	/* CQ events signalled (MSI-X messages) */      \
 	X(emul_ns, "emul_ns")	/* ns spent emulating them (timing on), not a NIC's */    \
 	X(dma_faults, "bus_dma_faults")	/* accesses refused: address not mapped for it */
 

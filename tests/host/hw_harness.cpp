@@ -116,6 +116,7 @@ uint8_t Cq::create(Fn *f, uint32_t log_size, uint32_t eqn)
 	in.c_eqn.set(eqn);
 	in.dbr_addr.set(dbr.dma);
 	in.pas.set(ring.dma);
+	in.moder = moder;
 	prm::CreateObjOut out;
 	uint8_t st = exec(fn, in, &out);
 	cqn = st == prm::kStatOk ? out.obj_num.get() : 0;
@@ -123,6 +124,19 @@ uint8_t Cq::create(Fn *f, uint32_t log_size, uint32_t eqn)
 }
 
 uint8_t Cq::destroy() { return hwt::destroy(fn, prm::kCmdDestroyCq, cqn); }
+
+uint8_t Cq::modify(uint32_t select, uint32_t period, uint32_t count, uint8_t mode)
+{
+	prm::ModifyCqIn in;
+	set_op(&in, prm::kCmdModifyCq);
+	in.cqn.set(cqn);
+	in.modify_field_select.set(select);
+	in.moder.cq_period.set((uint16_t)period);
+	in.moder.cq_max_count.set((uint16_t)count);
+	in.moder.cq_period_mode = mode;
+	prm::CmdOut out;
+	return exec(fn, in, &out);
+}
 
 const prm::Cqe64 *Cq::peek() const
 {

@@ -89,8 +89,12 @@ struct Cq {
 	uint32_t ci = 0;
 	Dma ring, dbr;
 
+	prm::CqModeration moder = {};	/* what create() asks for (default: none) */
+
 	uint8_t create(Fn *f, uint32_t log_size, uint32_t eqn);
 	uint8_t destroy();
+	/* MODIFY_CQ of the fields `select` (prm::kCqModify*) names. */
+	uint8_t modify(uint32_t select, uint32_t period, uint32_t count, uint8_t mode);
 	uint32_t size() const { return 1u << log; }
 	/* The next CQE if the device has written it (owner bit = lap parity), else null. */
 	const prm::Cqe64 *peek() const;

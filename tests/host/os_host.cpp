@@ -15,6 +15,8 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <set>
+#include <thread>
 #include <utility>
 
 namespace {
@@ -169,6 +171,11 @@ std::map<std::pair<void *, uint32_t>, uint64_t> g_irqs;
 uint64_t g_irq_total;
 std::function<void(void *, uint32_t)> g_irq_hook;
 
+/* ---- timers: a fake clock that moves only when a test advances it ---- */
+std::mutex g_timer_mu;	/* not g_mu: callbacks raise interrupts, which take it */
+uint64_t g_now = 1000000000ull;
+std::set<scx_os_timer *> g_timers;
+
 /* ---- memory ---- */
 int64_t g_zalloc_outstanding;
 std::map<void *, uint64_t> g_zalloc_size;	/* by pointer */
@@ -188,6 +195,14 @@ uint64_t page_round(uint64_t n)
 
 } /* namespace */
 
+struct scx_os_timer {
+	void (*fn)(void *arg);
+	void *arg;
+	bool queued;
+	uint64_t expires;
+	int running;		/* callbacks in progress */
+};
+
 /* ================= the C ABI ================= */
 
 extern "C" {
@@ -198,6 +213,48 @@ uint64_t scx_os_clock_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg)
+{
+	auto *t = new scx_os_timer{ fn, arg, false, 0, 0 };
+	std::lock_guard<std::mutex> l(g_timer_mu);
+	g_timers.insert(t);
+	return t;
+}
+
+void scx_os_timer_destroy(struct scx_os_timer *t)
+{
+	scx_os_timer_cancel(t);
+	{
+		std::lock_guard<std::mutex> l(g_timer_mu);
+		g_timers.erase(t);
+	}
+	delete t;
+}
+
+uint64_t scx_os_timer_now(void)
+{
+	std::lock_guard<std::mutex> l(g_timer_mu);
+	return g_now;
+}
+
+void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires)
+{
+	std::lock_guard<std::mutex> l(g_timer_mu);
+	t->queued = true;
+	t->expires = expires;
+}
+
+void scx_os_timer_cancel(struct scx_os_timer *t)
+{
+	std::unique_lock<std::mutex> l(g_timer_mu);
+	t->queued = false;
+	while (t->running) {
+		l.unlock();
+		std::this_thread::yield();
+		l.lock();
+	}
 }
 
 void *scx_os_zalloc(uint64_t size)
@@ -700,6 +757,44 @@ int64_t locks_live()
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	return g_locks_live;
+}
+
+uint64_t now_ns()
+{
+	return scx_os_timer_now();
+}
+
+void clock_advance(uint64_t ns)
+{
+	std::unique_lock<std::mutex> l(g_timer_mu);
+	uint64_t target = g_now + ns;
+
+	for (;;) {
+		scx_os_timer *next = nullptr;
+		for (scx_os_timer *t : g_timers)
+			if (t->queued && t->expires <= target && (!next || t->expires < next->expires))
+				next = t;
+		if (!next)
+			break;
+		if (next->expires > g_now)
+			g_now = next->expires;
+		next->queued = false;
+		next->running++;
+		l.unlock();
+		next->fn(next->arg);
+		l.lock();
+		next->running--;
+	}
+	g_now = target;
+}
+
+size_t timers_queued()
+{
+	std::lock_guard<std::mutex> l(g_timer_mu);
+	size_t n = 0;
+	for (scx_os_timer *t : g_timers)
+		n += t->queued;
+	return n;
 }
 
 int errors()

@@ -95,6 +95,17 @@ uint64_t irq_total();
 /* Called on every scx_os_raise_irq, after counting (may call back into the core). */
 void set_irq_hook(std::function<void(void *irq_ctx, uint32_t vector)> hook);
 
+/*
+ * ---- timers (scx_os_timer_*) ----
+ * A fake clock: it starts at 1 s and moves only by clock_advance(), which
+ * runs every timer due by the new time, in expiry order, in the caller's
+ * thread (the clock reads each one's expiry while it runs). A timer
+ * started in the past fires at the next clock_advance(), even of 0.
+ */
+uint64_t now_ns();
+void clock_advance(uint64_t ns);
+size_t timers_queued();
+
 /* ---- memory and locks ---- */
 int64_t zalloc_outstanding();
 /*

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "en_pair.h"
+#include "prm/counter_list.h"
 #include "softcx/errno.h"
 
 using namespace enpair;
@@ -268,6 +269,9 @@ TEST_F(Pair, RssSpreadsFlowsOverChannels)
 
 TEST_F(Pair, OneInterruptPerArm)
 {
+	scx_port_moder off = {};
+
+	ASSERT_EQ(scx_port_set_moder(p[1].port, &off, nullptr), 0);	/* every CQE may signal */
 	arm(1);
 	uint64_t before = host::irq_count(&p[1].irq_ctx, 0);
 	ASSERT_EQ(send(0, udp_frame(60)), 0);
@@ -418,6 +422,99 @@ TEST_F(Pair, CounterTableMatchesDocumentation)
 		if (!std::isdigit((unsigned char)s[2]))
 			totals.insert(s);
 	EXPECT_EQ(totals, documented);
-	/* per channel: every total but the 12 device counters (rx_out_of_buffer .. bus_dma_faults) */
-	EXPECT_EQ(seen.size(), totals.size() + 3 * (totals.size() - 12));
+	/* per channel: every total but the device counters (rx_out_of_buffer .. bus_dma_faults) */
+#define SCX_ONE(field, name) +1
+	constexpr size_t kDevice = 0 SCX_PRM_Q_COUNTERS(SCX_ONE) SCX_PRM_BUS_COUNTERS(SCX_ONE);
+#undef SCX_ONE
+	EXPECT_EQ(seen.size(), totals.size() + 3 * (totals.size() - kDevice));
+}
+
+TEST_F(Pair, ModerationDefaultsAreMlx5s)
+{
+	scx_port_moder m;
+	scx_port_caps caps;
+
+	scx_port_get_caps(p[1].port, &caps);
+	EXPECT_EQ(caps.cq_moderation, 1u);
+	EXPECT_EQ(caps.cq_period_from_cqe, 1u);
+	scx_port_get_moder(p[1].port, &m);
+	EXPECT_EQ(m.rx.usecs, 3u);
+	EXPECT_EQ(m.rx.frames, 32u);
+	EXPECT_EQ(m.rx.from_cqe, 1u);
+	EXPECT_EQ(m.tx.usecs, 16u);
+	EXPECT_EQ(m.tx.frames, 32u);
+	EXPECT_EQ(m.tx.from_cqe, 0u);
+	scx_cq_moder d;
+	scx_moder_default(1, 0, &d);
+	EXPECT_EQ(d.usecs, 16u);
+}
+
+TEST_F(Pair, ModerationLimits)
+{
+	scx_port_moder m, cur;
+	const char *why = nullptr;
+
+	scx_port_get_moder(p[0].port, &cur);
+	m = cur;
+	m.rx.usecs = 4096;
+	EXPECT_EQ(scx_port_set_moder(p[0].port, &m, &why), -SCX_EINVAL);
+	ASSERT_NE(why, nullptr);
+	EXPECT_NE(std::string(why).find("4095"), std::string::npos) << why;
+	m = cur;
+	m.tx.frames = 65536;
+	EXPECT_EQ(scx_port_set_moder(p[0].port, &m, &why), -SCX_EINVAL);
+	scx_port_moder now;
+	scx_port_get_moder(p[0].port, &now);
+	EXPECT_EQ(memcmp(&now, &cur, sizeof(now)), 0) << "refused: nothing changed";
+	m.tx.frames = 65535;
+	m.tx.usecs = 4095;
+	EXPECT_EQ(scx_port_set_moder(p[0].port, &m, &why), 0);
+}
+
+/* MODIFY_CQ on the live CQs: the count threshold takes effect at once, and survives a rebuild. */
+TEST_F(Pair, ModerationAppliesLiveAndSurvivesRebuild)
+{
+	scx_port_moder m = {};
+
+	m.rx = scx_cq_moder{1000, 4, 1};
+	m.tx = scx_cq_moder{1000, 4, 0};
+	ASSERT_EQ(scx_port_set_moder(p[1].port, &m, nullptr), 0);
+	poll(1);
+	arm(1);
+	uint64_t before = host::irq_count(&p[1].irq_ctx, 0);
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before) << "3 of 4 frames";
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before + 1) << "the 4th signals";
+	poll(1);
+	arm(1);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before + 1);
+	host::clock_advance(1000 * 1000);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before + 2) << "the period";
+	poll(1);
+	poll(0);
+
+	/* a new channel set (MTU change) is built with what was set */
+	build(opt);
+	scx_port_moder now;
+	scx_port_get_moder(p[1].port, &now);
+	EXPECT_EQ(now.rx.usecs, 3u) << "a new port starts from the defaults";
+	ASSERT_EQ(scx_port_set_moder(p[1].port, &m, nullptr), 0);
+	scx_port_params prm = params(1400, 1);
+	auto chans = p[1].os_channels();
+	ASSERT_EQ(scx_port_prepare(p[1].port, &prm, chans.data()), 0);
+	scx_port_commit(p[1].port);
+	poll(1);
+	arm(1);
+	before = host::irq_count(&p[1].irq_ctx, 0);
+	for (int i = 0; i < 3; i++)
+		ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[1].irq_ctx, 0), before + 1);
+	EXPECT_GE(stat(1, "bus_interrupts"), 1u) << "the device counts its events";
+	poll(1);
+	poll(0);
 }

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CQ moderation in the device: the count threshold, the period timer (on
+ * the host layer's fake clock) from the last event or from the last CQE,
+ * MODIFY_CQ on an armed CQ, and the arm handshake under moderation.
+ */
+#include "frames.h"
+#include "hw_harness.h"
+
+using namespace hwt;
+
+namespace {
+
+constexpr uint64_t kUs = 1000;
+constexpr uint32_t kAll = prm::kCqModifyPeriod | prm::kCqModifyCount | prm::kCqModifyPeriodMode;
+
+class HwModer : public HwTest {
+protected:
+	Link l;
+	uint8_t seed = 0;
+
+	void SetUp() override
+	{
+		HwTest::SetUp();
+		l.setup(fn0, fn1);	/* RX CQ: fn1, vector 2 */
+	}
+	void TearDown() override
+	{
+		l.teardown();
+		HwTest::TearDown();
+	}
+	uint64_t irqs() { return host::irq_count(&irq1, 2); }
+	uint64_t bus_interrupts()
+	{
+		prm::CmdIn in;
+		set_op(&in, prm::kCmdQueryBusCounters);
+		prm::QueryBusCountersOut out;
+		EXPECT_EQ(exec(fn1, in, &out), prm::kStatOk);
+		return out.interrupts.get();
+	}
+	void send(int n = 1)
+	{
+		for (int i = 0; i < n; i++) {
+			frames::Spec s;
+			s.payload = frames::payload(20, seed);
+			l.send(frames::build(s));
+			seed++;
+		}
+	}
+	/* The NAPI cycle: consume everything, post the buffers back, arm. */
+	void poll_arm()
+	{
+		uint32_t n = (uint32_t)l.rxcq.poll_all().size();
+		if (n)
+			l.rq.post(n);
+		l.txcq.poll_all();
+		l.rxcq.arm();
+	}
+	void moder(uint32_t period, uint32_t count, uint8_t mode)
+	{
+		ASSERT_EQ(l.rxcq.modify(kAll, period, count, mode), prm::kStatOk);
+	}
+};
+
+TEST_F(HwModer, CapsAdvertiseModeration)
+{
+	prm::HcaCaps c = query_caps(fn0);
+	EXPECT_EQ(c.cq_moderation, 1);
+	EXPECT_EQ(c.cq_period_start_from_cqe, 1);
+}
+
+TEST_F(HwModer, CountThreshold)
+{
+	moder(1000, 4, prm::kCqPeriodFromCqe);
+	poll_arm();
+	send(3);
+	EXPECT_EQ(irqs(), 0u) << "3 of 4 CQEs, period not over";
+	send(1);
+	EXPECT_EQ(irqs(), 1u) << "the 4th CQE signals";
+	send(10);
+	EXPECT_EQ(irqs(), 1u) << "one event per arm";
+	EXPECT_EQ(host::timers_queued(), 1u) << "the timer is left to find nothing to do";
+	host::clock_advance(2000 * kUs);
+	EXPECT_EQ(irqs(), 1u);
+	EXPECT_EQ(bus_interrupts(), 1u);
+
+	/* arming with 10 unseen CQEs (>= count): at once, as without moderation */
+	l.rxcq.arm();
+	EXPECT_EQ(irqs(), 2u);
+}
+
+TEST_F(HwModer, CountZeroIsPeriodOnly)
+{
+	moder(50, 0, prm::kCqPeriodFromCqe);
+	poll_arm();
+	send(50);
+	EXPECT_EQ(irqs(), 0u);
+	host::clock_advance(50 * kUs);
+	EXPECT_EQ(irqs(), 1u);
+}
+
+TEST_F(HwModer, ZeroPeriodOrCountOneIsImmediate)
+{
+	moder(0, 32, prm::kCqPeriodFromCqe);
+	poll_arm();
+	send(1);
+	EXPECT_EQ(irqs(), 1u) << "period 0";
+	moder(100, 1, prm::kCqPeriodFromEqe);
+	poll_arm();
+	send(1);
+	EXPECT_EQ(irqs(), 2u) << "count 1";
+	EXPECT_EQ(host::timers_queued(), 0u);
+}
+
+TEST_F(HwModer, PeriodFromCqeRestartsAtEachCqe)
+{
+	moder(10, 0, prm::kCqPeriodFromCqe);
+	poll_arm();
+	send(1);
+	host::clock_advance(6 * kUs);
+	send(1);
+	host::clock_advance(6 * kUs);
+	EXPECT_EQ(irqs(), 0u) << "12 us after the first CQE, 6 after the last";
+	host::clock_advance(3 * kUs);
+	EXPECT_EQ(irqs(), 0u);
+	host::clock_advance(1 * kUs);
+	EXPECT_EQ(irqs(), 1u) << "10 us after the last CQE";
+
+	/* an unarmed CQ starts no timer */
+	send(1);
+	host::clock_advance(100 * kUs);
+	EXPECT_EQ(irqs(), 1u);
+	EXPECT_EQ(host::timers_queued(), 0u);
+}
+
+TEST_F(HwModer, PeriodFromEqe)
+{
+	moder(10, 0, prm::kCqPeriodFromEqe);
+	poll_arm();
+	send(1);
+	EXPECT_EQ(irqs(), 1u) << "no event in the last period: at once";
+	poll_arm();
+	host::clock_advance(2 * kUs);
+	send(1);
+	EXPECT_EQ(irqs(), 1u) << "2 us after the last event";
+	host::clock_advance(4 * kUs);
+	send(1);	/* does not move the deadline */
+	host::clock_advance(3 * kUs);
+	EXPECT_EQ(irqs(), 1u);
+	host::clock_advance(1 * kUs);
+	EXPECT_EQ(irqs(), 2u) << "10 us after the last event";
+
+	/* idle longer than the period: the next CQE signals at once */
+	poll_arm();
+	host::clock_advance(50 * kUs);
+	send(1);
+	EXPECT_EQ(irqs(), 3u);
+}
+
+TEST_F(HwModer, ModifyWhileArmed)
+{
+	moder(1000, 8, prm::kCqPeriodFromCqe);
+	poll_arm();
+	send(3);
+	EXPECT_EQ(irqs(), 0u);
+	/* the count alone, down to what is pending: due right away */
+	ASSERT_EQ(l.rxcq.modify(prm::kCqModifyCount, 0, 3, 0), prm::kStatOk);
+	EXPECT_EQ(irqs(), 1u);
+
+	poll_arm();
+	send(1);
+	/* a shorter period takes over the timer started for the long one */
+	ASSERT_EQ(l.rxcq.modify(prm::kCqModifyPeriod, 20, 0, 0), prm::kStatOk);
+	host::clock_advance(19 * kUs);
+	EXPECT_EQ(irqs(), 1u);
+	host::clock_advance(1 * kUs);
+	EXPECT_EQ(irqs(), 2u);
+
+	/* period 0 while CQEs wait: the event comes with the command */
+	ASSERT_EQ(l.rxcq.modify(prm::kCqModifyPeriod, 1000, 0, 0), prm::kStatOk);
+	poll_arm();
+	send(2);
+	EXPECT_EQ(irqs(), 2u);
+	ASSERT_EQ(l.rxcq.modify(prm::kCqModifyPeriod, 0, 0, 0), prm::kStatOk);
+	EXPECT_EQ(irqs(), 3u);
+	host::clock_advance(2000 * kUs);
+	EXPECT_EQ(irqs(), 3u);
+
+	/* and the mode: from the last event, the command's 2 ms ago */
+	ASSERT_EQ(l.rxcq.modify(prm::kCqModifyPeriod | prm::kCqModifyPeriodMode, 10, 0,
+				prm::kCqPeriodFromEqe), prm::kStatOk);
+	poll_arm();
+	send(1);
+	EXPECT_EQ(irqs(), 4u) << "no event in the last period: at once";
+	poll_arm();
+	send(1);
+	EXPECT_EQ(irqs(), 4u) << "an event 0 us ago";
+	host::clock_advance(10 * kUs);
+	EXPECT_EQ(irqs(), 5u);
+}
+
+TEST_F(HwModer, OneEventPerArmUnderModeration)
+{
+	moder(5, 2, prm::kCqPeriodFromCqe);
+	for (int round = 1; round <= 5; round++) {
+		poll_arm();
+		send(7);
+		host::clock_advance(100 * kUs);
+		EXPECT_EQ(irqs(), (uint64_t)round);
+	}
+	/* armed with nothing new, nothing happens however long */
+	poll_arm();
+	host::clock_advance(1000 * kUs);
+	EXPECT_EQ(irqs(), 5u);
+	EXPECT_EQ(bus_interrupts(), 5u);
+}
+
+TEST_F(HwModer, LimitsAndErrors)
+{
+	EXPECT_EQ(l.rxcq.modify(prm::kCqModifyPeriod, prm::kCqMaxPeriod + 1, 0, 0),
+		  prm::kStatBadParam);
+	EXPECT_EQ(l.rxcq.modify(prm::kCqModifyPeriodMode, 0, 0, 2), prm::kStatBadParam);
+	EXPECT_EQ(l.rxcq.modify(0, 0, 0, 0), prm::kStatBadParam) << "nothing selected";
+	EXPECT_EQ(l.rxcq.modify(1u << 2, 0, 0, 0), prm::kStatBadParam) << "unknown field";
+	EXPECT_EQ(l.rxcq.modify(kAll, prm::kCqMaxPeriod, prm::kCqMaxCount, 1), prm::kStatOk);
+
+	Cq c;
+	c.moder.cq_period.set(prm::kCqMaxPeriod + 1);
+	EXPECT_EQ(c.create(fn1, 2, 7), prm::kStatBadParam);
+	c.moder.cq_period.set(16);
+	c.moder.cq_max_count.set(32);
+	c.moder.cq_period_mode = prm::kCqPeriodFromCqe;
+	ASSERT_EQ(c.create(fn1, 2, 7), prm::kStatOk);
+	ASSERT_EQ(c.destroy(), prm::kStatOk);
+	EXPECT_EQ(c.modify(prm::kCqModifyCount, 0, 1, 0), prm::kStatBadResource)
+		<< "destroyed CQ";
+}
+
+TEST_F(HwModer, DestroyStopsTheTimer)
+{
+	moder(100, 0, prm::kCqPeriodFromCqe);
+	poll_arm();
+	send(1);
+	EXPECT_EQ(host::timers_queued(), 1u);
+	l.teardown();
+	EXPECT_EQ(host::timers_queued(), 0u);
+	host::clock_advance(1000 * kUs);
+	EXPECT_EQ(host::irq_total(), 0u);
+}
+
+} /* namespace */
