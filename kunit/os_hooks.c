@@ -75,6 +75,20 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 		scx_shim_raise_irq(irq->priv, vector);
 }
 
+/* A CQ error event: counted as an interrupt of its vector, then the shim's hook for a port. */
+void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t syndrome)
+{
+	struct scx_kt_irq *irq = irq_ctx;
+
+	if (vector >= SCX_MAX_CHANNELS) {
+		atomic_inc(&irq->bad_vector);
+		return;
+	}
+	atomic_inc(&irq->count[vector]);
+	if (irq->priv)
+		scx_shim_cq_error(irq->priv, vector, cqn, syndrome);
+}
+
 /* ---- test frames ---- */
 
 static const u8 scx_kt_dst[ETH_ALEN] = { 0x02, 0x00, 0x5c, 0x00, 0x00, 0x02 };

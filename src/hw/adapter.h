@@ -70,6 +70,9 @@ struct Cq {
 	u32 pi;			/* producer index, published with __atomic */
 	u32 armed;		/* 1 between an arm doorbell and the interrupt */
 	u32 c_eqn;
+	const u32 *dbrec;	/* be32 set_ci, arm */
+	u32 ci;			/* the last set_ci read (24 bits): read again when full */
+	u8 status;		/* prm::kCqStatus*, __atomic; OVERFLOW until its queue's reset */
 	/* Control (command lock); read locklessly by the arm doorbell. */
 	u32 num;		/* 0 while the slot is free */
 	u32 gen;

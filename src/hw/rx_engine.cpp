@@ -108,6 +108,11 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 		bus_add(&fn->qc.rx_out_of_buffer, 1);
 		return;
 	}
+	/* No room for its CQE (an overrun, or the CQ stopped by one): dropped, the WQE kept. */
+	if (__builtin_expect(!cq_has_room(fn, rq->cq, irqs), 0)) {
+		bus_add(&fn->qc.rx_cq_overrun, 1);
+		return;
+	}
 
 	u32 mask = (1u << rq->log_size) - 1;
 	prm::RxWqeCyc wqe;
