@@ -16,13 +16,6 @@ namespace {
 
 class HwCqOverrun : public HwTest {};
 
-frames::Bytes small_frame(uint8_t seed)
-{
-	frames::Spec s;
-	s.payload = frames::payload(10 + seed % 7, seed);
-	return frames::build(s);
-}
-
 const prm::Cqe64 *slot(const Cq &cq, uint32_t ix)
 {
 	return reinterpret_cast<const prm::Cqe64 *>(cq.ring.cpu + (ix & (cq.size() - 1)) * 64);
@@ -48,11 +41,11 @@ TEST_F(HwCqOverrun, RxNeverOverwritesAnUnreadCqe)
 	const uint32_t size = l.rxcq.size();
 
 	for (uint32_t i = 0; i < size; i++) {
-		l.send(small_frame((uint8_t)i));
+		l.send(frames::small((uint8_t)i));
 		l.txcq.poll_all();
 	}
 	/* the CQ is full: the next frame has no room for its CQE */
-	l.send(small_frame(9));
+	l.send(frames::small(9));
 	l.txcq.poll_all();
 	for (uint32_t i = 0; i < size; i++) {
 		EXPECT_EQ(slot(l.rxcq, i)->owner(), 0) << "slot " << i << " written again";
@@ -72,7 +65,7 @@ TEST_F(HwCqOverrun, RxNeverOverwritesAnUnreadCqe)
 
 	/* consumed now, but the CQ stays stopped until its RQ is reset: dropped, counted */
 	EXPECT_EQ(l.rxcq.poll_all().size(), size);
-	l.send(small_frame(10));
+	l.send(frames::small(10));
 	l.txcq.poll_all();
 	EXPECT_EQ(l.rxcq.peek(), nullptr);
 	q = query_q(fn1);
@@ -87,7 +80,7 @@ TEST_F(HwCqOverrun, RxNeverOverwritesAnUnreadCqe)
 	EXPECT_EQ(query_cq(fn1, l.rxcq.cqn).status, prm::kCqStatusOk);
 	ASSERT_EQ(l.rq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
 	l.rq.post(l.rq.size());
-	l.send(small_frame(11));
+	l.send(frames::small(11));
 	l.txcq.poll_all();
 	prm::Cqe64 cqe;
 	ASSERT_TRUE(l.rxcq.poll(&cqe));
@@ -103,12 +96,12 @@ TEST_F(HwCqOverrun, TxStopsTheSqInErr)
 	const uint32_t size = l.txcq.size();
 
 	for (uint32_t i = 0; i < size; i++)
-		l.send(small_frame((uint8_t)i));
+		l.send(frames::small((uint8_t)i));
 	EXPECT_EQ(l.rxcq.poll_all().size(), size);
 	/* sent, but its completion has no room: the SQ stops there */
-	l.send(small_frame(9));
+	l.send(frames::small(9));
 	EXPECT_EQ(l.rxcq.poll_all().size(), 1u);
-	l.send(small_frame(10));
+	l.send(frames::small(10));
 	EXPECT_EQ(l.rxcq.poll_all().size(), 0u) << "an SQ in ERR runs no WQE";
 	for (uint32_t i = 0; i < size; i++)
 		EXPECT_EQ(slot(l.txcq, i)->wqe_counter.get(), i) << "slot " << i << " overwritten";
