@@ -58,6 +58,7 @@ constexpr Row kRows[] = {
 	SZ(CreateCqIn, 40), OFF(CreateCqIn, log_cq_size, 8), OFF(CreateCqIn, c_eqn, 12),
 	OFF(CreateCqIn, dbr_addr, 16), OFF(CreateCqIn, pas, 24),
 	SZ(CreateObjOut, 16), OFF(CreateObjOut, obj_num, 8), SZ(DestroyObjIn, 16),
+	SZ(QueryCqOut, 24), OFF(QueryCqOut, status, 8), OFF(QueryCqOut, producer_counter, 12),
 	SZ(CreateSqIn, 32), OFF(CreateSqIn, cqn, 8), OFF(CreateSqIn, log_wq_sz, 12),
 	OFF(CreateSqIn, dbr_addr, 16), OFF(CreateSqIn, pas, 24),
 	SZ(CreateRqIn, 40), OFF(CreateRqIn, cqn, 8), OFF(CreateRqIn, log_wq_sz, 12),
@@ -65,7 +66,7 @@ constexpr Row kRows[] = {
 	OFF(CreateRqIn, log_wqe_num_of_strides, 32), OFF(CreateRqIn, log_wqe_stride_size, 33),
 	SZ(ModifyQueueIn, 16), OFF(ModifyQueueIn, cur_state, 12), OFF(ModifyQueueIn, next_state, 13),
 	SZ(RssIn, 1088), OFF(RssIn, toeplitz_key, 24), OFF(RssIn, rqn, 64),
-	SZ(QueryQCounterOut, 40), SZ(QueryBusCountersOut, 80),
+	SZ(QueryQCounterOut, 56), SZ(QueryBusCountersOut, 80),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
 };
 

@@ -15,10 +15,11 @@ scx-kunit-shim := shim/os.o shim/dma.o shim/cxxrt.o shim/rx.o shim/tx.o shim/xdp
 softcx-kunit-y := $(scx-core-objs) $(filter $(scx-kunit-shim),$(scx-shim-objs)) \
 		  $(scx-kunit-objs)
 
-# The device model's interrupts reach kunit/os_hooks.c's scx_os_raise_irq
-# first, which counts them per vector and then hands a port's on to the
-# shim's own hook: napi.c's definition is built under another name here.
-CFLAGS_shim/napi.o += -Dscx_os_raise_irq=scx_shim_raise_irq
+# The device model's interrupts (and CQ error events) reach kunit/os_hooks.c's
+# scx_os_raise_irq (scx_os_cq_error) first, which counts them per vector and
+# then hands a port's on to the shim's own hook: napi.c's definitions are
+# built under other names here.
+CFLAGS_shim/napi.o += -Dscx_os_raise_irq=scx_shim_raise_irq -Dscx_os_cq_error=scx_shim_cq_error
 
 # kunit.py shows compiler output only when the build fails: make warnings fail.
 ccflags-y += -Werror

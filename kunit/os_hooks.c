@@ -62,17 +62,32 @@ void scx_kt_chan_init(struct kunit *test, struct scx_kt_chan *ch, struct device 
 
 /* ---- interrupts ---- */
 
-void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+/* Count an interrupt of `vector`; the port to hand it on to, or NULL. */
+static struct scx_priv *scx_kt_irq_count(struct scx_kt_irq *irq, uint32_t vector)
 {
-	struct scx_kt_irq *irq = irq_ctx;
-
 	if (vector >= SCX_MAX_CHANNELS) {
 		atomic_inc(&irq->bad_vector);
-		return;
+		return NULL;
 	}
 	atomic_inc(&irq->count[vector]);
-	if (irq->priv)
-		scx_shim_raise_irq(irq->priv, vector);
+	return irq->priv;
+}
+
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+{
+	struct scx_priv *priv = scx_kt_irq_count(irq_ctx, vector);
+
+	if (priv)
+		scx_shim_raise_irq(priv, vector);
+}
+
+/* A CQ error event: counted as an interrupt of its vector, then the shim's hook for a port. */
+void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t syndrome)
+{
+	struct scx_priv *priv = scx_kt_irq_count(irq_ctx, vector);
+
+	if (priv)
+		scx_shim_cq_error(priv, vector, cqn, syndrome);
 }
 
 /* ---- test frames ---- */

@@ -20,6 +20,12 @@
  *   rebuild creates new CQs with new numbers; a change made in place
  *   (ethtool -C) keeps them.
  *
+ *   inject_rx_cq_overrun (write-only): the RQs' CQs stop publishing their
+ *   consumer index (set_ci) until the RQ recovers, as a driver that forgot
+ *   to would: a ring of frames later the device finds the CQ full, drops
+ *   the frame (rx_cq_overrun), stops the CQ and raises a CQ error event
+ *   (cq_overrun); NAPI finds the CQ and recovers the RQ (rx_recover).
+ *
  * And one per adapter, /sys/kernel/debug/softcx/:
  *
  *   inject_dma_fault (write-only): the next skb head the adapter maps (any
@@ -45,14 +51,18 @@ enum scx_inject {
 	SCX_INJECT_TX_ERROR,
 	SCX_INJECT_TX_STALL,
 	SCX_INJECT_RX_ERROR,
+	SCX_INJECT_RX_CQ_OVERRUN,
 };
 
 /* Apply one fault to every channel, with the part of the data path it touches quiesced. */
 static void scx_inject(struct scx_chan *ch, enum scx_inject what)
 {
-	if (what == SCX_INJECT_RX_ERROR) {
+	if (what == SCX_INJECT_RX_ERROR || what == SCX_INJECT_RX_CQ_OVERRUN) {
 		napi_disable(&ch->napi);
-		scx_channel_inject_rx_error(ch->core);
+		if (what == SCX_INJECT_RX_ERROR)
+			scx_channel_inject_rx_error(ch->core);
+		else
+			scx_channel_inject_rx_cq_overrun(ch->core);
 		napi_enable(&ch->napi);
 		return;
 	}
@@ -103,6 +113,13 @@ static ssize_t scx_inject_rx_error_write(struct file *file, const char __user *b
 				"the next RX buffer of each queue will fail");
 }
 
+static ssize_t scx_inject_rx_cq_overrun_write(struct file *file, const char __user *buf,
+					      size_t count, loff_t *ppos)
+{
+	return scx_inject_write(file, count, SCX_INJECT_RX_CQ_OVERRUN,
+				"the RX CQs stop publishing set_ci until their RQ recovers");
+}
+
 #define SCX_INJECT_FOPS(name) \
 	static const struct file_operations scx_##name##_fops = { \
 		.owner	= THIS_MODULE, \
@@ -114,6 +131,7 @@ static ssize_t scx_inject_rx_error_write(struct file *file, const char __user *b
 SCX_INJECT_FOPS(inject_tx_error);
 SCX_INJECT_FOPS(inject_tx_stall);
 SCX_INJECT_FOPS(inject_rx_error);
+SCX_INJECT_FOPS(inject_rx_cq_overrun);
 
 static ssize_t scx_inject_dma_fault_write(struct file *file, const char __user *buf,
 					  size_t count, loff_t *ppos)
@@ -193,6 +211,8 @@ void scx_debugfs_port_add(struct scx_priv *priv)
 	debugfs_create_file("inject_rx_error", 0200, priv->debugfs, priv,
 			    &scx_inject_rx_error_fops);
 	debugfs_create_file("cqs", 0400, priv->debugfs, priv, &scx_cqs_fops);
+	debugfs_create_file("inject_rx_cq_overrun", 0200, priv->debugfs, priv,
+			    &scx_inject_rx_cq_overrun_fops);
 }
 
 void scx_debugfs_port_del(struct scx_priv *priv)

@@ -170,6 +170,9 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 	struct netdev_queue *txq = ch->txq;
 	int work;
 
+	/* A CQ error event (overrun): find the CQ, mark its queue for recovery. */
+	if (unlikely(test_and_clear_bit(0, &ch->cq_error)) && scx_channel_cq_error(ch->core))
+		done.tx_error = 1;
 	work = scx_channel_poll(ch->core, budget, &done);
 	if (ch->xdp_redirected) {
 		ch->xdp_redirected = false;
@@ -215,4 +218,15 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 	local_bh_disable();
 	napi_schedule(&priv->ch[vector].napi);
 	local_bh_enable();
+}
+
+/* The core's NAPI handler queries the CQs (scx_channel_cq_error()) and logs the one it finds. */
+void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t syndrome)
+{
+	struct scx_priv *priv = irq_ctx;
+
+	if (unlikely(!priv || vector >= priv->nch))
+		return;
+	set_bit(0, &priv->ch[vector].cq_error);
+	scx_os_raise_irq(irq_ctx, vector);
 }

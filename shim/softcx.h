@@ -52,6 +52,7 @@ struct scx_chan {
 	struct napi_struct napi;
 	struct work_struct tx_recover_work;	/* after an error CQE or a TX timeout */
 	bool tx_timed_out;		/* the watchdog asked for tx_recover_work */
+	unsigned long cq_error;		/* bit 0: a CQ error event for this channel, not yet handled */
 	struct scx_channel *core;	/* NULL while the port is closed */
 	struct netdev_queue *txq;
 	struct scx_priv *priv;

@@ -172,6 +172,14 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 	g_irqs++;
 }
 
+/* A benchmark keeps its CQs consumed: an overrun is a bug in it. */
+void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t syndrome)
+{
+	(void)irq_ctx;
+	fprintf(stderr, "bench: CQ 0x%x (vector %u) error, syndrome 0x%x\n", cqn, vector, syndrome);
+	abort();
+}
+
 struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
 				     uint32_t flags)
 {

@@ -213,6 +213,15 @@ struct scx_tx_done {
 int scx_channel_poll(struct scx_channel *c, int budget, struct scx_tx_done *done);
 /* Re-arm the channel's CQs after napi_complete_done(). */
 void scx_channel_arm(struct scx_channel *c);
+/*
+ * After a CQ error event on the channel's vector (scx_os_cq_error), from its
+ * NAPI before scx_channel_poll(): QUERY_CQ each of the channel's CQs; a
+ * queue whose CQ is in error is logged and marked for recovery. The RQ and
+ * the XDP SQs recover in the poll that follows; for the stack's SQ it
+ * returns 1: stop the queue and run scx_channel_tx_recover(), as after
+ * tx_error. 0 otherwise.
+ */
+int scx_channel_cq_error(struct scx_channel *c);
 
 /* ---- TX ---- */
 #define SCX_TX_MAX_FRAGS 18	/* head + MAX_SKB_FRAGS (17) */
@@ -298,6 +307,14 @@ void scx_channel_inject_tx_stall(struct scx_channel *c);
  * recovers it (rx_wqe_err, rx_recover). Call with the channel's NAPI disabled.
  */
 void scx_channel_inject_rx_error(struct scx_channel *c);
+/*
+ * Test hook: the RQ's CQ stops publishing its consumer index (set_ci) until
+ * the RQ recovers, as a driver that forgot to would: a ring of frames later
+ * the device finds the CQ full, drops the next frame (rx_cq_overrun) and
+ * raises a CQ error event (cq_overrun); scx_channel_cq_error() and the next
+ * poll recover the RQ. Call with the channel's NAPI disabled.
+ */
+void scx_channel_inject_rx_cq_overrun(struct scx_channel *c);
 /* TX queue events: a stop, a wake (any context), a packet dropped before posting, a watchdog timeout. */
 void scx_channel_count_stop(struct scx_channel *c);
 void scx_channel_count_wake(struct scx_channel *c);

@@ -96,6 +96,14 @@ void scx_os_timer_cancel(struct scx_os_timer *t);
 /* ---- device model -> "interrupt controller" ---- */
 /* A CQ whose c_eqn is `vector` raised its interrupt; irq_ctx from scx_hw_set_irq_ctx(). */
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector);
+/*
+ * A CQ error event (mlx5's CQ error async event): CQ `cqn`, whose c_eqn is
+ * `vector`, stopped with `syndrome` (1: overrun, a CQE due while it was
+ * full). It writes no CQE until the queue it serves is reset; the driver
+ * finds it with QUERY_CQ (scx_channel_cq_error()). Raised once per error,
+ * with no device lock held, from any context.
+ */
+void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t syndrome);
 
 /* ---- driver core -> RX buffers (page_pool per RQ) ---- */
 struct scx_os_rxq;

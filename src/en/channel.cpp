@@ -64,6 +64,29 @@ template <SqKind K> bool xdpsq_recover(Sq *sq)
 	return !err;
 }
 
+/* A CQ the device stopped (overrun): logged; true when its queue must recover. */
+bool cq_failed(Cq *cq, void *os_channel, const char *queue, u32 qn)
+{
+	u8 status;
+	u32 pc;
+
+	if (!cq->mem.ring.cpu || cq_query(cq, &status, &pc) || status == prm::kCqStatusOk)
+		return false;
+	scx_os_chan_log(os_channel, SCX_LOG_ERR,
+			"CQ 0x%x of %s 0x%x: error event, status 0x%x (overrun: pc 0x%x cc 0x%x); recovering\n",
+			cq->cqn, queue, qn, status, pc, cq->cc);
+	return true;
+}
+
+/* The device moved the SQ to ERR when its CQ could not take a CQE. */
+bool sq_cq_failed(Sq *sq, const char *queue)
+{
+	if (!cq_failed(&sq->cq, sq->os_channel, queue, sq->sqn))
+		return false;
+	__atomic_store_n(&sq->recovering, true, __ATOMIC_RELAXED);
+	return true;
+}
+
 /* Completions of an XDP SQ; true when NAPI must run again (more CQEs, recovery pending). */
 template <SqKind K> bool xdpsq_poll(Sq *sq)
 {
@@ -178,6 +201,16 @@ extern "C" int scx_channel_poll(scx_channel *c, int budget, scx_tx_done *done)
 	return busy ? budget : work;
 }
 
+extern "C" int scx_channel_cq_error(scx_channel *c)
+{
+	if (cq_failed(&c->rq.cq, c->rq.os_channel, "RQ", c->rq.rqn))
+		rq_cq_error(&c->rq);
+	if (c->rx_xdp != RxXdp::Off)
+		sq_cq_failed(&c->xdpsq, "XDP SQ");
+	sq_cq_failed(&c->xmitsq, "XDP SQ");
+	return sq_cq_failed(&c->sq, "SQ") ? 1 : 0;
+}
+
 extern "C" void scx_channel_arm(scx_channel *c)
 {
 	c->stats.ch.arm.inc();
@@ -227,6 +260,11 @@ extern "C" void scx_channel_inject_tx_stall(scx_channel *c)
 extern "C" void scx_channel_inject_rx_error(scx_channel *c)
 {
 	rq_inject_error(&c->rq);
+}
+
+extern "C" void scx_channel_inject_rx_cq_overrun(scx_channel *c)
+{
+	c->rq.cq.ci_frozen = true;
 }
 
 extern "C" void scx_channel_count_timeout(scx_channel *c)

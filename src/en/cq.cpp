@@ -31,6 +31,7 @@ int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_siz
 	cq->log_size = log_size;
 	cq->mask = n - 1;
 	cq->cc = 0;
+	cq->ci_frozen = false;
 	cq->fn = fn;
 	cq->os_port = os_port;
 	for (u32 i = 0; i < n; i++)
@@ -43,6 +44,40 @@ int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_siz
 	if (err)
 		cq->mem.free(os_dev);
 	return err;
+}
+
+int cq_query(Cq *cq, u8 *status, u32 *producer)
+{
+	prm::DestroyObjIn in = {};
+	prm::QueryCqOut out = {};
+	int err;
+
+	in.obj_num.set(cq->cqn);
+	err = cmd_run(cq->fn, cq->os_port, prm::kCmdQueryCq, &in, &out);
+	if (err)
+		return err;
+	*status = out.status;
+	*producer = out.producer_counter.get();
+	return 0;
+}
+
+u32 cq_resync(Cq *cq)
+{
+	u8 status;
+	u32 pc = cq->cc, skipped = 0;
+
+	/* a CQ that cannot be queried is left where it is (the next recovery retries) */
+	if (cq_query(cq, &status, &pc))
+		pc = cq->cc;
+	if ((s32)(pc - cq->cc) > 0)
+		skipped = pc - cq->cc;
+	for (u32 c = pc; c != pc + cq->mask + 1; c++)
+		cq->cqes[c & cq->mask].op_own =
+			(u8)((prm::kCqeInvalid << 4) | (cq->owner_for(c) ^ 1));
+	cq->cc = pc;
+	cq->ci_frozen = false;
+	cq->update_ci();
+	return skipped;
 }
 
 void cq_destroy(Cq *cq, void *os_dev)

@@ -22,6 +22,7 @@ struct Cq {
 	u8 log_size;
 	u32 cqn;
 	prm::be32 *dbrec;	/* [kCqSetCiDbr], [kCqArmDbr] */
+	bool ci_frozen;		/* test hook: set_ci is not published until cq_resync() */
 	bus::Function *fn;
 	/* cold */
 	void *os_port;
@@ -47,6 +48,8 @@ struct Cq {
 	/* Tell the device how far we consumed (it may reuse those slots). */
 	void update_ci()
 	{
+		if (__builtin_expect(ci_frozen, 0))
+			return;
 		dbrec[prm::kCqSetCiDbr].set(cc & prm::kCqCiMask);
 	}
 
@@ -72,5 +75,17 @@ int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_siz
 void cq_destroy(Cq *cq, void *os_dev);
 /* MODIFY_CQ: new moderation for a live CQ, in use or not (process context). */
 int cq_modify_moder(Cq *cq, const scx_cq_moder &moder);
+/* QUERY_CQ: the status (prm::kCqStatus*) and the device's producer counter. */
+int cq_query(Cq *cq, u8 *status, u32 *producer);
+
+/*
+ * A queue's recovery, with the queue in RST (the device writes nothing more
+ * to its CQ) and every CQE it could read consumed: take the consumer
+ * counter to the device's producer counter, so that both agree again, and
+ * stamp every slot as not yet written for the lap it is next written in.
+ * Returns the CQEs skipped: written by the device, never seen by the
+ * driver (an owner bit lost, an overrun's leftovers).
+ */
+u32 cq_resync(Cq *cq);
 
 } /* namespace softcx::en */

@@ -263,14 +263,15 @@ int rq_recover(Rq *rq)
 	int err;
 
 	err = cmd_queue_reset(rq->fn, rq->os_port, prm::kCmdModifyRq, rq->rqn,
-			      rq->recover == kRecoverConfused);
+			      rq->recover != kRecoverErrCqe);
 	if (err)
 		return err;
 	while (rq->cq.peek()) {
 		rq->cq.pop();
 		rq->stats->flushed.inc();
 	}
-	rq->cq.update_ci();
+	/* frames whose CQE the driver could not see (lost owner bit, overrun leftovers) too */
+	rq->stats->flushed.add(cq_resync(&rq->cq));
 	for (; rq->cc != rq->pc; rq->cc++) {
 		RxSlot *slot = &rq->slots[rq->cc & rq->mask];
 
@@ -308,14 +309,15 @@ template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 	if (work)
 		rq->cq.update_ci();
 	if (__builtin_expect(rq->recover, 0)) {
+		u8 why = rq->recover;
 		int err = rq_recover(rq);
 
 		if (err)
 			scx_os_chan_log(rq->os_channel, SCX_LOG_ERR,
 					"RQ 0x%x: recovery failed (%d), retrying\n", rq->rqn, err);
 		else
-			scx_os_chan_log(rq->os_channel, SCX_LOG_WARN,
-					"RQ 0x%x recovered from an error CQE\n", rq->rqn);
+			scx_os_chan_log(rq->os_channel, SCX_LOG_WARN, "RQ 0x%x recovered from %s\n",
+					rq->rqn, why == kRecoverCqErr ? "a CQ error" : "an error CQE");
 		/* a failed recovery keeps NAPI polling to retry */
 		if (err && work < budget)
 			work = budget;
@@ -325,6 +327,11 @@ template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 template int rq_poll_cq<RxXdp::Off>(Rq *rq, int budget);
 template int rq_poll_cq<RxXdp::TxSend>(Rq *rq, int budget);
 template int rq_poll_cq<RxXdp::TxMpw>(Rq *rq, int budget);
+
+void rq_cq_error(Rq *rq)
+{
+	rq->recover = kRecoverCqErr;
+}
 
 void rq_inject_error(Rq *rq)
 {

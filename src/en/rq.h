@@ -21,8 +21,11 @@ struct RxSlot {
 
 struct Sq;
 
-/* Why an RQ needs a reset: an error CQE (the RQ is in ERR), or a CQE that made no sense (maybe RDY). */
-constexpr u8 kRecoverNone = 0, kRecoverErrCqe = 1, kRecoverConfused = 2;
+/*
+ * Why an RQ needs a reset: an error CQE (the RQ is in ERR), a CQE that made
+ * no sense, or its CQ in error (an overrun); in the last two it may be RDY.
+ */
+constexpr u8 kRecoverNone = 0, kRecoverErrCqe = 1, kRecoverConfused = 2, kRecoverCqErr = 3;
 
 /* How the RX handler is compiled: without XDP, or with XDP_TX posting SENDs or sessions. */
 enum class RxXdp : u8 { Off, TxSend, TxMpw };
@@ -69,6 +72,8 @@ bool rq_refill(Rq *rq);
  * there (ERR -> RST -> RDY, ring refilled; rx_wqe_err, rx_recover).
  */
 template <RxXdp X> int rq_poll_cq(Rq *rq, int budget);
+/* Its CQ is in error (an overrun): the next poll recovers the RQ (it may still be RDY). */
+void rq_cq_error(Rq *rq);
 /* Test hook: every WQE posted (now and until the recovery) carries a bad lkey. */
 void rq_inject_error(Rq *rq);
 

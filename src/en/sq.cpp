@@ -537,12 +537,15 @@ template <SqKind K> int sq_recover(Sq *sq)
 	/*
 	 * CQEs not polled yet (a timeout, or NAPI stopped at its bound) complete
 	 * what the device sent; an error CQE among them ends that walk, and
-	 * what it leaves in the CQ is dropped with the rest.
+	 * what it leaves in the CQ is dropped with the rest. Then the CQ meets
+	 * the device's producer counter: a CQE the driver could not see (its
+	 * owner bit lost, a CQ overrun) left the two apart, and only resetting
+	 * the SQ would leave the driver waiting at a slot the device has passed.
 	 */
 	drain<K>(sq);
 	while (sq->cq.peek())
 		sq->cq.pop();
-	sq->cq.update_ci();
+	cq_resync(&sq->cq);
 	sq->pc = 0;
 	__atomic_store_n(&sq->cc, (u16)0, __ATOMIC_RELEASE);
 	sq->dma_pc = 0;

@@ -307,7 +307,7 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	s->tx_bytes = total.sq.bytes.read();
 	/*
 	 * rx_dropped: frames that arrived and were lost, by the device (port
-	 * down, too long for the buffer, malformed) or the driver (error CQE,
+	 * down, too long for the buffer, malformed, the RQ's CQ overrun) or the driver (error CQE,
 	 * never polled before a close, no skb). Not refill allocation failures
 	 * (no frame is lost: rx_buff_alloc_err), not XDP drops (the program's
 	 * choice, as mlx5). rx_missed_errors: no buffer posted (out of buffer);
@@ -316,6 +316,7 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	const prm::QCounters &qc = ds.q;
 
 	s->rx_dropped = qc.rx_if_down_packets + qc.rx_oversize_pkts_buffer + qc.rx_malformed +
+			qc.rx_cq_overrun +
 			total.rq.wqe_err.read() + total.rq.flushed.read() + total.rq.skb_err.read();
 	s->rx_missed_errors = qc.rx_out_of_buffer;
 	/* tx_dropped: refused before posting; tx_flushed (posted, never sent) as well */

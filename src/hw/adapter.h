@@ -98,6 +98,9 @@ struct Cq {
 	/* Slot lifetime: set at adapter creation. */
 	struct ::scx_hw_function *fn;
 	struct scx_os_timer *timer;
+	const u32 *dbrec;	/* be32 set_ci, arm */
+	u32 ci;			/* the last set_ci read (24 bits): read again when full */
+	u8 status;		/* prm::kCqStatus*, __atomic; OVERFLOW until its queue's reset */
 	/* Control (command lock); read locklessly by the arm doorbell. */
 	u32 num;		/* 0 while the slot is free */
 	u32 gen;

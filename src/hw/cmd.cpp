@@ -126,7 +126,9 @@ CmdStatus create_cq(CmdEnv &e)
 	CmdStatus st = check_moder(e, period, count, mode);
 	if (st != prm::kStatOk)
 		return st;
-	if (!dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign))
+	auto *dbrec = static_cast<const u32 *>(
+		dma_region(fn, in.dbr_addr.get(), kDbrecBytes, kDbrecAlign));
+	if (!dbrec)
 		return reject(e, prm::kStatBadParam, "CQ doorbell record not DMA memory");
 	u8 *ring = static_cast<u8 *>(
 		dma_region(fn, in.pas.get(), (u64)prm::kCqeSize << in.log_cq_size, prm::kCqeSize));
@@ -138,6 +140,7 @@ CmdStatus create_cq(CmdEnv &e)
 		return reject(e, prm::kStatExceedLim, "no free CQ");
 	Cq *cq = &fn->cq[ix];
 	cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get(), moder_pack(period, count, mode));
+	cq->dbrec = dbrec;
 	cq->users = 0;
 	u32 num = obj_next_num(&cq->gen, ObjType::Cq, (u32)ix);
 	store_u32(&cq->num, num);	/* the arm doorbell may look from now on */
@@ -155,6 +158,24 @@ CmdStatus destroy_cq(CmdEnv &e)
 	store_u32(&cq->num, 0);
 	cq_stop(cq);
 	cq->ring = nullptr;
+	cq->dbrec = nullptr;
+	return prm::kStatOk;
+}
+
+/*
+ * The CQ's status and counters. Its queue's engine may be writing: the
+ * status and producer counter are atomics, set_ci as last read is a snapshot.
+ */
+CmdStatus query_cq(CmdEnv &e)
+{
+	Cq *cq = find_cq(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
+	if (!cq)
+		return reject(e, prm::kStatBadResource, "no such CQ");
+	auto *out = outbox<prm::QueryCqOut>(e);
+	out->status = __atomic_load_n(&cq->status, __ATOMIC_RELAXED);
+	out->log_cq_size = (u8)cq->log_size;
+	out->producer_counter.set(__atomic_load_n(&cq->pi, __ATOMIC_ACQUIRE));
+	out->consumer_counter.set(__atomic_load_n(&cq->ci, __ATOMIC_RELAXED));
 	return prm::kStatOk;
 }
 
@@ -428,8 +449,10 @@ CmdStatus modify_wq(CmdEnv &e)
 	CmdStatus st = check_transition(e, q->state, in);
 	if (st == prm::kStatOk) {
 		q->state = in.next_state;
-		if (in.next_state == prm::kQueueRst)
+		if (in.next_state == prm::kQueueRst) {
 			K::reset(q);
+			cq_clear_error(q->cq);
+		}
 	}
 	scx_os_unlock(q->lock);
 	return st;
@@ -603,6 +626,7 @@ constexpr CmdDesc kCmds[] = {
 	{ prm::kCmdCreateCq, sizeof(prm::CreateCqIn), sizeof(prm::CreateObjOut), create_cq },
 	{ prm::kCmdDestroyCq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_cq },
 	{ prm::kCmdModifyCq, sizeof(prm::ModifyCqIn), sizeof(prm::CmdOut), modify_cq },
+	{ prm::kCmdQueryCq, sizeof(prm::DestroyObjIn), sizeof(prm::QueryCqOut), query_cq },
 	{ prm::kCmdCreateSq, sizeof(prm::CreateSqIn), sizeof(prm::CreateObjOut), create_wq<Sq> },
 	{ prm::kCmdModifySq, sizeof(prm::ModifyQueueIn), sizeof(prm::CmdOut), modify_wq<Sq> },
 	{ prm::kCmdDestroySq, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_wq<Sq> },
@@ -621,6 +645,7 @@ constexpr CmdDesc kCmds[] = {
 
 constexpr u32 kMaxOutbox = 80;
 static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
+static_assert(sizeof(prm::QueryCqOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryBusCountersOut) <= kMaxOutbox);
 

@@ -51,6 +51,27 @@ void irq_batch_add(IrqBatch *b, void *ctx, u32 vector)
 	}
 	b->e[b->n].ctx = ctx;
 	b->e[b->n].vector = vector;
+	b->e[b->n].cqn = 0;
+	b->n++;
+}
+
+void raise_cq_error(void *ctx, u32 vector, u32 cqn)
+{
+	if (ctx)
+		scx_os_cq_error(ctx, vector, cqn, prm::kCqErrSyndOverrun);
+}
+
+void irq_batch_add_cq_error(IrqBatch *b, void *ctx, u32 vector, u32 cqn)
+{
+	if (!ctx)
+		return;
+	if (b->n == IrqBatch::kMax) {
+		raise_cq_error(ctx, vector, cqn);
+		return;
+	}
+	b->e[b->n].ctx = ctx;
+	b->e[b->n].vector = vector;
+	b->e[b->n].cqn = cqn;
 	b->n++;
 }
 
@@ -152,8 +173,12 @@ void timer_fired(void *arg)
 
 void irq_batch_flush(IrqBatch *b)
 {
-	for (u32 i = 0; i < b->n; i++)
-		raise_now(b->e[i].ctx, b->e[i].vector);
+	for (u32 i = 0; i < b->n; i++) {
+		if (b->e[i].cqn)
+			raise_cq_error(b->e[i].ctx, b->e[i].vector, b->e[i].cqn);
+		else
+			raise_now(b->e[i].ctx, b->e[i].vector);
+	}
 	b->n = 0;
 }
 
@@ -178,6 +203,8 @@ void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn, u32 moder)
 	__atomic_store_n(&cq->c_eqn, c_eqn, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->pi, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->armed, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->ci, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&cq->status, prm::kCqStatusOk, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->arm_ci, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->moder, moder, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->deadline, 0, __ATOMIC_RELAXED);
@@ -215,8 +242,40 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 	}
 }
 
-void cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs)
+bool cq_has_room(Function *fn, Cq *cq, IrqBatch *irqs)
 {
+	if (__builtin_expect(__atomic_load_n(&cq->status, __ATOMIC_RELAXED) != prm::kCqStatusOk, 0))
+		return false;
+	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
+	u32 size = 1u << cq->log_size;
+	/* set_ci as last read: the doorbell record is read again only when the CQ looks full */
+	u32 ci = __atomic_load_n(&cq->ci, __ATOMIC_RELAXED);
+	if (((pi - ci) & kCqArmCiMask) < size)
+		return true;
+	ci = dbrec_read(fn, cq->dbrec, prm::kCqSetCiDbr) & kCqArmCiMask;
+	__atomic_store_n(&cq->ci, ci, __ATOMIC_RELAXED);
+	if (((pi - ci) & kCqArmCiMask) < size)
+		return true;
+
+	u32 cqn = load_u32(&cq->num);
+	__atomic_store_n(&cq->status, prm::kCqStatusOverflow, __ATOMIC_RELAXED);
+	bus_add(&fn->qc.cq_overrun, 1);
+	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u cq 0x%x: overrun (pi %u set_ci %u)\n", fn->ix,
+		   cqn, pi, ci);
+	irq_batch_add_cq_error(irqs, irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED),
+			       cqn);
+	return false;
+}
+
+void cq_clear_error(Cq *cq)
+{
+	__atomic_store_n(&cq->status, prm::kCqStatusOk, __ATOMIC_RELAXED);
+}
+
+bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs)
+{
+	if (!cq_has_room(fn, cq, irqs))
+		return false;
 	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
 	u8 *slot = cq->ring + (usize)(pi & ((1u << cq->log_size) - 1)) * prm::kCqeSize;
 	u8 owner = (u8)((pi >> cq->log_size) & 1);
@@ -230,6 +289,7 @@ void cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 	__atomic_store_n(&cq->pi, pi + 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending(cq, pi + 1)))
 		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn);
+	return true;
 }
 
 void cq_arm_doorbell(Function *fn, u64 value)

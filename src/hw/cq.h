@@ -22,6 +22,7 @@ struct IrqBatch {
 	struct {
 		void *ctx;
 		u32 vector;
+		u32 cqn;	/* a CQ error event for this CQ; 0: an interrupt */
 	} e[kMax];
 };
 
@@ -43,12 +44,25 @@ void cq_stop(Cq *cq);
 void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs);
 
 /*
+ * Whether the CQ takes one more CQE. It does not when it is in error, or
+ * when it is full (the producer index a ring ahead of set_ci, which is read
+ * only then): an overrun. The device never overwrites a CQE the driver has
+ * not consumed: the CQ goes to OVERFLOW, cq_overrun counts it, and a CQ
+ * error event is queued in `irqs`. Caller holds the lock of its queue.
+ */
+bool cq_has_room(Function *fn, Cq *cq, IrqBatch *irqs);
+
+/* The queue served by the CQ was reset (-> RST): a CQ in error takes CQEs again. */
+void cq_clear_error(Cq *cq);
+
+/*
  * Write one CQE: all bytes of `cqe` but op_own, a release barrier, then
  * op_own = opcode << 4 | owner. Publishes the new producer index and, if the
  * CQ was armed, queues its interrupt in `irqs`. Caller holds the lock of the
- * queue that reports to this CQ.
+ * queue that reports to this CQ. False, and nothing written, when the CQ
+ * has no room (cq_has_room()).
  */
-void cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs);
+bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs);
 
 /* The CQ arm doorbell: value = {be32 (sn << 28 | cmd | ci), be32 cqn} in memory order. */
 void cq_arm_doorbell(Function *fn, u64 value);

@@ -108,6 +108,11 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 		bus_add(&fn->qc.rx_out_of_buffer, 1);
 		return;
 	}
+	/* No room for its CQE (an overrun, or the CQ stopped by one): dropped, the WQE kept. */
+	if (__builtin_expect(!cq_has_room(fn, rq->cq, irqs), 0)) {
+		bus_add(&fn->qc.rx_cq_overrun, 1);
+		return;
+	}
 
 	u32 mask = (1u << rq->log_size) - 1;
 	prm::RxWqeCyc wqe;
@@ -255,6 +260,11 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 		bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
 		return;
 	}
+	/* No room for its CQE (an overrun, or the CQ stopped by one): dropped, nothing consumed. */
+	if (__builtin_expect(!cq_has_room(fn, rq->cq, irqs), 0)) {
+		bus_add(&fn->qc.rx_cq_overrun, 1);
+		return;
+	}
 	if (rq->stride && rq->stride + need > nstrides)
 		striding_fill(fn, rq, irqs);
 	if (!rq->stride) {
@@ -275,7 +285,9 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 	prm::Cqe64 cqe;
 	fill_rx_cqe(f, 0, &cqe);
 	striding_cqe(rq, f.len | need << prm::kMpwrqCqeStridesShift, &cqe);
-	cq_post(fn, rq->cq, &cqe, prm::kCqeRespSend, irqs);
+	/* a filler CQE took the last slot: the frame's CQE overruns the CQ */
+	if (__builtin_expect(!cq_post(fn, rq->cq, &cqe, prm::kCqeRespSend, irqs), 0))
+		bus_add(&fn->qc.rx_cq_overrun, 1);
 	rq->stride += need;
 	if (rq->stride == nstrides)
 		striding_retire(fn, rq);

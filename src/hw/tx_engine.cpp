@@ -338,12 +338,16 @@ u8 exec_lso(TxRun &t, const Wqe &w)
 
 /* ---- completions ---- */
 
-void tx_cqe(TxRun &t, const CtrlSeg &ctrl)
+/* False when the CQ cannot take it (an overrun): the SQ stops in ERR, its completion unreported. */
+bool tx_cqe(TxRun &t, const CtrlSeg &ctrl)
 {
 	prm::Cqe64 cqe = {};
 	cqe.wqe_counter.set(ctrl.wqe_index());
 	cqe.sop_drop_qpn.set(((u32)ctrl.opcode() << 24) | t.sqn);
-	cq_post(t.fn, t.sq->cq, &cqe, prm::kCqeReq, t.irqs);
+	if (cq_post(t.fn, t.sq->cq, &cqe, prm::kCqeReq, t.irqs))
+		return true;
+	t.sq->state = prm::kQueueErr;
+	return false;
 }
 
 /* An error CQE carries the device's own counter: the driver restarts the SQ from there. */
@@ -403,9 +407,10 @@ void sq_execute(TxRun &t)
 			tx_error(t, ctrl.opcode(), synd);
 			return;
 		}
-		if (ctrl.fm_ce_se & prm::kCtrlCqUpdate)
-			tx_cqe(t, ctrl);
+		bool cqe_ok = !(ctrl.fm_ce_se & prm::kCtrlCqUpdate) || tx_cqe(t, ctrl);
 		sq->cc = (u16)(sq->cc + nbb);
+		if (__builtin_expect(!cqe_ok, 0))
+			return;
 	}
 }
 

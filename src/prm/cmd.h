@@ -16,6 +16,7 @@ enum CmdOpcode : u16 {
 	kCmdQueryHcaCap = 0x100,
 	kCmdCreateCq = 0x400,
 	kCmdDestroyCq = 0x401,
+	kCmdQueryCq = 0x402,
 	kCmdModifyCq = 0x403,
 	kCmdQueryQCounter = 0x773,
 	kCmdCreateRss = 0x900,	/* TIR + RQT in one object */
@@ -146,6 +147,17 @@ struct CreateObjOut {
 	CmdOut hdr;
 	be32 obj_num;		/* cqn, sqn, rqn or rss number */
 	u8 rsvd[4];
+};
+
+/* QUERY_CQ: in DestroyObjIn (obj_num = cqn). */
+struct QueryCqOut {
+	CmdOut hdr;
+	u8 status;		/* kCqStatus* (cqe.h) */
+	u8 log_cq_size;
+	u8 rsvd[2];
+	be32 producer_counter;	/* CQEs written, free-running */
+	be32 consumer_counter;	/* the last set_ci the device read */
+	u8 rsvd2[4];
 };
 
 struct DestroyObjIn {
@@ -323,6 +335,11 @@ static_assert(sizeof(CreateObjOut) == 16);
 static_assert(__builtin_offsetof(CreateObjOut, hdr) == 0);
 static_assert(__builtin_offsetof(CreateObjOut, obj_num) == 8);
 static_assert(__builtin_offsetof(CreateObjOut, rsvd) == 12);
+static_assert(sizeof(QueryCqOut) == 24);
+static_assert(__builtin_offsetof(QueryCqOut, status) == 8);
+static_assert(__builtin_offsetof(QueryCqOut, log_cq_size) == 9);
+static_assert(__builtin_offsetof(QueryCqOut, producer_counter) == 12);
+static_assert(__builtin_offsetof(QueryCqOut, consumer_counter) == 16);
 static_assert(sizeof(DestroyObjIn) == 16);
 static_assert(__builtin_offsetof(DestroyObjIn, hdr) == 0);
 static_assert(__builtin_offsetof(DestroyObjIn, obj_num) == 8);
@@ -361,7 +378,7 @@ static_assert(__builtin_offsetof(RssIn, log_table_size) == 16);
 static_assert(__builtin_offsetof(RssIn, rsvd) == 17);
 static_assert(__builtin_offsetof(RssIn, toeplitz_key) == 24);
 static_assert(__builtin_offsetof(RssIn, rqn) == 64);
-static_assert(sizeof(QueryQCounterOut) == 40);
+static_assert(sizeof(QueryQCounterOut) == 56);
 static_assert(__builtin_offsetof(QueryQCounterOut, hdr) == 0);
 static_assert(sizeof(QueryBusCountersOut) == 80);
 static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);

@@ -6,12 +6,17 @@
 #ifndef SCX_PRM_COUNTER_LIST_H
 #define SCX_PRM_COUNTER_LIST_H
 
-/* QUERY_Q_COUNTER: frames the RX engine dropped before any RQ took them. */
+/*
+ * QUERY_Q_COUNTER: frames the RX engine dropped before any RQ took them,
+ * and CQ overruns (a CQE due on a full CQ: the CQ stops, CQ error event).
+ */
 #define SCX_PRM_Q_COUNTERS(X)                                                              \
 	X(rx_out_of_buffer, "rx_out_of_buffer")	/* no posted WQE in the chosen RQ */        \
 	X(rx_if_down_packets, "rx_if_down_packets")	/* no ready RQ, no RSS object */    \
 	X(rx_oversize_pkts_buffer, "rx_oversize_pkts_buffer")	/* longer than the buffer */ \
-	X(rx_malformed, "rx_malformed")	/* runt frames */
+	X(rx_malformed, "rx_malformed")	/* runt frames */                                 \
+	X(rx_cq_overrun, "rx_cq_overrun")	/* the RQ's CQ full or in overrun */        \
+	X(cq_overrun, "cq_overrun")	/* CQs (TX or RX) stopped by an overrun */
 
 /* QUERY_BUS_COUNTERS: what crossed the function's emulated PCIe link. */
 #define SCX_PRM_BUS_COUNTERS(X)                                                        \

@@ -92,6 +92,15 @@ static_assert(sizeof(ErrCqe) == kCqeSize);
 /* Initial op_own of every CQE: opcode INVALID, owner 1 (never valid on lap 0). */
 constexpr u8 kCqeInitOpOwn = 0xf1;
 
+/*
+ * CQ status (QUERY_CQ): a CQE due while the CQ is full (producer index a
+ * whole ring ahead of set_ci) is an overrun: the device writes nothing,
+ * the CQ goes to OVERFLOW and a CQ error event (syndrome overrun) is raised.
+ */
+constexpr u8 kCqStatusOk = 0x0;
+constexpr u8 kCqStatusOverflow = 0x9;
+constexpr u8 kCqErrSyndOverrun = 0x1;
+
 /* CQ doorbell record: word 0 set_ci, word 1 arm. */
 constexpr u32 kCqSetCiDbr = 0;
 constexpr u32 kCqArmDbr = 1;

@@ -522,7 +522,7 @@ void op_misc(State &s, Input &in, uint32_t f)
 	uint8_t st = out_buf[0];
 	bool known = false;
 	for (uint16_t k : { prm::kCmdQueryHcaCap, prm::kCmdCreateCq, prm::kCmdDestroyCq,
-			    prm::kCmdQueryQCounter, prm::kCmdCreateRss, prm::kCmdModifyRss,
+			    prm::kCmdQueryCq, prm::kCmdQueryQCounter, prm::kCmdCreateRss, prm::kCmdModifyRss,
 			    prm::kCmdDestroyRss, prm::kCmdCreateSq, prm::kCmdModifySq,
 			    prm::kCmdDestroySq, prm::kCmdCreateRq, prm::kCmdModifyRq,
 			    prm::kCmdDestroyRq, prm::kCmdQueryBusCounters })

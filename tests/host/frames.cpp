@@ -190,4 +190,11 @@ void fill_reference_csums(Bytes &f)
 		put16(f, l4_off(f) + 6, ref_l4_csum(f));
 }
 
+Bytes small(uint8_t seed)
+{
+	Spec s;
+	s.payload = payload(10 + seed % 7, seed);
+	return build(s);
+}
+
 } /* namespace frames */

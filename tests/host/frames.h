@@ -29,6 +29,8 @@ struct Spec {
 
 Bytes build(const Spec &s);
 Bytes payload(size_t n, uint8_t seed = 1);
+/* A default-Spec frame with 10..16 payload bytes, length and content chosen by seed. */
+Bytes small(uint8_t seed);
 Bytes ip_bytes(const std::string &addr);	/* 4 or 16 bytes */
 
 /* Offsets in a frame built by build(). */

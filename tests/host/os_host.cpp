@@ -169,6 +169,7 @@ void rxbuf_release(void *page)
 /* ---- interrupts ---- */
 std::map<std::pair<void *, uint32_t>, uint64_t> g_irqs;
 uint64_t g_irq_total;
+std::vector<host::CqError> g_cq_errors;
 std::function<void(void *, uint32_t)> g_irq_hook;
 
 /* ---- timers: a fake clock that moves only when a test advances it ---- */
@@ -422,6 +423,19 @@ void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	host_obj_vlog("port", os_port, level, fmt, ap);
 	va_end(ap);
+}
+
+void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t syndrome)
+{
+	std::function<void(void *, uint32_t)> hook;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		g_cq_errors.push_back({ irq_ctx, vector, cqn, syndrome });
+		hook = g_irq_hook;
+	}
+	/* the event reaches the channel's NAPI like its interrupt */
+	if (hook)
+		hook(irq_ctx, vector);
 }
 
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
@@ -722,6 +736,12 @@ uint64_t irq_total()
 	return g_irq_total;
 }
 
+std::vector<CqError> cq_errors()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_cq_errors;
+}
+
 void set_irq_hook(std::function<void(void *, uint32_t)> hook)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
@@ -811,6 +831,7 @@ void reset()
 	g_tx_freed.clear();
 	g_irqs.clear();
 	g_irq_total = 0;
+	g_cq_errors.clear();
 	g_irq_hook = nullptr;
 	g_fail_deliveries = 0;
 	g_fail_allocs = 0;

@@ -92,6 +92,14 @@ const std::vector<void *> &tx_freed(void *os_channel);
 /* ---- interrupts ---- */
 uint64_t irq_count(void *irq_ctx, uint32_t vector);
 uint64_t irq_total();
+/* CQ error events (scx_os_cq_error), in order; each also calls the irq hook with its vector. */
+struct CqError {
+	void *irq_ctx;
+	uint32_t vector;
+	uint32_t cqn;
+	uint32_t syndrome;
+};
+std::vector<CqError> cq_errors();
 /* Called on every scx_os_raise_irq, after counting (may call back into the core). */
 void set_irq_hook(std::function<void(void *irq_ctx, uint32_t vector)> hook);
 
