@@ -19,10 +19,12 @@ bench_scx_pair() {
 	MAC=$(dev_mac scx1 "$ns")
 }
 
+# SCX_BENCH_SCX_PARAMS: more module parameters (e.g. "dma_view=0").
 bench_setup_pairs() {
 	modprobe pktgen
 	modprobe veth
-	scx_load channels=1
+	# shellcheck disable=SC2086
+	scx_load channels=1 ${SCX_BENCH_SCX_PARAMS:-}
 	ns_create "$NS_S"
 	ns_create "$NS_V"
 	sysctl -qw net.ipv6.conf.scx0.disable_ipv6=1
