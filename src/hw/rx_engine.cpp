@@ -49,7 +49,12 @@ u8 l3_cqe_type(const RxFrame &f)
 	}
 }
 
-void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
+/*
+ * Inlined into both placements: once the striding RQ became its second
+ * caller, GCC stopped inlining it into the cyclic RQ's, which cost 34
+ * instructions per packet (bench/vm/icount.sh, performance-history.md).
+ */
+[[gnu::always_inline]] inline void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
 {
 	__builtin_memset(cqe, 0, sizeof(*cqe));
 	cqe->rss_hash_result.set(f.rss.hash);
