@@ -65,7 +65,8 @@ constexpr Row kRows[] = {
 	OFF(CreateRqIn, wq_type, 14), OFF(CreateRqIn, dbr_addr, 16), OFF(CreateRqIn, pas, 24),
 	OFF(CreateRqIn, log_wqe_num_of_strides, 32), OFF(CreateRqIn, log_wqe_stride_size, 33),
 	SZ(ModifyQueueIn, 16), OFF(ModifyQueueIn, cur_state, 12), OFF(ModifyQueueIn, next_state, 13),
-	SZ(RssIn, 1088), OFF(RssIn, toeplitz_key, 24), OFF(RssIn, rqn, 64),
+	SZ(RssIn, 1088), OFF(RssIn, type_fields, 17), OFF(RssIn, toeplitz_key, 24),
+	OFF(RssIn, rqn, 64),
 	SZ(QueryQCounterOut, 56), SZ(QueryBusCountersOut, 80),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
 };

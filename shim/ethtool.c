@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * softcx ethtool_ops: driver info, link, channels, rings, interrupt
- * moderation, private flags and the core's counter table.
+ * moderation, private flags, RSS and the core's counter table.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -302,6 +302,147 @@ static int scx_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 	return err;
 }
 
+/* ---- RSS: ethtool -x/-X (key, indirection table), -n/-N rx-flow-hash ---- */
+
+static u32 scx_get_rxfh_key_size(struct net_device *dev)
+{
+	return SCX_RSS_KEY_SIZE;
+}
+
+static u32 scx_get_rxfh_indir_size(struct net_device *dev)
+{
+	return SCX_RSS_TABLE_SIZE;
+}
+
+/* The port's RSS; its table as the live set has it (spread unless the user set one). */
+static void scx_rss_read(struct net_device *dev, struct scx_rss *rss)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	scx_port_get_rss(priv->port, netif_is_rxfh_configured(dev) ? 0 : priv->nch, rss);
+}
+
+static int scx_rss_write(struct net_device *dev, const struct scx_rss *rss)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	const char *why = "";
+	int err;
+
+	err = scx_port_set_rss(priv->port, rss, &why);
+	if (err)
+		netdev_err(dev, "RSS: %s (%d)\n", why, err);
+	return err;
+}
+
+static int scx_get_rxfh(struct net_device *dev, u32 *indir, u8 *key, u8 *hfunc)
+{
+	struct scx_rss rss;
+
+	scx_rss_read(dev, &rss);
+	if (indir)
+		memcpy(indir, rss.table, sizeof(rss.table));
+	if (key)
+		memcpy(key, rss.key, sizeof(rss.key));
+	if (hfunc)
+		*hfunc = ETH_RSS_HASH_TOP;
+	return 0;
+}
+
+/*
+ * RTNL held. The ethtool core has checked every entry against
+ * ETHTOOL_GRXRINGS; the live set's RSS object changes in place.
+ */
+static int scx_set_rxfh(struct net_device *dev, const u32 *indir, const u8 *key, const u8 hfunc)
+{
+	struct scx_rss rss;
+
+	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP) {
+		netdev_err(dev, "RSS: the device hashes with Toeplitz only\n");
+		return -EOPNOTSUPP;
+	}
+	scx_rss_read(dev, &rss);
+	if (indir)
+		memcpy(rss.table, indir, sizeof(rss.table));
+	if (key)
+		memcpy(rss.key, key, sizeof(rss.key));
+	return scx_rss_write(dev, &rss);
+}
+
+/* ethtool's flow type -> the core's traffic type, or -1. */
+static int scx_rss_type(u32 flow_type)
+{
+	switch (flow_type) {
+	case TCP_V4_FLOW: return SCX_RSS_TCP4;
+	case UDP_V4_FLOW: return SCX_RSS_UDP4;
+	case IPV4_FLOW: return SCX_RSS_IP4;
+	case TCP_V6_FLOW: return SCX_RSS_TCP6;
+	case UDP_V6_FLOW: return SCX_RSS_UDP6;
+	case IPV6_FLOW: return SCX_RSS_IP6;
+	default: return -1;
+	}
+}
+
+static const struct { u64 rxh; u8 field; } scx_rxh_fields[] = {
+	{ RXH_IP_SRC, SCX_RSS_SRC_IP },
+	{ RXH_IP_DST, SCX_RSS_DST_IP },
+	{ RXH_L4_B_0_1, SCX_RSS_SRC_PORT },
+	{ RXH_L4_B_2_3, SCX_RSS_DST_PORT },
+};
+
+static int scx_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc, u32 *rule_locs)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_rss rss;
+	int type, i;
+
+	switch (nfc->cmd) {
+	case ETHTOOL_GRXRINGS:
+		nfc->data = priv->nch;
+		return 0;
+	case ETHTOOL_GRXFH:
+		type = scx_rss_type(nfc->flow_type & ~(FLOW_EXT | FLOW_MAC_EXT | FLOW_RSS));
+		if (type < 0)
+			return -EOPNOTSUPP;
+		scx_rss_read(dev, &rss);
+		nfc->data = 0;
+		for (i = 0; i < ARRAY_SIZE(scx_rxh_fields); i++)
+			if (rss.fields[type] & scx_rxh_fields[i].field)
+				nfc->data |= scx_rxh_fields[i].rxh;
+		return 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+/* RTNL held. ETHTOOL_SRXFH: which header fields feed the hash, per flow type. */
+static int scx_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
+{
+	struct scx_rss rss;
+	u64 left = nfc->data;
+	u8 fields = 0;
+	int type, i;
+
+	if (nfc->cmd != ETHTOOL_SRXFH)
+		return -EOPNOTSUPP;
+	type = scx_rss_type(nfc->flow_type);
+	if (type < 0) {
+		netdev_err(dev, "rx-flow-hash: tcp4, udp4, ip4, tcp6, udp6 and ip6 only\n");
+		return -EOPNOTSUPP;
+	}
+	for (i = 0; i < ARRAY_SIZE(scx_rxh_fields); i++)
+		if (left & scx_rxh_fields[i].rxh) {
+			fields |= scx_rxh_fields[i].field;
+			left &= ~scx_rxh_fields[i].rxh;
+		}
+	if (left) {
+		netdev_err(dev, "rx-flow-hash: the device hashes IP addresses and L4 ports only (s, d, f, n)\n");
+		return -EINVAL;
+	}
+	scx_rss_read(dev, &rss);
+	rss.fields[type] = fields;
+	return scx_rss_write(dev, &rss);
+}
+
 const struct ethtool_ops scx_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_MAX_FRAMES |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,
@@ -318,4 +459,10 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.set_coalesce		= scx_set_coalesce,
 	.get_priv_flags		= scx_get_priv_flags,
 	.set_priv_flags		= scx_set_priv_flags,
+	.get_rxfh_key_size	= scx_get_rxfh_key_size,
+	.get_rxfh_indir_size	= scx_get_rxfh_indir_size,
+	.get_rxfh		= scx_get_rxfh,
+	.set_rxfh		= scx_set_rxfh,
+	.get_rxnfc		= scx_get_rxnfc,
+	.set_rxnfc		= scx_set_rxnfc,
 };

@@ -85,6 +85,8 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	struct scx_queue_sizes qs;
 	struct scx_priv *priv;
 	struct net_device *dev;
+	struct scx_rss rss;
+	const char *why;
 	u32 i;
 	int err;
 
@@ -142,6 +144,12 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->log_rq_size = qs.log_rq_size;
 	priv->tx_mpwqe = caps.tx_mpwqe;	/* skb_tx_mpwqe: on where the device can */
 	priv->xdp_tx_mpwqe = caps.xdp_tx_mpwqe;	/* xdp_tx_mpwqe: likewise */
+	/* RSS: the kernel's key, so a flow hashes as the stack's RSS tools expect */
+	scx_port_get_rss(priv->port, priv->nch, &rss);
+	netdev_rss_key_fill(rss.key, sizeof(rss.key));
+	err = scx_port_set_rss(priv->port, &rss, &why);
+	if (err)
+		return err;
 	/* moderation: the core's defaults (rx_cqe_moder on where the device can), adaptive RX */
 	scx_port_get_moder(priv->port, &priv->moder);
 	err = scx_moder_update(priv, &priv->moder, caps.cq_moderation, false, NULL);

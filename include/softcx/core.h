@@ -86,7 +86,50 @@ struct scx_port_params {
 	uint32_t xdp;
 	/* post XDP frames (XDP_TX and ndo_xdp_xmit) in MPWQE sessions (needs caps.xdp_tx_mpwqe) */
 	uint32_t xdp_tx_mpwqe;
+	/*
+	 * Keep the port's RSS indirection table (the user set it) instead of
+	 * spreading it evenly over the new set's channels. Every entry must
+	 * name one of the nch channels, else -EINVAL.
+	 */
+	uint32_t rss_keep_table;
 };
+
+/*
+ * RSS: the device hashes a frame's fields (per traffic type) with the
+ * Toeplitz key; table[hash % SCX_RSS_TABLE_SIZE] names the channel.
+ */
+#define SCX_RSS_KEY_SIZE 40
+#define SCX_RSS_TABLE_SIZE 128
+enum scx_rss_type {
+	SCX_RSS_TCP4, SCX_RSS_UDP4, SCX_RSS_IP4,	/* IP4: IPv4 but not TCP/UDP */
+	SCX_RSS_TCP6, SCX_RSS_UDP6, SCX_RSS_IP6,
+	SCX_RSS_NTYPES
+};
+/* hash input fields; ports only for TCP and UDP */
+#define SCX_RSS_SRC_IP (1u << 0)
+#define SCX_RSS_DST_IP (1u << 1)
+#define SCX_RSS_SRC_PORT (1u << 2)
+#define SCX_RSS_DST_PORT (1u << 3)
+struct scx_rss {
+	uint8_t key[SCX_RSS_KEY_SIZE];
+	uint32_t table[SCX_RSS_TABLE_SIZE];	/* channel index */
+	uint8_t fields[SCX_RSS_NTYPES];		/* SCX_RSS_* bits */
+};
+/*
+ * The port's RSS: the core's defaults until set. spread_nch 0: the table
+ * remembered (what a set built with rss_keep_table steers by); else the
+ * table spread evenly over spread_nch channels, as a set built without
+ * rss_keep_table gets it.
+ */
+void scx_port_get_rss(const struct scx_port *p, uint32_t spread_nch, struct scx_rss *rss);
+/*
+ * Check and remember @rss, and apply it to the live set's RSS object
+ * (MODIFY_RSS: no rebuild, traffic runs on). 0; -EINVAL with the reason in
+ * *why (an entry names a missing channel: the live set's, else nch_max;
+ * a field the type cannot hash), nothing changed; or a command's error
+ * (the set keeps its old RSS, nothing remembered).
+ */
+int scx_port_set_rss(struct scx_port *p, const struct scx_rss *rss, const char **why);
 
 /*
  * Interrupt moderation of a CQ, done by the device: once armed, the CQ

@@ -8,43 +8,11 @@
 #include "en/port.h"
 
 #include "en/cmd.h"
+#include "en/rss.h"
 
 namespace softcx::en {
 
 namespace {
-
-constexpr u32 kRssLogTable = 7;
-
-/* A fixed, well-known Toeplitz key keeps hashes reproducible across runs. */
-constexpr u8 kRssKey[prm::kRssKeySize] = {
-	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
-	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
-	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
-};
-
-/* The set's RSS object; being the newest, it steers the port's RX from now on. */
-int rss_create(Port *p, ChannelSet *set)
-{
-	prm::RssIn *in = zalloc_one<prm::RssIn>();
-	prm::CreateObjOut out = {};
-	int err;
-
-	if (!in)
-		return -SCX_ENOMEM;
-	in->rx_hash_fields.set(prm::kRssFieldSrcIp | prm::kRssFieldDstIp |
-			       prm::kRssFieldL4SPort | prm::kRssFieldL4DPort);
-	in->log_table_size = kRssLogTable;
-	__builtin_memcpy(in->toeplitz_key, kRssKey, sizeof(kRssKey));
-	for (u32 i = 0; i < (1u << kRssLogTable); i++)
-		in->rqn[i].set(set->ch[i % set->nch].rq.rqn);
-	err = cmd_run(p->fn, p->os_port, prm::kCmdCreateRss, in, &out);
-	scx_os_free(in);
-	if (err)
-		return err;
-	set->rss_num = out.obj_num.get();
-	set->has_rss = true;
-	return 0;
-}
 
 void channels_close(Channel *chs, u32 n)
 {
@@ -105,6 +73,7 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 	if (err)
 		goto err;
 	p->moder = moder_port_default(p->caps);
+	rss_default(&p->rss, nch_max);
 	/* two sets during a switch: 3 SQs, 1 RQ, 4 CQs per channel each */
 	if (2 * 3 * nch_max > p->caps.max_sqs.get() || 2 * nch_max > p->caps.max_rqs.get() ||
 	    2 * 4 * nch_max > p->caps.max_cqs.get()) {
@@ -168,9 +137,9 @@ extern "C" int scx_port_prepare(scx_port *p, const scx_port_params *params,
 	{
 		LockGuard g(p->stats_lock);	/* stats readers see the set from here */
 
-		p->next = ChannelSet{chs, params->nch, 0, false};
+		p->next = ChannelSet{chs, params->nch, 0, false, false};
 	}
-	err = rss_create(p, &p->next);
+	err = rss_create(p, &p->next, params->rss_keep_table != 0);
 	if (err)
 		set_close(p, &p->next);
 	return err;
@@ -196,6 +165,7 @@ extern "C" void scx_port_commit(scx_port *p)
 
 	p->live = p->next;
 	p->next = ChannelSet{};
+	rss_set_live(p, p->live);
 }
 
 /* The live set's RSS object is older: it steers again once the prepared one is gone. */

@@ -14,6 +14,7 @@ struct ChannelSet {
 	u32 nch;
 	u32 rss_num;
 	bool has_rss;
+	bool rss_spread;	/* its table is spread evenly, not the port's */
 };
 
 } /* namespace softcx::en */
@@ -26,6 +27,7 @@ struct scx_port {
 	softcx::u32 nch_max;
 	scx_os_layout os;	/* the OS's part of the RX buffer layout */
 	scx_port_moder moder;	/* CQ moderation channel sets are built with */
+	scx_rss rss;		/* RSS channel sets are built with (en/rss.cpp) */
 	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.

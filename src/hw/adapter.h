@@ -173,7 +173,7 @@ struct Rss {
 	u32 seq;			/* odd while a command rewrites the object */
 	u32 num;
 	u32 gen;
-	u32 fields;			/* prm::kRssField* */
+	u32 fields;			/* prm::kRssField* of type t at bit t * kRssTypeShift */
 	u32 log_size;
 	u64 created;			/* creation order: the newest live one steers */
 	u8 key[prm::kRssKeySize];

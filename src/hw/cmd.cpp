@@ -491,7 +491,8 @@ struct RssHead {		/* RssIn up to the table */
 	prm::be32 obj_num;
 	prm::be32 rx_hash_fields;
 	u8 log_table_size;
-	u8 rsvd[7];
+	u8 type_fields[prm::kRssTypes];
+	u8 rsvd;
 	u8 toeplitz_key[prm::kRssKeySize];
 };
 static_assert(sizeof(RssHead) == kRssTableOff);
@@ -509,6 +510,9 @@ CmdStatus check_rss(CmdEnv &e, const RssHead &in)
 		return reject(e, prm::kStatBadParam, "RSS table above caps");
 	if (in.rx_hash_fields.get() & ~kRssFieldsAll)
 		return reject(e, prm::kStatBadParam, "unknown RSS hash field");
+	for (u8 f : in.type_fields)
+		if (f & ~(prm::kRssTypeOwn | kRssFieldsAll))
+			return reject(e, prm::kStatBadParam, "unknown RSS hash field of a type");
 	u32 n = 1u << in.log_table_size;
 	if (e.in_len < kRssTableOff + n * sizeof(prm::be32))
 		return reject(e, prm::kStatBadInputLen, "RSS inbox shorter than its table");
@@ -522,7 +526,13 @@ CmdStatus check_rss(CmdEnv &e, const RssHead &in)
 void rss_fill(const CmdEnv &e, Rss *r, const RssHead &in)
 {
 	u32 n = 1u << in.log_table_size;
-	r->fields = in.rx_hash_fields.get();
+	u32 fields = 0;
+	for (u32 t = 0; t < prm::kRssTypes; t++) {
+		u8 f = in.type_fields[t];
+		u32 own = f & prm::kRssTypeOwn ? f & kRssFieldsAll : in.rx_hash_fields.get();
+		fields |= own << (t * kRssTypeShift);
+	}
+	__atomic_store_n(&r->fields, fields, __ATOMIC_RELAXED);
 	r->log_size = in.log_table_size;
 	rss_set_key(r, in.toeplitz_key);
 	for (u32 i = 0; i < n; i++)

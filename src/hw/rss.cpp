@@ -50,12 +50,24 @@ inline void hash_addrs(HashCursor *c, const u8 *saddr, u32 fields)
 		hash_add<N>(c, saddr + N);
 }
 
+/* The frame's traffic type's fields out of the object's packed ones. */
+inline u32 type_fields(const PacketInfo &pi, u32 packed)
+{
+	u32 t = pi.l3 == L3::Ipv4 ? prm::kRssTcp4 : prm::kRssTcp6;
+
+	if (pi.l4_proto == kIpProtoUdp)
+		t += prm::kRssUdp4 - prm::kRssTcp4;
+	else if (pi.l4_proto != kIpProtoTcp)
+		t += prm::kRssIp4 - prm::kRssTcp4;
+	return (packed >> (t * kRssTypeShift)) & ((1u << kRssTypeShift) - 1);
+}
+
 /*
  * Hash input: source IP, destination IP, source port, destination port,
- * each as selected by the object's fields. Returns the CQE hash type bits;
- * the hash goes to *hash (0 when the input is empty).
+ * each as selected by the fields of the frame's traffic type. Returns the
+ * CQE hash type bits; the hash goes to *hash (0 when the input is empty).
  */
-u8 hash_frame(const ToeplitzTable *t, const u8 *f, const PacketInfo &pi, u32 fields, u32 *hash)
+u8 hash_frame(const ToeplitzTable *t, const u8 *f, const PacketInfo &pi, u32 packed, u32 *hash)
 {
 	HashCursor c = { t, 0, 0 };
 	u8 type = 0;
@@ -63,6 +75,7 @@ u8 hash_frame(const ToeplitzTable *t, const u8 *f, const PacketInfo &pi, u32 fie
 	*hash = 0;
 	if (pi.l3 == L3::None || !t)
 		return 0;
+	u32 fields = type_fields(pi, packed);
 	const u8 *ip = f + pi.l3_off;
 	if (pi.l3 == L3::Ipv4)
 		hash_addrs<4>(&c, ip + 12, fields);

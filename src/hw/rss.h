@@ -16,6 +16,9 @@
 namespace softcx::hw {
 
 constexpr u32 kToeplitzMaxInput = prm::kRssKeySize - 4;	/* 36: IPv6 4-tuple */
+/* Rss::fields holds each traffic type's prm::kRssField* bits in 4 bits. */
+constexpr u32 kRssTypeShift = 4;
+static_assert(prm::kRssTypes * kRssTypeShift <= 32, "Rss::fields packs every type");
 
 /*
  * The Toeplitz hash of a key, by table: for input byte position i and byte

@@ -220,12 +220,22 @@ constexpr u32 kRssFieldDstIp = 1u << 1;
 constexpr u32 kRssFieldL4SPort = 1u << 2;
 constexpr u32 kRssFieldL4DPort = 1u << 3;
 
+/*
+ * Traffic types that may hash their own fields (type_fields[]): a byte
+ * with kRssTypeOwn set gives the type's kRssField* bits in its low nibble;
+ * without it the type hashes rx_hash_fields. Port fields only apply to
+ * TCP and UDP.
+ */
+enum RssType : u8 { kRssTcp4, kRssUdp4, kRssIp4, kRssTcp6, kRssUdp6, kRssIp6, kRssTypes };
+constexpr u8 kRssTypeOwn = 0x80;
+
 struct RssIn {
 	CmdIn hdr;
 	be32 obj_num;		/* modify only */
 	be32 rx_hash_fields;
 	u8 log_table_size;
-	u8 rsvd[7];
+	u8 type_fields[kRssTypes];
+	u8 rsvd;
 	u8 toeplitz_key[kRssKeySize];
 	be32 rqn[1u << kRssMaxTableLog];
 };
@@ -375,7 +385,8 @@ static_assert(__builtin_offsetof(RssIn, hdr) == 0);
 static_assert(__builtin_offsetof(RssIn, obj_num) == 8);
 static_assert(__builtin_offsetof(RssIn, rx_hash_fields) == 12);
 static_assert(__builtin_offsetof(RssIn, log_table_size) == 16);
-static_assert(__builtin_offsetof(RssIn, rsvd) == 17);
+static_assert(__builtin_offsetof(RssIn, type_fields) == 17);
+static_assert(__builtin_offsetof(RssIn, rsvd) == 23);
 static_assert(__builtin_offsetof(RssIn, toeplitz_key) == 24);
 static_assert(__builtin_offsetof(RssIn, rqn) == 64);
 static_assert(sizeof(QueryQCounterOut) == 56);

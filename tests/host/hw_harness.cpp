@@ -373,7 +373,8 @@ void Rq::post(uint32_t n)
 /* ---- RSS ---- */
 
 uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &table,
-		uint32_t fields, const uint8_t *key, uint32_t *num_out, int log_override)
+		uint32_t fields, const uint8_t *key, uint32_t *num_out, int log_override,
+		const uint8_t *type_fields)
 {
 	auto in = std::make_unique<prm::RssIn>();
 	set_op(in.get(), op);
@@ -384,6 +385,8 @@ uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &
 		log++;
 	in->log_table_size = (uint8_t)(log_override >= 0 ? log_override : log);
 	memcpy(in->toeplitz_key, key, prm::kRssKeySize);
+	if (type_fields)
+		memcpy(in->type_fields, type_fields, sizeof(in->type_fields));
 	for (size_t i = 0; i < table.size() && i < 256; i++)
 		in->rqn[i].set(table[i]);
 	prm::CreateObjOut out;

@@ -178,7 +178,8 @@ constexpr uint32_t kFields4 = kFields2 | prm::kRssFieldL4SPort | prm::kRssFieldL
 
 /* table.size() must be a power of two (or a shorter list, to test rejection). */
 uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &table,
-		uint32_t fields, const uint8_t *key, uint32_t *num_out, int log_override = -1);
+		uint32_t fields, const uint8_t *key, uint32_t *num_out, int log_override = -1,
+		const uint8_t *type_fields = nullptr);
 
 /*
  * A one-way link from fn to its peer: TX CQ + SQ on fn, RX CQ + RQ + RSS on

@@ -197,6 +197,55 @@ TEST_F(HwRss, FragmentsHashOnAddressesOnly)
 	EXPECT_EQ(c.hds_ip_ext & prm::kCqeL4Ok, 0);
 }
 
+/*
+ * Per traffic type fields (ethtool rx-flow-hash): a type with its own byte
+ * hashes those fields, the others rx_hash_fields; MODIFY changes them in
+ * place; unknown bits in a type's byte are refused.
+ */
+TEST_F(HwRss, TypeFieldsOverrideTheCommonFields)
+{
+	Link l;
+	l.setup(fn0, fn1, 6, 6, 8, kFields4);
+	auto one = [&](const frames::Bytes &f) {
+		l.send(f);
+		auto rx = l.rxcq.poll_all();
+		EXPECT_EQ(rx.size(), 1u);
+		return rx.empty() ? prm::Cqe64{} : rx[0];
+	};
+	uint8_t tf[prm::kRssTypes] = {};
+	tf[prm::kRssUdp4] = prm::kRssTypeOwn | kFields2;	/* udp4: addresses only */
+	tf[prm::kRssTcp6] = prm::kRssTypeOwn;			/* tcp6: nothing */
+	tf[prm::kRssIp4] = prm::kRssTypeOwn | prm::kRssFieldDstIp;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields4, kMsKey, nullptr,
+			  -1, tf),
+		  prm::kStatOk);
+	for (const Vector &v : kIpv4) {
+		prm::Cqe64 c = one(flow_frame(v, false, 17));
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l3) << v.src;
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4);
+		c = one(flow_frame(v, false, 6));	/* tcp4: the common 4-tuple */
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l4) << v.src;
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4 | prm::kRssHashTcp);
+		c = one(flow_frame(v, false, 1));	/* other ipv4: the destination alone */
+		EXPECT_EQ(c.rss_hash_result.get(), ref_toeplitz(kMsKey, frames::ip_bytes(v.dst)))
+			<< v.src;
+	}
+	for (const Vector &v : kIpv6) {
+		prm::Cqe64 c = one(flow_frame(v, true, 6));
+		EXPECT_EQ(c.rss_hash_result.get(), 0u) << v.src;
+		EXPECT_EQ(c.rss_hash_type, 0);
+		c = one(flow_frame(v, true, 17));	/* udp6: the common 4-tuple */
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l4) << v.src;
+	}
+	tf[prm::kRssUdp6] = prm::kRssTypeOwn | 0x10;
+	EXPECT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields4, kMsKey, nullptr, -1,
+			  tf),
+		  prm::kStatBadParam);
+	/* the refused command changed nothing */
+	prm::Cqe64 c = one(flow_frame(kIpv4[0], false, 17));
+	EXPECT_EQ(c.rss_hash_result.get(), kIpv4[0].hash_l3);
+}
+
 /* 4 RQs behind an 8-entry table: each flow lands on table[hash & 7]. */
 TEST_F(HwRss, IndirectionTableSelectsTheRq)
 {

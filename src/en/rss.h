@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The port's RSS configuration (key, indirection table, hash fields per
+ * traffic type) and the device RSS object each channel set steers by.
+ */
+#pragma once
+
+#include "en/port.h"
+
+namespace softcx::en {
+
+/* The defaults: a fixed key until the OS sets its own, TCP/UDP by 4-tuple, other IP by addresses. */
+void rss_default(scx_rss *r, u32 nch);
+/*
+ * The set's RSS object, from the port's configuration: the table as the
+ * port remembers it (keep_table: every entry must name one of the set's
+ * channels, else -EINVAL) or spread evenly over the set. Being the newest
+ * object, it steers the port's RX from now on.
+ */
+int rss_create(Port *p, ChannelSet *set, bool keep_table);
+/* The set is live now: a spread table becomes the port's. */
+void rss_set_live(Port *p, const ChannelSet &set);
+
+} /* namespace softcx::en */
