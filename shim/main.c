@@ -57,6 +57,7 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 {
 	struct net_device *dev = ad->netdevs[ix];
 	struct scx_priv *priv;
+	u32 i;
 
 	if (!dev)
 		return;
@@ -64,12 +65,13 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 	scx_debugfs_port_del(priv);
 	/* unregistered: no new recovery or stats refresh can be scheduled */
 	if (priv->port) {
-		u32 i;
-
-		for (i = 0; i < priv->nch_max; i++)
+		for (i = 0; i < priv->nch_max; i++) {
 			cancel_work_sync(&priv->ch[i].tx_recover_work);
+			cancel_work_sync(&priv->ch[i].health_work);
+		}
 		cancel_delayed_work_sync(&priv->stats_work);
 	}
+	scx_devlink_port_del(priv);	/* no recovery left to report */
 	if (priv->port) {
 		scx_hw_set_irq_ctx(priv->fn, NULL);
 		scx_port_destroy(priv->port);
@@ -119,6 +121,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 		ch->txq = netdev_get_tx_queue(dev, i);
 		priv->os_channels[i] = ch;
 		INIT_WORK(&ch->tx_recover_work, scx_tx_recover_work);
+		INIT_WORK(&ch->health_work, scx_health_work);
 		scx_dim_init(ch);
 		spin_lock_init(&ch->xdp_xmit_lock);
 		netif_napi_add(dev, &ch->napi, scx_napi_poll);
@@ -150,6 +153,9 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	err = scx_port_set_rss(priv->port, &rss, &why);
 	if (err)
 		return err;
+	err = scx_devlink_port_add(priv);
+	if (err)
+		return err;
 	/* moderation: the core's defaults (rx_cqe_moder on where the device can), adaptive RX */
 	scx_port_get_moder(priv->port, &priv->moder);
 	err = scx_moder_update(priv, &priv->moder, caps.cq_moderation, false, NULL);
@@ -171,8 +177,10 @@ static void scx_adapter_destroy(struct scx_adapter *ad)
 	for (i = 0; i < ad->nr_ports; i++)
 		if (ad->netdevs[i] && ad->netdevs[i]->reg_state == NETREG_REGISTERED)
 			unregister_netdev(ad->netdevs[i]);
+	scx_devlink_unregister(ad);
 	for (i = 0; i < ad->nr_ports; i++)
 		scx_port_free(ad, i);
+	scx_devlink_free(ad);
 	if (ad->hw)
 		scx_hw_adapter_destroy(ad->hw);
 	scx_dma_view_destroy(&ad->pdev->dev);
@@ -215,6 +223,9 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 		return err;
 	}
 
+	err = scx_devlink_create(ad);
+	if (err)
+		goto fail;
 	err = scx_hw_adapter_create(hw_model, ad->nr_ports, &ad->pdev->dev, &ad->hw);
 	if (err) {
 		dev_err(&ad->pdev->dev, "cannot create the emulated %s adapter: %d\n",
@@ -241,8 +252,11 @@ static int scx_adapter_create(int hw_model, u32 pairs, u32 nch,
 			dev_err(&ad->pdev->dev, "cannot register scx%u: %d\n", i, err);
 			goto fail;
 		}
+		devlink_port_type_eth_set(&((struct scx_priv *)netdev_priv(ad->netdevs[i]))->dl_port,
+					  ad->netdevs[i]);
 		scx_debugfs_port_add(netdev_priv(ad->netdevs[i]));
 	}
+	scx_devlink_register(ad);
 	scx_debugfs_adapter_add(ad);
 
 	*out = ad;

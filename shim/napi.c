@@ -163,6 +163,26 @@ int scx_moder_update(struct scx_priv *priv, const struct scx_port_moder *m, bool
 	return err;
 }
 
+/*
+ * A queue recovered (SCX_HEALTH_*: NAPI's RQ and XDP SQs, the TX recovery
+ * work's SQ): devlink hears of it from process context. Without reporters
+ * (e.g. under KUnit) there is nothing to report.
+ */
+void scx_health_event(struct scx_chan *ch, int event)
+{
+	if (!READ_ONCE(ch->priv->tx_reporter))
+		return;
+	set_bit(event, &ch->health_events);
+	schedule_work(&ch->health_work);
+}
+
+void scx_os_queue_recovered(void *os_channel, uint32_t kind, int err)
+{
+	int ok = kind == SCX_OS_QUEUE_RQ ? SCX_HEALTH_RQ_OK : SCX_HEALTH_XDPSQ_OK;
+
+	scx_health_event(os_channel, ok + (err != 0));
+}
+
 int scx_napi_poll(struct napi_struct *napi, int budget)
 {
 	struct scx_chan *ch = container_of(napi, struct scx_chan, napi);

@@ -241,6 +241,7 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_change_mtu		= scx_change_mtu,
 	.ndo_bpf		= scx_ndo_bpf,
 	.ndo_xdp_xmit		= scx_xdp_xmit,
+	.ndo_get_devlink_port	= scx_get_devlink_port,
 };
 
 /* Everything of the netdev that does not depend on the core. */

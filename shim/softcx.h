@@ -13,6 +13,7 @@
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
 #include <linux/skbuff.h>
+#include <net/devlink.h>
 #include <net/page_pool.h>
 #include <net/xdp.h>
 
@@ -44,7 +45,16 @@ struct scx_adapter {
 	u32 nr_ports;
 	u32 nch;
 	struct dentry *debugfs_dma;	/* softcx/inject_dma_fault */
+	struct devlink *devlink;	/* devlink.c: the instance, registered after the ports */
+	bool devlink_registered;
 	struct net_device *netdevs[];
+};
+
+/* scx_chan.health_events bits: recoveries NAPI made, for devlink health */
+enum {
+	SCX_HEALTH_RQ_OK, SCX_HEALTH_RQ_FAILED, SCX_HEALTH_XDPSQ_OK, SCX_HEALTH_XDPSQ_FAILED,
+	SCX_HEALTH_SQ_OK, SCX_HEALTH_SQ_FAILED, SCX_HEALTH_SQ_TIMEOUT_OK, SCX_HEALTH_SQ_TIMEOUT_FAILED,
+	SCX_HEALTH_NR
 };
 
 /* One channel: a NAPI context and the core channel it polls. */
@@ -53,6 +63,8 @@ struct scx_chan {
 	struct work_struct tx_recover_work;	/* after an error CQE or a TX timeout */
 	bool tx_timed_out;		/* the watchdog asked for tx_recover_work */
 	unsigned long cq_error;		/* bit 0: a CQ error event for this channel, not yet handled */
+	struct work_struct health_work;	/* reports health_events to devlink */
+	unsigned long health_events;	/* SCX_HEALTH_* bits set in NAPI */
 	struct scx_channel *core;	/* NULL while the port is closed */
 	struct netdev_queue *txq;
 	struct scx_priv *priv;
@@ -105,6 +117,11 @@ struct scx_priv {
 	struct bpf_prog *xdp_prog;	/* attached program, one reference (RTNL) */
 	bool xdp_xmit_ready;		/* ndo_xdp_xmit may use the channels (RCU readers) */
 	struct dentry *debugfs;		/* softcx/scxN */
+	/* devlink.c: the port and its health reporters (NULL until created) */
+	struct devlink_port dl_port;
+	bool dl_port_registered;
+	struct devlink_health_reporter *tx_reporter;
+	struct devlink_health_reporter *rx_reporter;
 	/*
 	 * Refreshes the core's cache of the device's counters (commands)
 	 * every SCX_STATS_PERIOD while the port is open: ndo_get_stats64
@@ -147,7 +164,19 @@ int scx_tx_pkt_build(struct device *dmadev, u32 min_inline, struct sk_buff *skb,
 		     struct scx_tx_pkt *pkt);
 void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt);
 
+/* devlink.c */
+int scx_devlink_create(struct scx_adapter *ad);
+void scx_devlink_register(struct scx_adapter *ad);
+void scx_devlink_unregister(struct scx_adapter *ad);
+void scx_devlink_free(struct scx_adapter *ad);
+int scx_devlink_port_add(struct scx_priv *priv);
+void scx_devlink_port_del(struct scx_priv *priv);
+struct devlink_port *scx_get_devlink_port(struct net_device *dev);
+void scx_health_work(struct work_struct *work);
+
 /* napi.c */
+/* A recovery for devlink health (SCX_HEALTH_*), reported from process context. Any context. */
+void scx_health_event(struct scx_chan *ch, int event);
 int scx_napi_poll(struct napi_struct *napi, int budget);
 /*
  * Adaptive moderation (RTNL). init: once per channel at probe. start: a

@@ -252,6 +252,9 @@ void scx_tx_recover_work(struct work_struct *work)
 	netdev_tx_reset_queue(txq);
 	__netif_tx_unlock_bh(txq);
 	napi_enable(&ch->napi);
+	if (err <= 0)
+		scx_health_event(ch, (timeout ? SCX_HEALTH_SQ_TIMEOUT_OK : SCX_HEALTH_SQ_OK) +
+				     (err != 0));
 	if (err < 0) {
 		netdev_err(priv->netdev, "TX queue %u: recovery failed (%d); queue stays stopped\n",
 			   ch->ix, err);

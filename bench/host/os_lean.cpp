@@ -160,6 +160,8 @@ void scx_os_chan_log(void *, int level, const char *fmt, ...)
 	LEAN_LOG(level, fmt);
 }
 
+void scx_os_queue_recovered(void *, uint32_t, int) {}
+
 void scx_os_port_log(void *, int level, const char *fmt, ...)
 {
 	LEAN_LOG(level, fmt);

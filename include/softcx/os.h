@@ -67,6 +67,13 @@ void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
  */
 void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/*
+ * A queue of the channel that NAPI recovers itself (kind: an RQ, or an XDP
+ * SQ) went through recovery: err 0, or the failure (NAPI retries). The OS
+ * reports it (devlink health). NAPI context.
+ */
+enum { SCX_OS_QUEUE_RQ, SCX_OS_QUEUE_XDPSQ };
+void scx_os_queue_recovered(void *os_channel, uint32_t kind, int err);
 /* A monotonic clock in ns for durations on one CPU (the kernel's local_clock()). Any context. */
 uint64_t scx_os_clock_ns(void);
 

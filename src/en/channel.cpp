@@ -61,6 +61,7 @@ template <SqKind K> bool xdpsq_recover(Sq *sq)
 				"XDP SQ 0x%x: recovery failed (%d), retrying\n", sq->sqn, err);
 	else
 		scx_os_chan_log(sq->os_channel, SCX_LOG_WARN, "XDP SQ 0x%x recovered\n", sq->sqn);
+	scx_os_queue_recovered(sq->os_channel, SCX_OS_QUEUE_XDPSQ, err);
 	return !err;
 }
 

@@ -318,6 +318,7 @@ template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 		else
 			scx_os_chan_log(rq->os_channel, SCX_LOG_WARN, "RQ 0x%x recovered from %s\n",
 					rq->rqn, why == kRecoverCqErr ? "a CQ error" : "an error CQE");
+		scx_os_queue_recovered(rq->os_channel, SCX_OS_QUEUE_RQ, err);
 		/* a failed recovery keeps NAPI polling to retry */
 		if (err && work < budget)
 			work = budget;

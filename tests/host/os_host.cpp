@@ -170,6 +170,7 @@ void rxbuf_release(void *page)
 std::map<std::pair<void *, uint32_t>, uint64_t> g_irqs;
 uint64_t g_irq_total;
 std::vector<host::CqError> g_cq_errors;
+std::map<std::pair<void *, uint32_t>, std::vector<int>> g_recovered;	/* scx_os_queue_recovered */
 std::function<void(void *, uint32_t)> g_irq_hook;
 
 /* ---- timers: a fake clock that moves only when a test advances it ---- */
@@ -415,6 +416,12 @@ void scx_os_chan_log(void *os_channel, int level, const char *fmt, ...)
 	va_start(ap, fmt);
 	host_obj_vlog("chan", os_channel, level, fmt, ap);
 	va_end(ap);
+}
+
+void scx_os_queue_recovered(void *os_channel, uint32_t kind, int err)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_recovered[{ os_channel, kind }].push_back(err);
 }
 
 void scx_os_port_log(void *os_port, int level, const char *fmt, ...)
@@ -730,6 +737,13 @@ uint64_t irq_count(void *irq_ctx, uint32_t vector)
 	return it == g_irqs.end() ? 0 : it->second;
 }
 
+std::vector<int> recovered(void *os_channel, uint32_t kind)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_recovered.find({ os_channel, kind });
+	return it == g_recovered.end() ? std::vector<int>{} : it->second;
+}
+
 uint64_t irq_total()
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
@@ -832,6 +846,7 @@ void reset()
 	g_irqs.clear();
 	g_irq_total = 0;
 	g_cq_errors.clear();
+	g_recovered.clear();
 	g_irq_hook = nullptr;
 	g_fail_deliveries = 0;
 	g_fail_allocs = 0;

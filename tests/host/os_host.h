@@ -100,6 +100,8 @@ struct CqError {
 	uint32_t syndrome;
 };
 std::vector<CqError> cq_errors();
+/* scx_os_queue_recovered() calls for (os_channel, SCX_OS_QUEUE_*): each one's err. */
+std::vector<int> recovered(void *os_channel, uint32_t kind);
 /* Called on every scx_os_raise_irq, after counting (may call back into the core). */
 void set_irq_hook(std::function<void(void *irq_ctx, uint32_t vector)> hook);
 

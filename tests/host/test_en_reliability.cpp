@@ -145,6 +145,8 @@ TEST_F(Pair, RxErrorCqeRecoversTheRq)
 	poll(1);
 	EXPECT_EQ(stat(1, "rx_wqe_err"), 1u);
 	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+	/* the OS hears of it (devlink health "rx"): one recovery, which worked */
+	EXPECT_EQ(host::recovered(&p[1].os_ch[0], SCX_OS_QUEUE_RQ), std::vector<int>{ 0 });
 
 	for (int i = 0; i < 100; i++) {
 		ASSERT_GE(send(0, udp_frame(100 + i % 7, (uint16_t)(100 + i))), 0);

@@ -606,6 +606,8 @@ TEST_F(Xdp, XdpTxSqRecoversInPlace)
 	EXPECT_EQ(stat(1, "rx0_xdp_tx_recover"), 1u);
 	EXPECT_EQ(stat(1, "rx_xdp_tx_cqe"), stat(1, "rx0_xdp_tx_cqes")) << "mlx5's per-channel name";
 	EXPECT_FALSE(ch(1)->xdpsq.recovering);
+	EXPECT_EQ(host::recovered(&p[1].os_ch[0], SCX_OS_QUEUE_XDPSQ), std::vector<int>{ 0 })
+		<< "the OS hears of it (devlink health \"tx\")";
 	EXPECT_EQ(host::rx_recycled(false), 3u) << "the flushed pages went back";
 	Bytes f = udp_frame(100);
 	ASSERT_EQ(send(0, f), 0);
