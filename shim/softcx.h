@@ -144,8 +144,7 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 				     netdev_features_t features);
 void scx_tx_recover_work(struct work_struct *work);
 void scx_tx_timeout(struct net_device *dev, unsigned int txqueue);
-int scx_tx_pkt_build(struct device *dmadev, u32 min_inline, struct sk_buff *skb,
-		     struct scx_tx_pkt *pkt);
+/* Undo the mappings of scx_tx_pkt_build() (tx_build.h). */
 void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt);
 
 /* napi.c */
