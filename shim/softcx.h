@@ -83,7 +83,12 @@ struct scx_priv {
 	struct scx_hw_function *fn;
 	struct scx_port *port;
 	u32 index;			/* function index: scx<index> */
-	u32 nch;			/* channels in use (ethtool -L; RTNL) */
+	/*
+	 * Channels in use (ethtool -L): written under RTNL with WRITE_ONCE
+	 * while the data path is quiesced; the interrupt hooks and
+	 * ndo_xdp_xmit read it locklessly (READ_ONCE, once).
+	 */
+	u32 nch;
 	u32 nch_max;			/* channel slots: NAPI, TX queues (channels=) */
 	/* the core's limits (scx_port_get_caps), read once at port creation */
 	u32 min_inline;			/* headers each SEND inlines */

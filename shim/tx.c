@@ -174,7 +174,8 @@ void scx_tx_timeout(struct net_device *dev, unsigned int txqueue)
 	struct scx_priv *priv = netdev_priv(dev);
 	struct scx_chan *ch;
 
-	if (txqueue >= priv->nch || !priv->ch[txqueue].core)
+	/* the watchdog timer, not under RTNL: nch read locklessly */
+	if (txqueue >= READ_ONCE(priv->nch) || !priv->ch[txqueue].core)
 		return;
 	ch = &priv->ch[txqueue];
 	scx_channel_count_timeout(ch->core);
