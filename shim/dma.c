@@ -144,27 +144,35 @@ static atomic_t *scx_page_count(struct scx_dma_view *v, unsigned long pg)
 	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
 }
 
-/* The counter of a page about to be mapped: its chunk is created on first use. */
-static atomic_t *scx_page_count_new(struct scx_dma_view *v, unsigned long pg)
+/* The first mapping in a chunk's range: the chunk is created (rarely: out of line). */
+static noinline struct scx_dma_chunk *scx_chunk_create(struct scx_dma_view *v, unsigned long ix)
 {
 	struct scx_dma_chunk *c, *old;
-	atomic_t *cnt = scx_page_count(v, pg);
 
-	if (likely(cnt))
-		return cnt;
 	c = kzalloc(sizeof(*c), GFP_ATOMIC | __GFP_NOWARN);
 	if (!c)
 		return NULL;
-	c->ix = pg >> SCX_DMA_CHUNK_SHIFT;
-	old = xa_cmpxchg_bh(&v->pages, pg >> SCX_DMA_CHUNK_SHIFT, NULL, c,
-			    GFP_ATOMIC | __GFP_NOWARN);
+	c->ix = ix;
+	old = xa_cmpxchg_bh(&v->pages, ix, NULL, c, GFP_ATOMIC | __GFP_NOWARN);
 	if (old) {		/* another CPU was first, or the tree had no room */
 		kfree(c);
 		if (xa_is_err(old))
 			return NULL;
 		c = old;
 	}
-	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
+	return c;
+}
+
+/* The counter of a page about to be mapped: its chunk is created on first use. */
+static atomic_t *scx_page_count_new(struct scx_dma_view *v, unsigned long pg)
+{
+	atomic_t *cnt = scx_page_count(v, pg);
+	struct scx_dma_chunk *c;
+
+	if (likely(cnt))
+		return cnt;
+	c = scx_chunk_create(v, pg >> SCX_DMA_CHUNK_SHIFT);
+	return c ? &c->count[pg & (SCX_DMA_CHUNK - 1)] : NULL;
 }
 
 static void scx_pages_put_range(struct scx_dma_view *v, unsigned long first,
