@@ -27,9 +27,10 @@
  *
  * Locks: none per packet. Map and unmap are atomics on the page counts;
  * the xarray's BH-safe lock is taken only to add a chunk of counters;
- * lookups are RCU (the device model runs with BHs off). The pool table
- * has its own spinlock for process-context add/remove, entries freed
- * after a grace period.
+ * page count lookups need no lock (chunks live as long as the view; the
+ * xarray walk is RCU of its own). The pool table is read under RCU (only
+ * for a page_pool page) and has its own spinlock for process-context
+ * add/remove, entries freed after a grace period.
  *
  * KUnit builds this on UML too, which has the DMA API (softcx.h), so
  * KUnit exercises the same mappings and the same rules.
