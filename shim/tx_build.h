@@ -7,6 +7,7 @@
 #ifndef SCX_TX_BUILD_H
 #define SCX_TX_BUILD_H
 
+#include <linux/if_vlan.h>
 #include <linux/ipv6.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
