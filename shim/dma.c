@@ -411,30 +411,31 @@ dma_addr_t scx_dma_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, 
 }
 
 /*
- * The view on: a streaming mapping goes; returns the address to unmap
- * (the real one for the injected mapping, which comes back under its
- * poison address).
+ * The view on: a streaming mapping goes, its pages uncounted, then it is
+ * unmapped. The injected mapping comes back under its poison address and
+ * is unmapped as the real one.
  */
-static noinline u64 scx_dma_untrack(struct device *dev, u64 dma, u32 len)
+static noinline void scx_dma_unmap_tracked(struct device *dev, u64 dma, u32 len, u32 kind)
 {
 	struct scx_dma_view *v = scx_view(dev);
 
-	if (unlikely(!v))
-		return dma;
-	if (unlikely(atomic_read(&v->inject) == SCX_INJ_INFLIGHT) &&
-	    (dma & PAGE_MASK) == v->poison_dma && len == READ_ONCE(v->poison_real_len)) {
-		dma = READ_ONCE(v->poison_real_dma);
-		atomic_set(&v->inject, SCX_INJ_IDLE);
+	if (likely(v)) {
+		if (unlikely(atomic_read(&v->inject) == SCX_INJ_INFLIGHT) &&
+		    (dma & PAGE_MASK) == v->poison_dma && len == READ_ONCE(v->poison_real_len)) {
+			dma = READ_ONCE(v->poison_real_dma);
+			atomic_set(&v->inject, SCX_INJ_IDLE);
+		}
+		scx_pages_put(v, dma, len);
 	}
-	scx_pages_put(v, dma, len);
-	return dma;
+	scx_raw_unmap(dev, dma, len, kind);
 }
 
 void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
 {
 	if (scx_dma_view_on())
-		dma = scx_dma_untrack(os_dev, dma, len);
-	scx_raw_unmap(os_dev, dma, len, kind);
+		scx_dma_unmap_tracked(os_dev, dma, len, kind);
+	else
+		scx_raw_unmap(os_dev, dma, len, kind);
 }
 
 /* ---- per-adapter view ---- */
