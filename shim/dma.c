@@ -315,36 +315,49 @@ static bool scx_pool_page_covers(struct scx_dma_view *v, struct page *page, u64 
 /* ---- the device's view ---- */
 
 /*
- * The view's verdict on [dma, dma + len), whose pages are RAM with a
- * memory map (@phys their start): a page_pool page of this adapter, or
- * pages that coherent or streaming mappings cover. Out of line: with the
- * view off, scx_os_dma_to_cpu() keeps the plain translation's code.
+ * [dma, dma + len) is RAM with a memory map: its start's physical address
+ * in @phys (the CPU address is then the direct mapping).
  */
-static noinline bool scx_view_reaches(struct device *dev, phys_addr_t phys, u64 dma, u32 len)
+static __always_inline bool scx_dma_ram(struct device *dev, u64 dma, u32 len, phys_addr_t *phys)
+{
+	phys_addr_t first = dma_to_phys(dev, dma);
+	phys_addr_t last = first + (len ? len - 1 : 0);
+	unsigned long pfn;
+
+	if (unlikely(last < first))
+		return false;
+	for (pfn = PHYS_PFN(first); pfn <= PHYS_PFN(last); pfn++)
+		if (unlikely(!pfn_valid(pfn)))
+			return false;
+	*phys = first;
+	return true;
+}
+
+/*
+ * The view on: RAM, and inside a page_pool page of this adapter or pages
+ * that coherent or streaming mappings cover. Out of line, so that with the
+ * view off scx_os_dma_to_cpu() is the plain translation behind one jump.
+ */
+static noinline void *scx_view_to_cpu(struct device *dev, u64 dma, u32 len)
 {
 	struct scx_dma_view *v = scx_view(dev);
+	phys_addr_t phys;
 
-	if (unlikely(!v || dma + (len ? len - 1 : 0) < dma))
-		return false;
-	return scx_pool_page_covers(v, pfn_to_page(PHYS_PFN(phys)), dma, len) ||
-	       scx_pages_mapped(v, dma, len);
+	if (unlikely(!v || dma + (len ? len - 1 : 0) < dma) || !scx_dma_ram(dev, dma, len, &phys))
+		return NULL;
+	if (likely(scx_pool_page_covers(v, pfn_to_page(PHYS_PFN(phys)), dma, len) ||
+		   scx_pages_mapped(v, dma, len)))
+		return phys_to_virt(phys);
+	return NULL;
 }
 
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 {
-	phys_addr_t phys = dma_to_phys(os_dev, dma);
-	phys_addr_t last = phys + (len ? len - 1 : 0);
-	unsigned long pfn;
+	phys_addr_t phys;
 
-	if (unlikely(last < phys))
-		return NULL;
-	/* Memory with a memory map: the CPU address is the direct mapping. */
-	for (pfn = PHYS_PFN(phys); pfn <= PHYS_PFN(last); pfn++)
-		if (unlikely(!pfn_valid(pfn)))
-			return NULL;
-	if (scx_dma_view_on() && unlikely(!scx_view_reaches(os_dev, phys, dma, len)))
-		return NULL;
-	return phys_to_virt(phys);
+	if (scx_dma_view_on())
+		return scx_view_to_cpu(os_dev, dma, len);
+	return likely(scx_dma_ram(os_dev, dma, len, &phys)) ? phys_to_virt(phys) : NULL;
 }
 
 /* ---- coherent memory ---- */
