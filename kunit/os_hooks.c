@@ -17,6 +17,7 @@
 #include <asm/unaligned.h>
 
 #include "../shim/softcx.h"
+#include "../shim/tx_build.h"
 #include "os_hooks.h"
 
 /* ---- devices ---- */

@@ -27,22 +27,29 @@
  *
  * Locks: none per packet. Map and unmap are atomics on the page counts;
  * the xarray's BH-safe lock is taken only to add a chunk of counters;
- * lookups are RCU (the device model runs with BHs off). The pool table
- * has its own spinlock for process-context add/remove, entries freed
- * after a grace period.
+ * page count lookups need no lock (chunks live as long as the view; the
+ * xarray walk is RCU of its own). The pool table is read under RCU (only
+ * for a page_pool page) and has its own spinlock for process-context
+ * add/remove, entries freed after a grace period.
  *
  * KUnit builds this on UML too, which has the DMA API (softcx.h), so
  * KUnit exercises the same mappings and the same rules.
  *
  * Module parameter dma_view=0 (load time) turns the view off: every
- * address backed by RAM translates, as before the view existed. For A/B
- * cost measurements only (Documentation/performance.md).
+ * address backed by RAM translates, as before the view existed, and
+ * nothing is counted. For A/B cost measurements (Documentation/
+ * performance.md), so off must cost nothing: the parameter sets the
+ * static key scx_dma_view_key when the first view is created, and every
+ * per-packet path (the map wrappers in softcx.h, scx_os_dma_to_cpu(),
+ * scx_os_dma_unmap()) tests only that key, with the view's work out of
+ * line behind it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/dma-mapping.h>
 #include <linux/gfp.h>
 #include <linux/hashtable.h>
+#include <linux/jump_label.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/poison.h>
@@ -57,6 +64,9 @@
 static bool dma_view = true;
 module_param(dma_view, bool, 0444);
 MODULE_PARM_DESC(dma_view, "The emulated device reaches only memory mapped for it (default on; 0: any RAM, for cost measurements)");
+
+/* dma_view, as the per-packet paths test it (set before anything is mapped). */
+DEFINE_STATIC_KEY_TRUE(scx_dma_view_key);
 
 #define SCX_DMA_POOL_BITS	8
 
@@ -135,27 +145,35 @@ static atomic_t *scx_page_count(struct scx_dma_view *v, unsigned long pg)
 	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
 }
 
-/* The counter of a page about to be mapped: its chunk is created on first use. */
-static atomic_t *scx_page_count_new(struct scx_dma_view *v, unsigned long pg)
+/* The first mapping in a chunk's range: the chunk is created (rarely: out of line). */
+static noinline struct scx_dma_chunk *scx_chunk_create(struct scx_dma_view *v, unsigned long ix)
 {
 	struct scx_dma_chunk *c, *old;
-	atomic_t *cnt = scx_page_count(v, pg);
 
-	if (likely(cnt))
-		return cnt;
 	c = kzalloc(sizeof(*c), GFP_ATOMIC | __GFP_NOWARN);
 	if (!c)
 		return NULL;
-	c->ix = pg >> SCX_DMA_CHUNK_SHIFT;
-	old = xa_cmpxchg_bh(&v->pages, pg >> SCX_DMA_CHUNK_SHIFT, NULL, c,
-			    GFP_ATOMIC | __GFP_NOWARN);
+	c->ix = ix;
+	old = xa_cmpxchg_bh(&v->pages, ix, NULL, c, GFP_ATOMIC | __GFP_NOWARN);
 	if (old) {		/* another CPU was first, or the tree had no room */
 		kfree(c);
 		if (xa_is_err(old))
 			return NULL;
 		c = old;
 	}
-	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
+	return c;
+}
+
+/* The counter of a page about to be mapped: its chunk is created on first use. */
+static atomic_t *scx_page_count_new(struct scx_dma_view *v, unsigned long pg)
+{
+	atomic_t *cnt = scx_page_count(v, pg);
+	struct scx_dma_chunk *c;
+
+	if (likely(cnt))
+		return cnt;
+	c = scx_chunk_create(v, pg >> SCX_DMA_CHUNK_SHIFT);
+	return c ? &c->count[pg & (SCX_DMA_CHUNK - 1)] : NULL;
 }
 
 static void scx_pages_put_range(struct scx_dma_view *v, unsigned long first,
@@ -195,7 +213,7 @@ static void scx_pages_put(struct scx_dma_view *v, u64 dma, u32 len)
 	scx_pages_put_range(v, scx_first_pg(dma), scx_last_pg(dma, len));
 }
 
-/* Caller: rcu_read_lock() (xa_load takes it too). */
+/* No RCU needed: chunks live as long as the view (xa_load takes it itself). */
 static bool scx_pages_mapped(struct scx_dma_view *v, u64 dma, u32 len)
 {
 	unsigned long pg, last = scx_last_pg(dma, len);
@@ -232,7 +250,7 @@ int scx_dma_pool_add(struct device *dev, struct page_pool *pool, u32 order)
 	struct scx_dma_view *v = scx_view(dev);
 	struct scx_dma_pool *e;
 
-	if (!dma_view)
+	if (!scx_dma_view_on())
 		return 0;
 	if (WARN_ON_ONCE(!v))
 		return -ENODEV;
@@ -252,7 +270,7 @@ void scx_dma_pool_del(struct device *dev, struct page_pool *pool)
 	struct scx_dma_view *v = scx_view(dev);
 	struct scx_dma_pool *e;
 
-	if (!dma_view || !v)
+	if (!scx_dma_view_on() || !v)
 		return;
 	spin_lock_bh(&v->pools_lock);
 	hash_for_each_possible(v->pools, e, node, (unsigned long)pool) {
@@ -267,52 +285,79 @@ void scx_dma_pool_del(struct device *dev, struct page_pool *pool)
 
 /*
  * [dma, dma + len) inside a page of one of this adapter's pools, inside
- * the pool's mapping of that page. Caller: rcu_read_lock().
+ * the pool's mapping of that page. Only a page_pool page takes the RCU
+ * read lock (for the pool table): rings and TX buffers fail the signature
+ * test before it.
  */
 static bool scx_pool_page_covers(struct scx_dma_view *v, struct page *page, u64 dma, u32 len)
 {
 	const struct page_pool *pp;
 	struct scx_dma_pool *e;
+	bool ok = false;
 	u64 base;
 
 	page = compound_head(page);
 	if ((READ_ONCE(page->pp_magic) & ~0x3UL) != PP_SIGNATURE)
 		return false;
 	pp = READ_ONCE(page->pp);
+	rcu_read_lock();
 	hash_for_each_possible_rcu(v->pools, e, node, (unsigned long)pp) {
 		if (e->pool != pp)
 			continue;
 		base = scx_rx_page_dma(page);
-		return dma >= base && dma - base + len <= (PAGE_SIZE << e->order);
+		ok = dma >= base && dma - base + len <= (PAGE_SIZE << e->order);
+		break;
 	}
-	return false;
+	rcu_read_unlock();
+	return ok;
 }
 
 /* ---- the device's view ---- */
 
+/*
+ * [dma, dma + len) is RAM with a memory map: its start's physical address
+ * in @phys (the CPU address is then the direct mapping).
+ */
+static __always_inline bool scx_dma_ram(struct device *dev, u64 dma, u32 len, phys_addr_t *phys)
+{
+	phys_addr_t first = dma_to_phys(dev, dma);
+	phys_addr_t last = first + (len ? len - 1 : 0);
+	unsigned long pfn;
+
+	if (unlikely(last < first))
+		return false;
+	for (pfn = PHYS_PFN(first); pfn <= PHYS_PFN(last); pfn++)
+		if (unlikely(!pfn_valid(pfn)))
+			return false;
+	*phys = first;
+	return true;
+}
+
+/*
+ * The view on: RAM, and inside a page_pool page of this adapter or pages
+ * that coherent or streaming mappings cover. Out of line, so that with the
+ * view off scx_os_dma_to_cpu() is the plain translation behind one jump.
+ */
+static noinline void *scx_view_to_cpu(struct device *dev, u64 dma, u32 len)
+{
+	struct scx_dma_view *v = scx_view(dev);
+	phys_addr_t phys;
+
+	if (unlikely(!v || dma + (len ? len - 1 : 0) < dma) || !scx_dma_ram(dev, dma, len, &phys))
+		return NULL;
+	if (likely(scx_pool_page_covers(v, pfn_to_page(PHYS_PFN(phys)), dma, len) ||
+		   scx_pages_mapped(v, dma, len)))
+		return phys_to_virt(phys);
+	return NULL;
+}
+
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 {
-	struct scx_dma_view *v = scx_view(os_dev);
-	phys_addr_t phys = dma_to_phys(os_dev, dma);
-	phys_addr_t last = phys + (len ? len - 1 : 0);
-	unsigned long pfn;
-	bool ok;
+	phys_addr_t phys;
 
-	if (unlikely(last < phys || dma + (len ? len - 1 : 0) < dma))
-		return NULL;
-	/* Memory with a memory map: the CPU address is the direct mapping. */
-	for (pfn = PHYS_PFN(phys); pfn <= PHYS_PFN(last); pfn++)
-		if (unlikely(!pfn_valid(pfn)))
-			return NULL;
-	if (!dma_view)
-		return phys_to_virt(phys);
-	if (unlikely(!v))
-		return NULL;
-	rcu_read_lock();
-	ok = scx_pool_page_covers(v, pfn_to_page(PHYS_PFN(phys)), dma, len) ||
-	     scx_pages_mapped(v, dma, len);
-	rcu_read_unlock();
-	return likely(ok) ? phys_to_virt(phys) : NULL;
+	if (scx_dma_view_on())
+		return scx_view_to_cpu(os_dev, dma, len);
+	return likely(scx_dma_ram(os_dev, dma, len, &phys)) ? phys_to_virt(phys) : NULL;
 }
 
 /* ---- coherent memory ---- */
@@ -323,12 +368,12 @@ void *scx_os_dma_alloc(void *os_dev, uint32_t size, uint64_t *dma)
 	dma_addr_t handle;
 	void *cpu;
 
-	if (dma_view && WARN_ON_ONCE(!v))
+	if (scx_dma_view_on() && WARN_ON_ONCE(!v))
 		return NULL;
 	cpu = dma_alloc_coherent(os_dev, size, &handle, GFP_KERNEL);
 	if (!cpu)
 		return NULL;
-	if (dma_view && scx_pages_get(v, handle, size)) {
+	if (scx_dma_view_on() && scx_pages_get(v, handle, size)) {
 		dma_free_coherent(os_dev, size, cpu, handle);
 		return NULL;
 	}
@@ -340,7 +385,7 @@ void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
 {
 	struct scx_dma_view *v = scx_view(os_dev);
 
-	if (dma_view && v)
+	if (scx_dma_view_on() && v)
 		scx_pages_put(v, dma, size);
 	dma_free_coherent(os_dev, size, cpu, dma);
 }
@@ -356,15 +401,14 @@ static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
 }
 
 /*
- * Track a fresh mapping; on failure it is undone and the error address
- * returned. An skb head (@head) may be the target of an armed injection.
+ * The view on (scx_map_tx() in softcx.h): count a fresh mapping; on
+ * failure it is undone and the error address returned. An skb head
+ * (@head) may be the target of an armed injection.
  */
-static dma_addr_t scx_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
+dma_addr_t scx_dma_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
 {
 	struct scx_dma_view *v = scx_view(dev);
 
-	if (!dma_view)
-		return dma;
 	if (unlikely(!v || scx_pages_get(v, dma, len))) {
 		scx_raw_unmap(dev, dma, len, kind);
 		return DMA_MAPPING_ERROR;
@@ -379,37 +423,16 @@ static dma_addr_t scx_track(struct device *dev, dma_addr_t dma, u32 len, u32 kin
 	return dma;
 }
 
-static dma_addr_t scx_map_one(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
+/*
+ * The view on: a streaming mapping goes, its pages uncounted, then it is
+ * unmapped. The injected mapping comes back under its poison address and
+ * is unmapped as the real one.
+ */
+static noinline void scx_dma_unmap_tracked(struct device *dev, u64 dma, u32 len, u32 kind)
 {
-	if (unlikely(scx_map_failed(dev, dma)))
-		return DMA_MAPPING_ERROR;
-	return scx_track(dev, dma, len, kind, head);
-}
+	struct scx_dma_view *v = scx_view(dev);
 
-dma_addr_t scx_map_head(struct device *dev, void *va, u32 len)
-{
-	return scx_map_one(dev, dma_map_single(dev, va, len, DMA_TO_DEVICE), len, SCX_DMA_SINGLE,
-			   true);
-}
-
-dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f)
-{
-	return scx_map_one(dev, skb_frag_dma_map(dev, f, 0, skb_frag_size(f), DMA_TO_DEVICE),
-			   skb_frag_size(f), SCX_DMA_PAGE, false);
-}
-
-dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
-{
-	return scx_map_one(dev, dma_map_single(dev, f->data, f->len, DMA_TO_DEVICE), f->len,
-			   SCX_DMA_SINGLE, false);
-}
-
-void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
-{
-	struct scx_dma_view *v = scx_view(os_dev);
-
-	if (dma_view && likely(v)) {
-		/* The injected mapping comes back under its poison address. */
+	if (likely(v)) {
 		if (unlikely(atomic_read(&v->inject) == SCX_INJ_INFLIGHT) &&
 		    (dma & PAGE_MASK) == v->poison_dma && len == READ_ONCE(v->poison_real_len)) {
 			dma = READ_ONCE(v->poison_real_dma);
@@ -417,7 +440,15 @@ void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
 		}
 		scx_pages_put(v, dma, len);
 	}
-	scx_raw_unmap(os_dev, dma, len, kind);
+	scx_raw_unmap(dev, dma, len, kind);
+}
+
+void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
+{
+	if (scx_dma_view_on())
+		scx_dma_unmap_tracked(os_dev, dma, len, kind);
+	else
+		scx_raw_unmap(os_dev, dma, len, kind);
 }
 
 /* ---- per-adapter view ---- */
@@ -427,6 +458,9 @@ int scx_dma_view_create(struct device *dev)
 	struct scx_dma_view *v;
 	dma_addr_t dma;
 
+	/* Before the first mapping: off, the per-packet paths skip the view. */
+	if (!dma_view)
+		static_branch_disable(&scx_dma_view_key);
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v)
 		return -ENOMEM;
@@ -476,7 +510,7 @@ int scx_dma_inject_fault(struct device *dev)
 {
 	struct scx_dma_view *v = scx_view(dev);
 
-	if (!dma_view || !v)
+	if (!scx_dma_view_on() || !v)
 		return -EOPNOTSUPP;
 	if (atomic_cmpxchg(&v->inject, SCX_INJ_IDLE, SCX_INJ_ARMED) != SCX_INJ_IDLE)
 		return -EBUSY;

@@ -292,7 +292,7 @@ static int scx_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 	if (!priv->up) {
 		err = netif_set_real_num_queues(dev, ch->combined_count, ch->combined_count);
 		if (!err)
-			priv->nch = ch->combined_count;
+			WRITE_ONCE(priv->nch, ch->combined_count);
 		return err;
 	}
 	err = scx_datapath_switch(priv, ch->combined_count, dev->mtu, priv->xdp_prog);

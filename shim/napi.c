@@ -223,11 +223,24 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 
 /* ---- OS hooks: interrupts ---- */
 
+/*
+ * The vector of a CQ of the live set, or of a set a switch is replacing
+ * (any context, no RTNL): nch read once, locklessly. A stale value is
+ * harmless: it never exceeds nch_max (ch[] stays in bounds), an interrupt
+ * of a set being replaced finds its NAPI disabled, and the new set's CQs
+ * raise none before the first poll after the switch (which stored nch
+ * before) arms them.
+ */
+static inline bool scx_irq_vector_ok(const struct scx_priv *priv, u32 vector)
+{
+	return likely(priv) && likely(vector < READ_ONCE(priv->nch));
+}
+
 void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
 {
 	struct scx_priv *priv = irq_ctx;
 
-	if (unlikely(!priv || vector >= priv->nch))
+	if (unlikely(!scx_irq_vector_ok(priv, vector)))
 		return;
 	atomic_inc(&priv->ch[vector].events);
 	/* From process context, let the softirq run when BHs come back on. */
@@ -245,7 +258,7 @@ void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t synd
 {
 	struct scx_priv *priv = irq_ctx;
 
-	if (unlikely(!priv || vector >= priv->nch))
+	if (unlikely(!scx_irq_vector_ok(priv, vector)))
 		return;
 	set_bit(0, &priv->ch[vector].cq_error);
 	scx_os_raise_irq(irq_ctx, vector);

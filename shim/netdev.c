@@ -39,7 +39,8 @@ static void scx_datapath_resume(struct scx_priv *priv)
 		napi_enable(&priv->ch[i].napi);
 	priv->up = true;
 	netif_tx_start_all_queues(priv->netdev);
-	WRITE_ONCE(priv->xdp_xmit_ready, true);
+	/* Pairs with scx_xdp_xmit(): who sees the set ready sees its nch too. */
+	smp_store_release(&priv->xdp_xmit_ready, true);
 
 	/* The CQs start unarmed: one poll per channel arms them. */
 	local_bh_disable();
@@ -132,7 +133,11 @@ int scx_datapath_switch(struct scx_priv *priv, u32 nch, u32 mtu, struct bpf_prog
 			scx_datapath_resume(priv);
 			return err;
 		}
-		priv->nch = nch;
+		/*
+		 * Before the new set goes live: its CQs raise no interrupt
+		 * before the first poll after the switch arms them.
+		 */
+		WRITE_ONCE(priv->nch, nch);
 	}
 	scx_port_commit(priv->port);
 	scx_datapath_rebind(priv, prog);

@@ -10,6 +10,7 @@
 #include <linux/bpf.h>
 #include <linux/dim.h>
 #include <linux/dma-mapping.h>
+#include <linux/jump_label.h>
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
 #include <linux/skbuff.h>
@@ -94,7 +95,12 @@ struct scx_priv {
 	struct scx_hw_function *fn;
 	struct scx_port *port;
 	u32 index;			/* function index: scx<index> */
-	u32 nch;			/* channels in use (ethtool -L; RTNL) */
+	/*
+	 * Channels in use (ethtool -L): written under RTNL with WRITE_ONCE
+	 * while the data path is quiesced; the interrupt hooks and
+	 * ndo_xdp_xmit read it locklessly (READ_ONCE, once).
+	 */
+	u32 nch;
 	u32 nch_max;			/* channel slots: NAPI, TX queues (channels=) */
 	/* the core's limits (scx_port_get_caps), read once at port creation */
 	u32 min_inline;			/* headers each SEND inlines */
@@ -160,8 +166,7 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 				     netdev_features_t features);
 void scx_tx_recover_work(struct work_struct *work);
 void scx_tx_timeout(struct net_device *dev, unsigned int txqueue);
-int scx_tx_pkt_build(struct device *dmadev, u32 min_inline, struct sk_buff *skb,
-		     struct scx_tx_pkt *pkt);
+/* Undo the mappings of scx_tx_pkt_build() (tx_build.h). */
 void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt);
 
 /* devlink.c */
@@ -254,9 +259,47 @@ static inline void scx_rx_sync_for_device(struct device *dev, dma_addr_t dma, u3
  * page_pools registered here. The view is the drvdata of the adapter's
  * device, created before anything is mapped on it.
  */
-dma_addr_t scx_map_head(struct device *dev, void *va, u32 len);
-dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f);
-dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f);
+DECLARE_STATIC_KEY_TRUE(scx_dma_view_key);
+
+/* The view is on (module parameter dma_view): one patched jump, no load. */
+static __always_inline bool scx_dma_view_on(void)
+{
+	return static_branch_likely(&scx_dma_view_key);
+}
+
+dma_addr_t scx_dma_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head);
+
+/*
+ * A fresh TX mapping: with the view on, counted (scx_dma_track(), which
+ * undoes it and returns DMA_MAPPING_ERROR when it cannot count it); with
+ * the view off, the DMA API's mapping as it is.
+ */
+static __always_inline dma_addr_t scx_map_tx(struct device *dev, dma_addr_t dma, u32 len,
+					     u32 kind, bool head)
+{
+	if (!scx_dma_view_on() || unlikely(scx_map_failed(dev, dma)))
+		return dma;
+	return scx_dma_track(dev, dma, len, kind, head);
+}
+
+static inline dma_addr_t scx_map_head(struct device *dev, void *va, u32 len)
+{
+	return scx_map_tx(dev, dma_map_single(dev, va, len, DMA_TO_DEVICE), len, SCX_DMA_SINGLE,
+			  true);
+}
+
+static inline dma_addr_t scx_map_frag(struct device *dev, const skb_frag_t *f)
+{
+	return scx_map_tx(dev, skb_frag_dma_map(dev, f, 0, skb_frag_size(f), DMA_TO_DEVICE),
+			  skb_frag_size(f), SCX_DMA_PAGE, false);
+}
+
+static inline dma_addr_t scx_map_xdp_frame(struct device *dev, struct xdp_frame *f)
+{
+	return scx_map_tx(dev, dma_map_single(dev, f->data, f->len, DMA_TO_DEVICE), f->len,
+			  SCX_DMA_SINGLE, false);
+}
+
 int scx_dma_view_create(struct device *dev);
 void scx_dma_view_destroy(struct device *dev);
 /* An RQ's page_pool: its pages are reachable from creation until removal. */

@@ -105,15 +105,20 @@ int scx_xdp_xmit(struct net_device *dev, int n, struct xdp_frame **frames, u32 f
 	struct scx_xdp_frame f;
 	struct scx_chan *ch;
 	int i, err = 0, counted = 0;
-	u32 cpu;
+	u32 cpu, nch;
 
 	if (unlikely(flags & ~XDP_XMIT_FLAGS_MASK))
 		return -EINVAL;
-	/* RCU reader (the caller's NAPI or BH section): the switch waits for us. */
-	if (unlikely(!READ_ONCE(priv->xdp_xmit_ready)))
+	/*
+	 * RCU reader (the caller's NAPI or BH section): the switch waits for
+	 * us. Ready (acquire, pairs with scx_datapath_resume()): nch is the
+	 * live set's.
+	 */
+	if (unlikely(!smp_load_acquire(&priv->xdp_xmit_ready)))
 		return -ENETDOWN;
 	cpu = smp_processor_id();
-	ch = &priv->ch[cpu < priv->nch ? cpu : cpu % priv->nch];
+	nch = READ_ONCE(priv->nch);
+	ch = &priv->ch[cpu < nch ? cpu : cpu % nch];
 	if (unlikely(!ch->core))
 		return -ENETDOWN;
 

@@ -35,38 +35,27 @@ void *irq_ctx_of(Function *fn) { return __atomic_load_n(&fn->irq_ctx, __ATOMIC_A
 /* Whoever takes `armed` from 1 to 0 owns the interrupt. */
 bool take_arm(Cq *cq) { return __atomic_exchange_n(&cq->armed, 0, __ATOMIC_SEQ_CST) == 1; }
 
-void raise_now(void *ctx, u32 vector)
+/* The cqn of an event that is an interrupt, not a CQ error (IrqBatch). */
+constexpr u32 kIrqEvent = 0;
+
+/* An interrupt (kIrqEvent), or a CQ error event of CQ cqn, to the OS now. */
+void raise_event(void *ctx, u32 vector, u32 cqn)
 {
-	if (ctx)
+	if (!ctx)
+		return;
+	if (cqn != kIrqEvent)
+		scx_os_cq_error(ctx, vector, cqn, prm::kCqErrSyndOverrun);
+	else
 		scx_os_raise_irq(ctx, vector);
 }
 
-void irq_batch_add(IrqBatch *b, void *ctx, u32 vector)
+/* Queue an event for irq_batch_flush(); a full batch raises it at once. */
+void irq_batch_add(IrqBatch *b, void *ctx, u32 vector, u32 cqn)
 {
 	if (!ctx)
 		return;
 	if (b->n == IrqBatch::kMax) {
-		raise_now(ctx, vector);
-		return;
-	}
-	b->e[b->n].ctx = ctx;
-	b->e[b->n].vector = vector;
-	b->e[b->n].cqn = 0;
-	b->n++;
-}
-
-void raise_cq_error(void *ctx, u32 vector, u32 cqn)
-{
-	if (ctx)
-		scx_os_cq_error(ctx, vector, cqn, prm::kCqErrSyndOverrun);
-}
-
-void irq_batch_add_cq_error(IrqBatch *b, void *ctx, u32 vector, u32 cqn)
-{
-	if (!ctx)
-		return;
-	if (b->n == IrqBatch::kMax) {
-		raise_cq_error(ctx, vector, cqn);
+		raise_event(ctx, vector, cqn);
 		return;
 	}
 	b->e[b->n].ctx = ctx;
@@ -165,7 +154,7 @@ void timer_fired(void *arg)
 	}
 	if (take_arm(cq)) {
 		signalled(fn, cq);
-		raise_now(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED));
+		raise_event(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED), kIrqEvent);
 	}
 }
 
@@ -174,10 +163,7 @@ void timer_fired(void *arg)
 void irq_batch_flush(IrqBatch *b)
 {
 	for (u32 i = 0; i < b->n; i++) {
-		if (b->e[i].cqn)
-			raise_cq_error(b->e[i].ctx, b->e[i].vector, b->e[i].cqn);
-		else
-			raise_now(b->e[i].ctx, b->e[i].vector);
+		raise_event(b->e[i].ctx, b->e[i].vector, b->e[i].cqn);
 	}
 	b->n = 0;
 }
@@ -238,7 +224,7 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 	}
 	if (take_arm(cq)) {
 		signalled(fn, cq);
-		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn);
+		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
 	}
 }
 
@@ -262,8 +248,7 @@ bool cq_has_room(Function *fn, Cq *cq, IrqBatch *irqs)
 	bus_add(&fn->qc.cq_overrun, 1);
 	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u cq 0x%x: overrun (pi %u set_ci %u)\n", fn->ix,
 		   cqn, pi, ci);
-	irq_batch_add_cq_error(irqs, irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED),
-			       cqn);
+	irq_batch_add(irqs, irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED), cqn);
 	return false;
 }
 
@@ -288,7 +273,7 @@ bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 
 	__atomic_store_n(&cq->pi, pi + 1, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending(cq, pi + 1)))
-		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn);
+		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
 	return true;
 }
 
@@ -313,7 +298,7 @@ void cq_arm_doorbell(Function *fn, u64 value)
 	/* CQEs the driver has not seen yet: the interrupt is due (as moderation allows). */
 	u32 n = pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
 	if (n && moder_due(fn, cq, n))
-		raise_now(irq_ctx_of(fn), vector);
+		raise_event(irq_ctx_of(fn), vector, kIrqEvent);
 }
 
 } /* namespace softcx::hw */

@@ -60,6 +60,14 @@ protected:
 	{
 		ASSERT_EQ(l.rxcq.modify(kAll, period, count, mode), prm::kStatOk);
 	}
+	/* Each test's start: moderation set, the CQ armed, n frames in; the interrupts so far. */
+	uint64_t armed_send(uint32_t period, uint32_t count, uint8_t mode, int n)
+	{
+		moder(period, count, mode);
+		poll_arm();
+		send(n);
+		return irqs();
+	}
 };
 
 TEST_F(HwModer, CapsAdvertiseModeration)
@@ -71,10 +79,7 @@ TEST_F(HwModer, CapsAdvertiseModeration)
 
 TEST_F(HwModer, CountThreshold)
 {
-	moder(1000, 4, prm::kCqPeriodFromCqe);
-	poll_arm();
-	send(3);
-	EXPECT_EQ(irqs(), 0u) << "3 of 4 CQEs, period not over";
+	EXPECT_EQ(armed_send(1000, 4, prm::kCqPeriodFromCqe, 3), 0u) << "3 of 4 CQEs, period not over";
 	send(1);
 	EXPECT_EQ(irqs(), 1u) << "the 4th CQE signals";
 	send(10);
@@ -91,32 +96,21 @@ TEST_F(HwModer, CountThreshold)
 
 TEST_F(HwModer, CountZeroIsPeriodOnly)
 {
-	moder(50, 0, prm::kCqPeriodFromCqe);
-	poll_arm();
-	send(50);
-	EXPECT_EQ(irqs(), 0u);
+	EXPECT_EQ(armed_send(50, 0, prm::kCqPeriodFromCqe, 50), 0u);
 	host::clock_advance(50 * kUs);
 	EXPECT_EQ(irqs(), 1u);
 }
 
 TEST_F(HwModer, ZeroPeriodOrCountOneIsImmediate)
 {
-	moder(0, 32, prm::kCqPeriodFromCqe);
-	poll_arm();
-	send(1);
-	EXPECT_EQ(irqs(), 1u) << "period 0";
-	moder(100, 1, prm::kCqPeriodFromEqe);
-	poll_arm();
-	send(1);
-	EXPECT_EQ(irqs(), 2u) << "count 1";
+	EXPECT_EQ(armed_send(0, 32, prm::kCqPeriodFromCqe, 1), 1u) << "period 0";
+	EXPECT_EQ(armed_send(100, 1, prm::kCqPeriodFromEqe, 1), 2u) << "count 1";
 	EXPECT_EQ(host::timers_queued(), 0u);
 }
 
 TEST_F(HwModer, PeriodFromCqeRestartsAtEachCqe)
 {
-	moder(10, 0, prm::kCqPeriodFromCqe);
-	poll_arm();
-	send(1);
+	armed_send(10, 0, prm::kCqPeriodFromCqe, 1);
 	host::clock_advance(6 * kUs);
 	send(1);
 	host::clock_advance(6 * kUs);
@@ -135,10 +129,8 @@ TEST_F(HwModer, PeriodFromCqeRestartsAtEachCqe)
 
 TEST_F(HwModer, PeriodFromEqe)
 {
-	moder(10, 0, prm::kCqPeriodFromEqe);
-	poll_arm();
-	send(1);
-	EXPECT_EQ(irqs(), 1u) << "no event in the last period: at once";
+	EXPECT_EQ(armed_send(10, 0, prm::kCqPeriodFromEqe, 1), 1u)
+		<< "no event in the last period: at once";
 	poll_arm();
 	host::clock_advance(2 * kUs);
 	send(1);
@@ -159,10 +151,7 @@ TEST_F(HwModer, PeriodFromEqe)
 
 TEST_F(HwModer, ModifyWhileArmed)
 {
-	moder(1000, 8, prm::kCqPeriodFromCqe);
-	poll_arm();
-	send(3);
-	EXPECT_EQ(irqs(), 0u);
+	EXPECT_EQ(armed_send(1000, 8, prm::kCqPeriodFromCqe, 3), 0u);
 	/* the count alone, down to what is pending: due right away */
 	ASSERT_EQ(l.rxcq.modify(prm::kCqModifyCount, 0, 3, 0), prm::kStatOk);
 	EXPECT_EQ(irqs(), 1u);
@@ -238,9 +227,7 @@ TEST_F(HwModer, LimitsAndErrors)
 
 TEST_F(HwModer, DestroyStopsTheTimer)
 {
-	moder(100, 0, prm::kCqPeriodFromCqe);
-	poll_arm();
-	send(1);
+	armed_send(100, 0, prm::kCqPeriodFromCqe, 1);
 	EXPECT_EQ(host::timers_queued(), 1u);
 	l.teardown();
 	EXPECT_EQ(host::timers_queued(), 0u);
