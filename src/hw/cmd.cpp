@@ -643,7 +643,7 @@ constexpr CmdDesc kCmds[] = {
 	  query_bus_counters },
 };
 
-constexpr u32 kMaxOutbox = 80;
+constexpr u32 kMaxOutbox = 88;
 static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryCqOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);
