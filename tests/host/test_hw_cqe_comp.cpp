@@ -258,6 +258,30 @@ Frames two_flows(uint32_t n, uint32_t run)
 	return f;
 }
 
+/*
+ * n bursts: every mix-th one `mixed` frames of two flows in runs of `run`,
+ * the others base + i % spread frames of one flow.
+ */
+std::vector<Frames> mixed_bursts(uint32_t n, uint32_t mix, uint32_t mixed, uint32_t run,
+				 uint32_t base, uint32_t spread)
+{
+	std::vector<Frames> bursts;
+	for (uint32_t i = 0; i < n; i++)
+		bursts.push_back(i % mix == mix - 1 ? two_flows(mixed, run) :
+						      one_flow(base + i % spread, 1000, (uint8_t)(i * 13)));
+	return bursts;
+}
+
+/* A 16-entry CQ, compressing in `layout`, polled `budget` packets at a time. */
+Cfg wrap_cfg(uint8_t layout, uint32_t budget)
+{
+	Cfg s;
+	s.layout = layout;
+	s.log_cq = 4;
+	s.budget = budget;
+	return s;
+}
+
 /* A title and its mini slots, read straight from the ring. */
 TEST_F(HwCqeComp, BasicTitleAndMiniSlotsAsThePrmHasThem)
 {
@@ -336,13 +360,7 @@ TEST_F(HwCqeComp, FullSessionsOf64AndLongBursts)
 /* A 16-entry CQ wraps many times; polls of 3 split every session. */
 TEST_F(HwCqeComp, SplitSessionsAcrossCqWrap)
 {
-	Cfg s;
-	s.log_cq = 4;
-	s.budget = 3;
-	std::vector<Frames> bursts;
-	for (uint32_t i = 0; i < 14; i++)
-		bursts.push_back(i % 3 == 2 ? two_flows(12, 2) : one_flow(9 + i % 5, 1000, (uint8_t)(i * 13)));
-	Result r = compare(s, bursts);
+	Result r = compare(wrap_cfg(prm::kCqeCompBasic, 3), mixed_bursts(14, 3, 12, 2, 9, 5));
 	EXPECT_GE(r.polls, r.cqes.size() / 3);
 	EXPECT_GT(r.blks, 8u);
 }
@@ -454,14 +472,7 @@ TEST_F(HwCqeCompCx7, EnhancedSlotsOfSevenBehindARegularTitle)
 
 TEST_F(HwCqeCompCx7, EnhancedValidityAcrossWrapWithSlotSizedBudgets)
 {
-	Cfg s;
-	s.layout = prm::kCqeCompEnhanced;
-	s.log_cq = 4;
-	s.budget = 8;
-	std::vector<Frames> bursts;
-	for (uint32_t i = 0; i < 40; i++)
-		bursts.push_back(i % 4 == 3 ? two_flows(10, 3) : one_flow(5 + i % 11, 1000, (uint8_t)(i * 7)));
-	Result r = compare(s, bursts);
+	Result r = compare(wrap_cfg(prm::kCqeCompEnhanced, 8), mixed_bursts(40, 4, 10, 3, 5, 11));
 	EXPECT_GT(r.saved, 0u);
 	EXPECT_GT(r.wr / 64, 16u * 4);	/* the 16-entry CQ went round more than 4 times */
 }
