@@ -284,19 +284,10 @@ void cq_clear_error(Cq *cq)
 	__atomic_store_n(&cq->status, prm::kCqStatusOk, __ATOMIC_RELAXED);
 }
 
-void cq_write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own)
-{
-	u8 *slot = cq_slot(cq, ix);
+namespace {
 
-	/* enhanced layout: byte 62 is the validity iteration, written by the seal only */
-	if (__builtin_expect(cq->comp.layout == prm::kCqeCompEnhanced, 0))
-		__builtin_memcpy(slot, cqe, prm::kCqeSize - 2);
-	else
-		__builtin_memcpy(slot, cqe, prm::kCqeSize - 1);
-	cq_seal_slot(cq, ix, op_own);
-}
-
-void cq_seal_slot(Cq *cq, u32 ix, u8 op_own)
+/* The CQE writer's steps, inlined into cq_post() (every CQE) and exported for cq_comp.cpp. */
+[[gnu::always_inline]] inline void seal_slot(Cq *cq, u32 ix, u8 op_own)
 {
 	u8 *slot = cq_slot(cq, ix);
 
@@ -313,12 +304,32 @@ void cq_seal_slot(Cq *cq, u32 ix, u8 op_own)
 	__atomic_store_n(&slot[prm::kCqeSize - 1], op_own, __ATOMIC_RELAXED);
 }
 
-void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs)
+[[gnu::always_inline]] inline void write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own)
+{
+	u8 *slot = cq_slot(cq, ix);
+
+	/* enhanced layout: byte 62 is the validity iteration, written by the seal only */
+	if (__builtin_expect(cq->comp.layout == prm::kCqeCompEnhanced, 0))
+		__builtin_memcpy(slot, cqe, prm::kCqeSize - 2);
+	else
+		__builtin_memcpy(slot, cqe, prm::kCqeSize - 1);
+	seal_slot(cq, ix, op_own);
+}
+
+[[gnu::always_inline]] inline void publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs)
 {
 	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending(cq, pi)))
 		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn);
 }
+
+} /* namespace */
+
+void cq_write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own) { write_slot(cq, ix, cqe, op_own); }
+
+void cq_seal_slot(Cq *cq, u32 ix, u8 op_own) { seal_slot(cq, ix, op_own); }
+
+void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs) { publish(fn, cq, pi, irqs); }
 
 bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs)
 {
@@ -330,9 +341,9 @@ bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
 	u8 owner = (u8)((pi >> cq->log_size) & 1);
 
-	cq_write_slot(cq, pi, cqe, (u8)((opcode << 4) | owner));
+	write_slot(cq, pi, cqe, (u8)((opcode << 4) | owner));
 	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
-	cq_publish(fn, cq, pi + 1, irqs);
+	publish(fn, cq, pi + 1, irqs);
 	return true;
 }
 
