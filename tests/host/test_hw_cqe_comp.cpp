@@ -326,6 +326,22 @@ TEST_F(HwCqeComp, CsumFormatCyclicOneBurst)
 	EXPECT_EQ(r.pkts, 20u);
 }
 
+/* Issue 13's goal: bursts of 32 cost at least 4x fewer CQE bytes on the bus. */
+TEST_F(HwCqeCompCx7, Bursts32SaveFourFifthsAndMore)
+{
+	std::vector<Frames> bursts;
+	for (uint8_t i = 0; i < 6; i++)
+		bursts.push_back(one_flow(32, (uint16_t)(1000 + i), (uint8_t)(i * 32)));
+	for (uint8_t layout : { prm::kCqeCompBasic, prm::kCqeCompEnhanced }) {
+		Cfg s;
+		s.layout = layout;
+		Result r = compare(s, bursts);
+		/* basic: title + 4 mini slots; enhanced: a regular CQE + slots of 7, 7, 7, 7, 3 */
+		EXPECT_EQ(r.wr, 6u * (layout == prm::kCqeCompBasic ? 5 : 6) * 64) << (int)layout;
+		EXPECT_GE(6u * 32 * 64, 4 * r.wr) << (int)layout;
+	}
+}
+
 TEST_F(HwCqeComp, HashFormatCarriesEachPacketsHash)
 {
 	Cfg s;
