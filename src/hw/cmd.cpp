@@ -483,7 +483,7 @@ CmdStatus modify_wq(CmdEnv &e)
 	scx_os_lock(q->lock);
 	CmdStatus st = check_transition(e, q->state, in);
 	if (st == prm::kStatOk) {
-		cq_comp_flush(e.fn, q->cq, &e.irqs);	/* CQEs held back: before the change */
+		cq_comp_end(e.fn, q->cq, &e.irqs);	/* CQEs held back: before the change */
 		q->state = in.next_state;
 		if (in.next_state == prm::kQueueRst) {
 			K::reset(q);
@@ -507,7 +507,7 @@ CmdStatus destroy_wq(CmdEnv &e)
 	q->num = 0;
 	q->state = prm::kQueueRst;
 	Cq *cq = q->cq;
-	cq_comp_flush(e.fn, cq, &e.irqs);
+	cq_comp_end(e.fn, cq, &e.irqs);
 	K::release(q, e);
 	q->ring = nullptr;
 	q->dbrec = nullptr;

@@ -93,6 +93,12 @@ bool cq_post_rx(Function *fn, Rq *rq, const prm::Cqe64 *cqe, u8 opcode, u16 next
 		IrqBatch *irqs);
 /* Publish what the CQ holds back (a no-op without compression). Caller holds the queue's lock. */
 void cq_comp_flush(Function *fn, Cq *cq, IrqBatch *irqs);
+/*
+ * The queue writing to the CQ changes state (MODIFY, DESTROY): publish
+ * what is held and end the run, so that no CQE after it is compressed
+ * against a title the driver's recovery has dropped.
+ */
+void cq_comp_end(Function *fn, Cq *cq, IrqBatch *irqs);
 
 /* Device-internal, for cq_comp.cpp: the slot of producer index ix, and writing one. */
 inline u8 *cq_slot(const Cq *cq, u32 ix)

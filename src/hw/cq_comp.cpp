@@ -236,4 +236,10 @@ void cq_comp_flush(Function *fn, Cq *cq, IrqBatch *irqs)
 		basic_close(fn, cq, irqs);
 }
 
+void cq_comp_end(Function *fn, Cq *cq, IrqBatch *irqs)
+{
+	cq_comp_flush(fn, cq, irqs);
+	cq->comp.chain = 0;
+}
+
 } /* namespace softcx::hw */

@@ -520,6 +520,57 @@ TEST_F(HwCqeCompCx7, EnhancedSlotBiggerThanTheBudgetWaits)
 	l.teardown();
 }
 
+/*
+ * A queue reset ends the run: the driver's recovery drops its title, so
+ * the first CQE after it is a regular one even where the fields would
+ * match (stride index format: wqe_counter is not compared; WQE 0 again).
+ */
+TEST_F(HwCqeCompCx7, QueueResetEndsTheEnhancedRun)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	hwt::Cq cq;
+	cq.comp_en = 1;
+	cq.comp_fmt = prm::kMiniCqeCsumStridx;
+	cq.comp_layout = prm::kCqeCompEnhanced;
+	ASSERT_EQ(cq.create(fn1, 6, 3), prm::kStatOk);
+	StridingRq rq;
+	ASSERT_EQ(rq.create(fn1, cq.cqn, 4, 6, 5), prm::kStatOk);
+	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRst, prm::kQueueRdy),
+		  prm::kStatOk);
+	rq.post(16);
+	uint32_t num;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { rq.rqn }, kFields4, kMsKey, &num),
+		  prm::kStatOk);
+	auto burst = [&] {
+		Frames f = one_flow(3);
+		for (size_t i = 0; i < f.size(); i++)
+			l.queue(f[i], 0, 0, i + 1 == f.size());
+		l.sq.doorbell();
+		l.txcq.poll_all();
+	};
+	burst();	/* a regular CQE and a slot of 2 */
+	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRdy, prm::kQueueRst),
+		  prm::kStatOk);
+	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRst, prm::kQueueRdy),
+		  prm::kStatOk);
+	rq.posted = 0;
+	rq.post(16);
+	burst();
+	const auto *cqe = reinterpret_cast<const prm::Cqe64 *>(cq.ring.cpu);
+	EXPECT_EQ(cqe[1].format(), prm::kCqeFormatCompressed);
+	EXPECT_EQ(cqe[2].format(), 0) << "compressed against the title before the reset";
+	EXPECT_EQ(cqe[2].signature, 0);
+	EXPECT_EQ(cqe[2].wqe_id.get(), 0);
+	EXPECT_EQ(cqe[3].format(), prm::kCqeFormatCompressed);
+
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields4, kMsKey, &num),
+		  prm::kStatOk);
+	EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRq, rq.rqn), prm::kStatOk);
+	EXPECT_EQ(cq.destroy(), prm::kStatOk);
+	l.teardown();
+}
+
 TEST_F(HwCqeCompCx7, EnhancedHashFormat)
 {
 	Cfg s;
