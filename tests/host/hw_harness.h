@@ -263,6 +263,15 @@ struct StridingRq {
 		__atomic_thread_fence(__ATOMIC_RELEASE);
 		memcpy(dbr.cpu + prm::kRcvDbr * 4, &v, 4);
 	}
+	/* Recovery: from state `from` to RST and RDY again, then n WQEs from slot 0. */
+	void reset(uint8_t from, uint32_t n)
+	{
+		EXPECT_EQ(modify_queue(fn, prm::kCmdModifyRq, rqn, from, prm::kQueueRst), prm::kStatOk);
+		EXPECT_EQ(modify_queue(fn, prm::kCmdModifyRq, rqn, prm::kQueueRst, prm::kQueueRdy),
+			  prm::kStatOk);
+		posted = 0;
+		post(n);
+	}
 	/* Post n WQEs in ring order, each linked to the next slot. */
 	void post(uint32_t n)
 	{

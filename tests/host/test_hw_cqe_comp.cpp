@@ -550,12 +550,7 @@ TEST_F(HwCqeCompCx7, QueueResetEndsTheEnhancedRun)
 		l.txcq.poll_all();
 	};
 	burst();	/* a regular CQE and a slot of 2 */
-	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRdy, prm::kQueueRst),
-		  prm::kStatOk);
-	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRst, prm::kQueueRdy),
-		  prm::kStatOk);
-	rq.posted = 0;
-	rq.post(16);
+	rq.reset(prm::kQueueRdy, 16);
 	burst();
 	const auto *cqe = reinterpret_cast<const prm::Cqe64 *>(cq.ring.cpu);
 	EXPECT_EQ(cqe[1].format(), prm::kCqeFormatCompressed);

@@ -311,12 +311,7 @@ TEST_F(HwStriding, RecoveryRestartsAtTheFirstWqe)
 	rq.publish(1);
 	l.send(frame_of(100), 0, 0, false);
 	ASSERT_EQ(cq.poll_all().size(), 1u);
-	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueErr, prm::kQueueRst),
-		  prm::kStatOk);
-	ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRst, prm::kQueueRdy),
-		  prm::kStatOk);
-	rq.posted = 0;
-	rq.post(4);
+	rq.reset(prm::kQueueErr, 4);
 	frames::Bytes f = frame_of(700, 5);
 	l.send(f, 0, 0, false);
 	auto rx = cq.poll_all();
