@@ -68,10 +68,12 @@ prm::HcaCaps model_caps(u8 model)
 	c.striding_rq = model == prm::kModelCx4 ? 0 : 1;
 	c.ext_stride_num_range = c.striding_rq;
 	c.shampo = model == prm::kModelCx7 ? 1 : 0;
-	c.cqe_compression = 0;
+	c.cqe_compression = 1;
 	c.max_lso_sz.set(kMaxLsoSize);
 	c.cq_moderation = 1;
 	c.cq_period_start_from_cqe = 1;
+	c.enhanced_cqe_compression = model >= prm::kModelCx6Dx ? 1 : 0;
+	c.mini_cqe_resp_stride_index = c.enhanced_cqe_compression;
 	return c;
 }
 

@@ -14,6 +14,7 @@
 
 #include "prm/cmd.h"
 #include "prm/counters.h"
+#include "prm/cqe.h"
 #include "prm/packet.h"
 #include "prm/wqe.h"
 #include "prm/types.h"
@@ -79,6 +80,21 @@ constexpr u32 moder_period(u32 m) { return m & prm::kCqMaxPeriod; }
 constexpr u32 moder_count(u32 m) { return (m >> kModerCountShift) & prm::kCqMaxCount; }
 constexpr u32 moder_mode(u32 m) { return (m >> kModerModeShift) & 1; }
 
+/*
+ * CQE compression state (cq_comp.cpp), under the lock of the queue that
+ * writes the CQ. en/fmt/layout: the CQ context, set at CREATE_CQ.
+ */
+struct CqComp {
+	u8 en;			/* cqe_comp_en */
+	u8 fmt;			/* prm::MiniCqeFormat */
+	u8 layout;		/* prm::CqeCompLayout */
+	u8 chain;		/* title holds the run the next CQE may join */
+	u32 n;			/* basic: packets held (title slot at pi); enhanced: minis in the slot at pi */
+	u32 held;		/* slots written from pi on, not yet published */
+	u16 next_wqe_counter;	/* the wqe_counter that continues the run */
+	prm::Cqe64 title;	/* the run's first CQE: its shared fields */
+};
+
 struct Cq {
 	/* Data path (the owning queue's lock serialises writers). */
 	u8 *ring;		/* 2^log_size CQEs of 64 bytes */
@@ -101,6 +117,7 @@ struct Cq {
 	const u32 *dbrec;	/* be32 set_ci, arm */
 	u32 ci;			/* the last set_ci read (24 bits): read again when full */
 	u8 status;		/* prm::kCqStatus*, __atomic; OVERFLOW until its queue's reset */
+	CqComp comp;
 	/* Control (command lock); read locklessly by the arm doorbell. */
 	u32 num;		/* 0 while the slot is free */
 	u32 gen;

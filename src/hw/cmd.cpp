@@ -114,6 +114,36 @@ CmdStatus check_moder(CmdEnv &e, u32 period, u32 count, u32 mode)
 	return prm::kStatOk;
 }
 
+/* CQE compression a CQ may ask for (cqe.h): known values, and the device's caps. */
+CmdStatus check_comp(CmdEnv &e, const prm::CreateCqIn &in)
+{
+	const prm::HcaCaps &caps = caps_of(e.fn);
+
+	if (!in.cqe_comp_en) {
+		if (in.mini_cqe_res_format || in.cqe_comp_layout)
+			return reject(e, prm::kStatBadParam, "mini CQE format without cqe_comp_en", "CQ");
+		return prm::kStatOk;
+	}
+	if (in.cqe_comp_en != 1 || !caps.cqe_compression)
+		return reject(e, prm::kStatBadParam, "no CQE compression on this device", "CQ");
+	switch (in.mini_cqe_res_format) {
+	case prm::kMiniCqeHash:
+	case prm::kMiniCqeCsum:
+		break;
+	case prm::kMiniCqeCsumStridx:
+		if (caps.mini_cqe_resp_stride_index)
+			break;
+		return reject(e, prm::kStatBadParam, "no mini CQE stride index on this device", "CQ");
+	default:
+		return reject(e, prm::kStatBadParam, "unknown mini_cqe_res_format", "CQ");
+	}
+	if (in.cqe_comp_layout == prm::kCqeCompBasic)
+		return prm::kStatOk;
+	if (in.cqe_comp_layout == prm::kCqeCompEnhanced && caps.enhanced_cqe_compression)
+		return prm::kStatOk;
+	return reject(e, prm::kStatBadParam, "CQE compression layout not supported", "CQ");
+}
+
 CmdStatus create_cq(CmdEnv &e)
 {
 	auto in = inbox<prm::CreateCqIn>(e);
@@ -124,6 +154,8 @@ CmdStatus create_cq(CmdEnv &e)
 	if (in.log_cq_size > kLogMaxCqSize)
 		return reject(e, prm::kStatBadParam, "CQ size above caps");
 	CmdStatus st = check_moder(e, period, count, mode);
+	if (st == prm::kStatOk)
+		st = check_comp(e, in);
 	if (st != prm::kStatOk)
 		return st;
 	auto *dbrec = static_cast<const u32 *>(
@@ -140,6 +172,9 @@ CmdStatus create_cq(CmdEnv &e)
 		return reject(e, prm::kStatExceedLim, "no free CQ");
 	Cq *cq = &fn->cq[ix];
 	cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get(), moder_pack(period, count, mode));
+	cq->comp.en = in.cqe_comp_en;
+	cq->comp.fmt = in.mini_cqe_res_format;
+	cq->comp.layout = in.cqe_comp_layout;
 	cq->dbrec = dbrec;
 	cq->users = 0;
 	u32 num = obj_next_num(&cq->gen, ObjType::Cq, (u32)ix);
@@ -448,6 +483,7 @@ CmdStatus modify_wq(CmdEnv &e)
 	scx_os_lock(q->lock);
 	CmdStatus st = check_transition(e, q->state, in);
 	if (st == prm::kStatOk) {
+		cq_comp_end(e.fn, q->cq, &e.irqs);	/* CQEs held back: before the change */
 		q->state = in.next_state;
 		if (in.next_state == prm::kQueueRst) {
 			K::reset(q);
@@ -471,6 +507,7 @@ CmdStatus destroy_wq(CmdEnv &e)
 	q->num = 0;
 	q->state = prm::kQueueRst;
 	Cq *cq = q->cq;
+	cq_comp_end(e.fn, cq, &e.irqs);
 	K::release(q, e);
 	q->ring = nullptr;
 	q->dbrec = nullptr;
@@ -653,7 +690,7 @@ constexpr CmdDesc kCmds[] = {
 	  query_bus_counters },
 };
 
-constexpr u32 kMaxOutbox = 80;
+constexpr u32 kMaxOutbox = 88;
 static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryCqOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);

@@ -162,6 +162,16 @@ void timer_fired(void *arg)
 
 void irq_batch_flush(IrqBatch *b)
 {
+	/* CQEs held back first: publishing them may queue their interrupts */
+	for (u32 i = 0; i < b->nheld; i++) {
+		Rq *rq = b->held[i];
+
+		scx_os_lock(rq->lock);
+		if (rq->cq)
+			cq_comp_flush(rq->cq->fn, rq->cq, b);
+		scx_os_unlock(rq->lock);
+	}
+	b->nheld = 0;
 	for (u32 i = 0; i < b->n; i++) {
 		raise_event(b->e[i].ctx, b->e[i].vector, b->e[i].cqn);
 	}
@@ -195,6 +205,7 @@ void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn, u32 moder)
 	__atomic_store_n(&cq->moder, moder, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->deadline, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->last_event, 0, __ATOMIC_RELAXED);
+	cq->comp = {};
 }
 
 void cq_stop(Cq *cq)
@@ -232,7 +243,8 @@ bool cq_has_room(Function *fn, Cq *cq, IrqBatch *irqs)
 {
 	if (__builtin_expect(__atomic_load_n(&cq->status, __ATOMIC_RELAXED) != prm::kCqStatusOk, 0))
 		return false;
-	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
+	/* slots a compressing CQ holds back count as written */
+	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED) + cq->comp.held;
 	u32 size = 1u << cq->log_size;
 	/* set_ci as last read: the doorbell record is read again only when the CQ looks full */
 	u32 ci = __atomic_load_n(&cq->ci, __ATOMIC_RELAXED);
@@ -257,23 +269,66 @@ void cq_clear_error(Cq *cq)
 	__atomic_store_n(&cq->status, prm::kCqStatusOk, __ATOMIC_RELAXED);
 }
 
+namespace {
+
+/* The CQE writer's steps, inlined into cq_post() (every CQE) and exported for cq_comp.cpp. */
+[[gnu::always_inline]] inline void seal_slot(Cq *cq, u32 ix, u8 op_own)
+{
+	u8 *slot = cq_slot(cq, ix);
+
+	if (__builtin_expect(cq->comp.layout == prm::kCqeCompEnhanced, 0)) {
+		/* valid by the iteration count: it goes last */
+		slot[prm::kCqeSize - 1] = op_own;
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		__atomic_store_n(&slot[prm::kCqeSize - 2], (u8)(ix >> cq->log_size),
+				 __ATOMIC_RELAXED);
+		return;
+	}
+	/* The driver reads op_own first, then (after dma_rmb) the rest. */
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&slot[prm::kCqeSize - 1], op_own, __ATOMIC_RELAXED);
+}
+
+[[gnu::always_inline]] inline void write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own)
+{
+	u8 *slot = cq_slot(cq, ix);
+
+	/* enhanced layout: byte 62 is the validity iteration, written by the seal only */
+	if (__builtin_expect(cq->comp.layout == prm::kCqeCompEnhanced, 0))
+		__builtin_memcpy(slot, cqe, prm::kCqeSize - 2);
+	else
+		__builtin_memcpy(slot, cqe, prm::kCqeSize - 1);
+	seal_slot(cq, ix, op_own);
+}
+
+[[gnu::always_inline]] inline void publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs)
+{
+	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending(cq, pi)))
+		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
+}
+
+} /* namespace */
+
+void cq_write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own) { write_slot(cq, ix, cqe, op_own); }
+
+void cq_seal_slot(Cq *cq, u32 ix, u8 op_own) { seal_slot(cq, ix, op_own); }
+
+void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs) { publish(fn, cq, pi, irqs); }
+
 bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs)
 {
 	if (!cq_has_room(fn, cq, irqs))
 		return false;
+	/* a compressed run held back goes first */
+	if (__builtin_expect(cq->comp.held, 0))
+		cq_comp_flush(fn, cq, irqs);
 	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
-	u8 *slot = cq->ring + (usize)(pi & ((1u << cq->log_size) - 1)) * prm::kCqeSize;
 	u8 owner = (u8)((pi >> cq->log_size) & 1);
 
-	__builtin_memcpy(slot, cqe, prm::kCqeSize - 1);
-	/* The driver reads op_own first, then (after dma_rmb) the rest. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&slot[prm::kCqeSize - 1], (u8)((opcode << 4) | owner), __ATOMIC_RELAXED);
+	write_slot(cq, pi, cqe, (u8)((opcode << 4) | owner));
 	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
-
-	__atomic_store_n(&cq->pi, pi + 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending(cq, pi + 1)))
-		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
+	publish(fn, cq, pi + 1, irqs);
 	return true;
 }
 

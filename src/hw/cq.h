@@ -18,15 +18,26 @@ namespace softcx::hw {
  */
 struct IrqBatch {
 	static constexpr u32 kMax = 32;
+	static constexpr u32 kMaxHeld = 8;
 	u32 n;
+	u32 nheld;
 	struct {
 		void *ctx;
 		u32 vector;
 		u32 cqn;	/* a CQ error event for this CQ; 0: an interrupt */
 	} e[kMax];
+	/*
+	 * RQs whose compressing CQ holds CQEs back (cq_post_rx): the batch's
+	 * flush publishes them (under the RQ lock) before it raises anything.
+	 */
+	Rq *held[kMaxHeld];
 };
 
-inline void irq_batch_init(IrqBatch *b) { b->n = 0; }
+inline void irq_batch_init(IrqBatch *b)
+{
+	b->n = 0;
+	b->nheld = 0;
+}
 void irq_batch_flush(IrqBatch *b);
 
 /* A CQ slot's timer, for the adapter's lifetime (0, or -1 without memory). */
@@ -63,6 +74,47 @@ void cq_clear_error(Cq *cq);
  * has no room (cq_has_room()).
  */
 bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs);
+
+/*
+ * CQE compression (cq_comp.cpp; cqe.h has the formats). An RX CQE for a
+ * CQ with cqe_comp_en goes through cq_post_rx(): the CQ writes it as the
+ * start of a run, as a mini CQE of the open run, or (not compressible: an
+ * error or filler CQE, or fields a mini CQE cannot carry differ) closes the
+ * run and writes it plainly. `next_wqe_counter` is the wqe_counter a packet
+ * continuing the run would carry (cyclic RQ: + 1; striding RQ: + the
+ * strides this one took). A run is held back (not published, no
+ * interrupt) until it is full, broken, or `irqs` is flushed: the end of the
+ * doorbell's work, which is when a device stops waiting for more. The CQ
+ * keeps a free slot past everything held, so a held run never overwrites
+ * an unread CQE. Caller holds rq's lock. False, nothing written, as
+ * cq_post().
+ */
+bool cq_post_rx(Function *fn, Rq *rq, const prm::Cqe64 *cqe, u8 opcode, u16 next_wqe_counter,
+		IrqBatch *irqs);
+/* Publish what the CQ holds back (a no-op without compression). Caller holds the queue's lock. */
+void cq_comp_flush(Function *fn, Cq *cq, IrqBatch *irqs);
+/*
+ * The queue writing to the CQ changes state (MODIFY, DESTROY): publish
+ * what is held and end the run, so that no CQE after it is compressed
+ * against a title the driver's recovery has dropped.
+ */
+void cq_comp_end(Function *fn, Cq *cq, IrqBatch *irqs);
+
+/* Device-internal, for cq_comp.cpp: the slot of producer index ix, and writing one. */
+inline u8 *cq_slot(const Cq *cq, u32 ix)
+{
+	return cq->ring + (usize)(ix & ((1u << cq->log_size) - 1)) * prm::kCqeSize;
+}
+/*
+ * Write bytes 0..62 of `cqe` (of which 62 is replaced by the validity
+ * iteration in the enhanced layout) and op_own, the bytes the driver checks
+ * last: op_own (basic), byte 62 (enhanced).
+ */
+void cq_write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own);
+/* The slot's op_own / validity bytes only, after the rest was written. */
+void cq_seal_slot(Cq *cq, u32 ix, u8 op_own);
+/* Publish the producer index pi and raise the CQ's event as moderation says. */
+void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs);
 
 /* The CQ arm doorbell: value = {be32 (sn << 28 | cmd | ci), be32 cqn} in memory order. */
 void cq_arm_doorbell(Function *fn, u64 value);

@@ -73,6 +73,19 @@ u8 l3_cqe_type(const RxFrame &f)
 }
 
 /*
+ * Every RX CQE goes through here: a CQ with cqe_comp_en compresses
+ * (cq_comp.cpp), and `next` is the wqe_counter of a packet that would
+ * continue this one's run.
+ */
+[[gnu::always_inline]] inline bool rx_cqe(Function *fn, Rq *rq, const prm::Cqe64 *cqe, u8 opcode,
+					  u16 next, IrqBatch *irqs)
+{
+	if (__builtin_expect(rq->cq->comp.en, 0))
+		return cq_post_rx(fn, rq, cqe, opcode, next, irqs);
+	return cq_post(fn, rq->cq, cqe, opcode, irqs);
+}
+
+/*
  * A buffer the device cannot write to: error CQE, the WQE is consumed, the
  * RQ stops. A striding RQ's error CQE names the WQE (wqe_id) and the stride
  * (wqe_counter) as its packet CQEs do.
@@ -88,7 +101,7 @@ void rx_error(Function *fn, Rq *rq, u8 syndrome, IrqBatch *irqs)
 	} else {
 		err.wqe_counter.set((u16)rq->cc);
 	}
-	cq_post(fn, rq->cq, reinterpret_cast<const prm::Cqe64 *>(&err), prm::kCqeRespErr, irqs);
+	rx_cqe(fn, rq, reinterpret_cast<const prm::Cqe64 *>(&err), prm::kCqeRespErr, 0, irqs);
 	rq->cc++;
 	rq->state = prm::kQueueErr;
 	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u rq 0x%x: WQE %u error 0x%x\n", fn->ix, rq->num,
@@ -144,7 +157,7 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 
 	prm::Cqe64 cqe;
 	fill_rx_cqe(f, (u16)rq->cc, &cqe);
-	cq_post(fn, rq->cq, &cqe, prm::kCqeRespSend, irqs);
+	rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, (u16)(rq->cc + 1), irqs);
 	rq->cc++;
 }
 
@@ -239,7 +252,7 @@ void striding_fill(Function *fn, Rq *rq, IrqBatch *irqs)
 		u32 n = left < prm::kMpwrqCqeStridesMask ? left : prm::kMpwrqCqeStridesMask;
 		prm::Cqe64 cqe = {};
 		striding_cqe(rq, prm::kMpwrqCqeFiller | n << prm::kMpwrqCqeStridesShift, &cqe);
-		cq_post(fn, rq->cq, &cqe, prm::kCqeRespSend, irqs);
+		rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, 0, irqs);
 		rq->stride += n;
 		left -= n;
 	}
@@ -291,7 +304,8 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 	fill_rx_cqe(f, 0, &cqe);
 	striding_cqe(rq, f.len | need << prm::kMpwrqCqeStridesShift, &cqe);
 	/* a filler CQE took the last slot: the frame's CQE overruns the CQ */
-	if (__builtin_expect(!cq_post(fn, rq->cq, &cqe, prm::kCqeRespSend, irqs), 0))
+	if (__builtin_expect(!rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, (u16)(rq->stride + need), irqs),
+			     0))
 		bus_add(&fn->qc.rx_cq_overrun, 1);
 	rq->stride += need;
 	if (rq->stride == nstrides)

@@ -88,11 +88,13 @@ struct HcaCaps {
 	u8 csum;		/* L3/L4 checksum offload both ways */
 	u8 striding_rq;
 	u8 shampo;
-	u8 cqe_compression;
+	u8 cqe_compression;	/* cqe_comp_en, basic layout (cqe.h) */
 	be32 max_lso_sz;
 	u8 cq_moderation;		/* cq_period / cq_max_count, MODIFY_CQ */
 	u8 cq_period_start_from_cqe;	/* cq_period_mode kCqPeriodFromCqe */
-	u8 rsvd[5];
+	u8 enhanced_cqe_compression;	/* cqe_comp_layout kCqeCompEnhanced */
+	u8 mini_cqe_resp_stride_index;	/* mini_cqe_res_format kMiniCqeCsumStridx */
+	u8 rsvd[3];
 	u8 ext_stride_num_range;	/* striding RQ: 8..256 strides per WQE too */
 };
 
@@ -121,10 +123,19 @@ struct CqModeration {
 	u8 rsvd[3];
 };
 
+/*
+ * CQE compression (cqe.h): cqe_comp_en 1 asks for it (cap cqe_compression),
+ * mini_cqe_res_format is a prm::MiniCqeFormat (kMiniCqeCsumStridx: cap
+ * mini_cqe_resp_stride_index), cqe_comp_layout a prm::CqeCompLayout
+ * (kCqeCompEnhanced: cap enhanced_cqe_compression). The last two must be 0
+ * without cqe_comp_en.
+ */
 struct CreateCqIn {
 	CmdIn hdr;
 	u8 log_cq_size;
-	u8 rsvd[3];
+	u8 cqe_comp_en;
+	u8 mini_cqe_res_format;
+	u8 cqe_comp_layout;
 	be32 c_eqn;		/* interrupt vector the CQ signals */
 	be64 dbr_addr;		/* 2 x be32: set_ci, arm */
 	be64 pas;		/* DMA address of the CQE ring (contiguous) */
@@ -318,7 +329,9 @@ static_assert(__builtin_offsetof(HcaCaps, cqe_compression) == 19);
 static_assert(__builtin_offsetof(HcaCaps, max_lso_sz) == 20);
 static_assert(__builtin_offsetof(HcaCaps, cq_moderation) == 24);
 static_assert(__builtin_offsetof(HcaCaps, cq_period_start_from_cqe) == 25);
-static_assert(__builtin_offsetof(HcaCaps, rsvd) == 26);
+static_assert(__builtin_offsetof(HcaCaps, enhanced_cqe_compression) == 26);
+static_assert(__builtin_offsetof(HcaCaps, mini_cqe_resp_stride_index) == 27);
+static_assert(__builtin_offsetof(HcaCaps, rsvd) == 28);
 static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
 static_assert(sizeof(QueryHcaCapOut) == 40);
 static_assert(__builtin_offsetof(QueryHcaCapOut, hdr) == 0);
@@ -331,7 +344,9 @@ static_assert(__builtin_offsetof(CqModeration, rsvd) == 5);
 static_assert(sizeof(CreateCqIn) == 40);
 static_assert(__builtin_offsetof(CreateCqIn, hdr) == 0);
 static_assert(__builtin_offsetof(CreateCqIn, log_cq_size) == 8);
-static_assert(__builtin_offsetof(CreateCqIn, rsvd) == 9);
+static_assert(__builtin_offsetof(CreateCqIn, cqe_comp_en) == 9);
+static_assert(__builtin_offsetof(CreateCqIn, mini_cqe_res_format) == 10);
+static_assert(__builtin_offsetof(CreateCqIn, cqe_comp_layout) == 11);
 static_assert(__builtin_offsetof(CreateCqIn, c_eqn) == 12);
 static_assert(__builtin_offsetof(CreateCqIn, dbr_addr) == 16);
 static_assert(__builtin_offsetof(CreateCqIn, pas) == 24);
@@ -391,7 +406,7 @@ static_assert(__builtin_offsetof(RssIn, toeplitz_key) == 24);
 static_assert(__builtin_offsetof(RssIn, rqn) == 64);
 static_assert(sizeof(QueryQCounterOut) == 56);
 static_assert(__builtin_offsetof(QueryQCounterOut, hdr) == 0);
-static_assert(sizeof(QueryBusCountersOut) == 80);
+static_assert(sizeof(QueryBusCountersOut) == 88);
 static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 /* One be64 a counter, in list order, right after the header. */
 static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));

@@ -24,6 +24,7 @@
 	X(rd_data_bytes, "bus_rd_data_bytes")	/* packet data gathered by TX */         \
 	X(wr_data_bytes, "bus_wr_data_bytes")	/* packet data placed in RX buffers */   \
 	X(wr_cqe_bytes, "bus_wr_cqe_bytes")	/* CQEs written */                        \
+	X(wr_cqe_bytes_saved, "bus_wr_cqe_bytes_saved")	/* not written: compressed */    \
 	X(rd_dbr_bytes, "bus_rd_dbr_bytes")	/* doorbell record words read */          \
 	X(doorbells, "bus_doorbells")	/* MMIO doorbell writes (SQ and CQ arm) */        \
 	X(interrupts, "bus_interrupts")	/* CQ events signalled (MSI-X messages) */      \

@@ -16,6 +16,13 @@ enum CqeOpcode : u8 {
 	kCqeInvalid = 0xf,
 };
 
+/*
+ * op_own bits 3:2, the CQE format. A compressed CQE (basic layout: the
+ * title; enhanced layout: a slot of mini CQEs) has format 3.
+ */
+constexpr u8 kCqeFormatShift = 2;
+constexpr u8 kCqeFormatCompressed = 3;
+
 /* hds_ip_ext bits */
 constexpr u8 kCqeL2Ok = 0x01;
 constexpr u8 kCqeL3Ok = 0x02;
@@ -65,11 +72,12 @@ struct Cqe64 {
 	be32 timestamp_l;
 	be32 sop_drop_qpn;
 	be16 wqe_counter;
-	u8 signature;
+	u8 signature;	/* enhanced CQE compression: validity_iteration_count */
 	u8 op_own;	/* 7:4 opcode, 3:2 format, 0 owner; written last */
 
 	u8 opcode() const { return op_own >> 4; }
 	u8 owner() const { return op_own & 1; }
+	u8 format() const { return (op_own >> kCqeFormatShift) & 3; }
 	u8 l3_type() const { return (l4_l3_hdr_type >> 2) & 3; }
 	u8 l4_type() const { return (l4_l3_hdr_type >> 4) & 7; }
 };
@@ -88,6 +96,73 @@ struct ErrCqe {
 	u8 op_own;
 };
 static_assert(sizeof(ErrCqe) == kCqeSize);
+
+/*
+ * CQE compression (CQ context cqe_comp_en). Instead of one CQE per packet
+ * the device writes, for a run of RX CQEs that agree in every field a mini
+ * CQE does not carry, one title and 8-byte mini CQEs:
+ *
+ * basic layout: a title CQE (format 3, byte_cnt = N, the number of mini
+ * CQEs, all other fields the packets' shared ones and the first packet's
+ * wqe_counter) followed by ceil(N / 8) slots of 8 mini CQEs each. The title
+ * is not a packet; the N mini CQEs are. Only the title has an owner bit:
+ * byte 63 of a mini slot is mini CQE data, which the driver overwrites with
+ * kCqeInvalid and the slot's lap parity once it has consumed the slot.
+ *
+ * enhanced layout (cap enhanced_cqe_compression): every CQE of the CQ is
+ * valid by its validity_iteration_count (byte 62 = lap & 0xff; the driver
+ * stamps 0xff at creation), the title is the last regular CQE before the
+ * slots, and each slot is a self-contained EnhancedMiniSlot: format 3,
+ * opcode nibble = mini CQEs in it - 1.
+ *
+ * A mini CQE's packet has the title's fields except those in the mini CQE
+ * and wqe_counter, which the mini CQE gives (stride index format) or the
+ * driver derives: + 1 from the previous packet's (cyclic RQ), + the strides
+ * the previous packet consumed (striding RQ).
+ */
+enum MiniCqeFormat : u8 {		/* CQ context mini_cqe_res_format */
+	kMiniCqeHash = 0,		/* rx_hash_result, byte_cnt */
+	kMiniCqeCsum = 1,		/* checksum, byte_cnt */
+	kMiniCqeCsumStridx = 3,		/* checksum, stride index, byte_cnt */
+};
+
+enum CqeCompLayout : u8 {		/* CQ context cqe_comp_layout */
+	kCqeCompBasic = 0,
+	kCqeCompEnhanced = 1,
+};
+
+struct MiniCqeCsum {
+	be16 checksum;
+	be16 stridx;		/* kMiniCqeCsumStridx: the packet's wqe_counter */
+};
+
+struct MiniCqe8 {
+	union {
+		be32 rx_hash_result;	/* kMiniCqeHash */
+		MiniCqeCsum csum;	/* kMiniCqeCsum, kMiniCqeCsumStridx */
+	};
+	be32 byte_cnt;		/* as a full CQE's (striding: filler, strides, length) */
+};
+static_assert(sizeof(MiniCqe8) == 8);
+
+constexpr u32 kMiniCqesPerSlot = kCqeSize / sizeof(MiniCqe8);	/* basic layout: 8 */
+
+/*
+ * An enhanced layout slot. Bytes 62-63 stay the validity iteration and
+ * op_own, so a slot holds at most 7 mini CQEs: the emulator's reading of
+ * "opcode + 1 mini CQEs" (the 4-bit nibble allows more than fit).
+ */
+constexpr u32 kMiniCqesPerEnhancedSlot = 7;
+struct EnhancedMiniSlot {
+	MiniCqe8 mini[kMiniCqesPerEnhancedSlot];
+	u8 rsvd56[6];
+	u8 validity_iteration_count;
+	u8 op_own;	/* 7:4 mini CQEs - 1, 3:2 kCqeFormatCompressed, 0 owner */
+};
+static_assert(sizeof(EnhancedMiniSlot) == kCqeSize);
+
+/* Initial validity_iteration_count of every CQE (enhanced layout): never valid on lap 0. */
+constexpr u8 kCqeInitValidity = 0xff;
 
 /* Initial op_own of every CQE: opcode INVALID, owner 1 (never valid on lap 0). */
 constexpr u8 kCqeInitOpOwn = 0xf1;
@@ -134,6 +209,15 @@ static_assert(__builtin_offsetof(Cqe64, sop_drop_qpn) == 56);
 static_assert(__builtin_offsetof(Cqe64, wqe_counter) == 60);
 static_assert(__builtin_offsetof(Cqe64, signature) == 62);
 static_assert(__builtin_offsetof(Cqe64, op_own) == 63);
+static_assert(__builtin_offsetof(MiniCqe8, rx_hash_result) == 0);
+static_assert(__builtin_offsetof(MiniCqe8, csum) == 0);
+static_assert(__builtin_offsetof(MiniCqeCsum, checksum) == 0);
+static_assert(__builtin_offsetof(MiniCqeCsum, stridx) == 2);
+static_assert(__builtin_offsetof(MiniCqe8, byte_cnt) == 4);
+static_assert(__builtin_offsetof(EnhancedMiniSlot, mini) == 0);
+static_assert(__builtin_offsetof(EnhancedMiniSlot, rsvd56) == 56);
+static_assert(__builtin_offsetof(EnhancedMiniSlot, validity_iteration_count) == 62);
+static_assert(__builtin_offsetof(EnhancedMiniSlot, op_own) == 63);
 static_assert(__builtin_offsetof(ErrCqe, rsvd0) == 0);
 static_assert(__builtin_offsetof(ErrCqe, srqn) == 32);
 static_assert(__builtin_offsetof(ErrCqe, rsvd36) == 36);

@@ -23,7 +23,8 @@ enum {
 	kCreateCq, kDestroyCq, kCreateSq, kModifySq, kDestroySq, kCreateRq, kModifyRq,
 	kDestroyRq, kCreateRss, kModifyRss, kDestroyRss, kQueryCap, kQueryQ, kQueryBus,
 	kDoubleDestroy, kBusy, kBadState, kBadParam, kBadLen, kBadOutLen, kBadOp, kExceedLim,
-	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kCreateStridingRq, kNrCov
+	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kCreateStridingRq, kCreateCompCq,
+	kCompressed, kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "CREATE_CQ ok", true, 0 },
@@ -53,6 +54,8 @@ Cov g_cov[kNrCov] = {
 	{ "frames received", true, 0 },
 	{ "frame to destroyed RQ", true, 0 },
 	{ "CREATE_RQ striding ok", true, 0 },
+	{ "CREATE_CQ compressing ok", true, 0 },
+	{ "compressed CQE consumed", true, 0 },
 };
 
 enum class Ty : uint8_t { Cq, Sq, Rq, Rss };
@@ -72,6 +75,8 @@ struct Obj {
 	std::vector<int> table;	/* RSS: indexes of the RQs it names (or -1: a bad number) */
 	uint16_t pc;		/* SQ producer counter */
 	uint32_t ci;		/* CQ consumer counter */
+	uint8_t comp_layout;	/* CQ: cqe_comp_layout, when comp */
+	bool comp;		/* CQ: cqe_comp_en */
 };
 
 struct State {
@@ -155,30 +160,72 @@ uint8_t run(State &s, uint32_t f, const void *in, uint32_t in_len, void *out, ui
 	return static_cast<prm::CmdOut *>(out)->status;
 }
 
+/* CQE compression a CREATE_CQ asks for: cqe_comp_en, mini_cqe_res_format, cqe_comp_layout. */
+struct CompAsk {
+	uint8_t en, fmt, layout;
+};
+
+CompAsk comp_ask(uint8_t sel)
+{
+	switch (sel) {
+	case 6: return { 1, prm::kMiniCqeHash, prm::kCqeCompBasic };
+	case 7: return { 1, prm::kMiniCqeCsum, prm::kCqeCompBasic };
+	case 8: return { 1, prm::kMiniCqeCsumStridx, prm::kCqeCompBasic };
+	case 9: return { 1, prm::kMiniCqeCsum, prm::kCqeCompEnhanced };
+	case 10: return { 1, prm::kMiniCqeCsumStridx, prm::kCqeCompEnhanced };
+	case 11: return { 1, 2, prm::kCqeCompBasic };		/* no format 2 */
+	case 12: return { 0, prm::kMiniCqeCsum, 0 };		/* a format, compression off */
+	default: return { 0, 0, 0 };
+	}
+}
+
+/* The PRM's rule, written apart from the device's check. */
+bool comp_ok(const prm::HcaCaps &caps, const CompAsk &a)
+{
+	if (!a.en)
+		return !a.fmt && !a.layout;
+	if (!caps.cqe_compression || (a.fmt != 0 && a.fmt != 1 && a.fmt != 3))
+		return false;
+	if (a.fmt == prm::kMiniCqeCsumStridx && !caps.mini_cqe_resp_stride_index)
+		return false;
+	return a.layout == prm::kCqeCompBasic || caps.enhanced_cqe_compression;
+}
+
 void op_create_cq(State &s, Input &in, uint32_t f)
 {
 	auto o = std::make_unique<Obj>();
 	o->ty = Ty::Cq;
 	o->fn = f;
-	uint8_t log = in.u8() % 20;
+	uint8_t sel = in.u8();
+	uint8_t log = sel % 20;		/* the rest of the byte: compression */
+	CompAsk comp = comp_ask(sel / 20);
 	o->log = log;
+	o->comp = comp.en;
+	o->comp_layout = comp.layout;
 	bool dbr_ok, ring_ok;
 	prm::CreateCqIn c;
 	set_op(&c, prm::kCmdCreateCq);
 	c.log_cq_size = log;
+	c.cqe_comp_en = comp.en;
+	c.mini_cqe_res_format = comp.fmt;
+	c.cqe_comp_layout = comp.layout;
 	c.c_eqn.set(in.u8());
 	c.dbr_addr.set(region(in, o->dbr, 8, &dbr_ok));
 	c.pas.set(region(in, o->ring, prm::kCqeSize << (log > 12 ? 0 : log), &ring_ok));
 	if (log > 12)
 		ring_ok = false;	/* we allocate no ring that large */
-	for (uint32_t i = 0; ring_ok && i < (1u << log); i++)
+	for (uint32_t i = 0; ring_ok && i < (1u << log); i++) {
 		o->ring.cpu[i * prm::kCqeSize + prm::kCqeSize - 1] = prm::kCqeInitOpOwn;
+		o->ring.cpu[i * prm::kCqeSize + prm::kCqeSize - 2] = prm::kCqeInitValidity;
+	}
 	prm::CreateObjOut out;
 	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
-	uint8_t want = log > 16 || !dbr_ok || !ring_ok ? prm::kStatBadParam : prm::kStatOk;
-	expect(st, want, "CREATE_CQ");
+	bool ok = log <= 16 && dbr_ok && ring_ok && comp_ok(s.caps, comp);
+	expect(st, ok ? prm::kStatOk : prm::kStatBadParam, "CREATE_CQ");
 	if (st == prm::kStatOk) {
 		hit(g_cov[kCreateCq]);
+		if (comp.en)
+			hit(g_cov[kCreateCompCq]);
 		o->num = out.obj_num.get();
 		FZ_CHECK(live_obj(s, f, Ty::Cq, o->num) < 0, "CQ number 0x%x already live", o->num);
 		o->live = true;
@@ -543,6 +590,32 @@ void op_misc(State &s, Input &in, uint32_t f)
 	hit(g_cov[sel % 3 == 0 ? kQueryCap : sel % 3 == 1 ? kQueryQ : kQueryBus]);
 }
 
+uint8_t *slot_of(Obj &cq, uint32_t ci) { return cq.ring.cpu + (ci & ((1u << cq.log) - 1)) * 64; }
+
+/*
+ * The slots the valid CQE at ci takes: 1, or a basic title and its mini
+ * slots, whose op_own a driver rewrites once read (INVALID, the lap's owner).
+ */
+uint32_t compressed_slots(Obj &cq, uint32_t ci)
+{
+	const uint8_t *cqe = slot_of(cq, ci);
+	if (((cqe[63] >> prm::kCqeFormatShift) & 3) != prm::kCqeFormatCompressed)
+		return 1;
+	FZ_CHECK(cq.comp, "compressed CQE on a CQ without cqe_comp_en");
+	hit(g_cov[kCompressed]);
+	if (cq.comp_layout == prm::kCqeCompEnhanced) {
+		FZ_CHECK((cqe[63] >> 4) < prm::kMiniCqesPerEnhancedSlot, "enhanced slot of %u mini CQEs",
+			 (cqe[63] >> 4) + 1);
+		return 1;
+	}
+	uint32_t n = prm::load_be32(cqe + __builtin_offsetof(prm::Cqe64, byte_cnt));
+	FZ_CHECK(n >= 2 && n <= 64, "title of %u mini CQEs", n);
+	uint32_t slots = 1 + (n + prm::kMiniCqesPerSlot - 1) / prm::kMiniCqesPerSlot;
+	for (uint32_t k = 1; k < slots; k++)
+		slot_of(cq, ci + k)[63] = (uint8_t)(prm::kCqeInvalid << 4 | (((ci + k) >> cq.log) & 1));
+	return slots;
+}
+
 /*
  * Consume the CQEs every live CQ got: an error CQE moves the queue that
  * reports there to ERR in the model too.
@@ -554,11 +627,16 @@ void consume(State &s)
 		if (cq.ty != Ty::Cq || !cq.live)
 			continue;
 		for (;;) {
-			const uint8_t *cqe = cq.ring.cpu + (cq.ci & ((1u << cq.log) - 1)) * 64;
+			const uint8_t *cqe = slot_of(cq, cq.ci);
 			uint8_t op_own = cqe[63];
-			if ((op_own & 1) != ((cq.ci >> cq.log) & 1) || (op_own >> 4) == prm::kCqeInvalid)
+			if (cq.comp && cq.comp_layout == prm::kCqeCompEnhanced) {
+				if (cqe[62] != (uint8_t)(cq.ci >> cq.log))
+					break;
+			} else if ((op_own & 1) != ((cq.ci >> cq.log) & 1) ||
+				   (op_own >> 4) == prm::kCqeInvalid) {
 				break;
-			cq.ci++;
+			}
+			cq.ci += compressed_slots(cq, cq.ci);
 			/* like a driver: tell the device how far we consumed */
 			prm::be32 ci;
 			ci.set(cq.ci & prm::kCqCiMask);

@@ -109,6 +109,9 @@ uint8_t Cq::create(Fn *f, uint32_t log_size, uint32_t eqn)
 	dbr.alloc(8);
 	for (uint32_t i = 0; i < ring.size / prm::kCqeSize; i++)
 		ring.cpu[i * prm::kCqeSize + prm::kCqeSize - 1] = prm::kCqeInitOpOwn;
+	if (comp_layout == prm::kCqeCompEnhanced)
+		for (uint32_t i = 0; i < ring.size / prm::kCqeSize; i++)
+			ring.cpu[i * prm::kCqeSize + prm::kCqeSize - 2] = prm::kCqeInitValidity;
 
 	prm::CreateCqIn in;
 	set_op(&in, prm::kCmdCreateCq);
@@ -117,6 +120,9 @@ uint8_t Cq::create(Fn *f, uint32_t log_size, uint32_t eqn)
 	in.dbr_addr.set(dbr.dma);
 	in.pas.set(ring.dma);
 	in.moder = moder;
+	in.cqe_comp_en = comp_en;
+	in.mini_cqe_res_format = comp_fmt;
+	in.cqe_comp_layout = comp_layout;
 	prm::CreateObjOut out;
 	uint8_t st = exec(fn, in, &out);
 	cqn = st == prm::kStatOk ? out.obj_num.get() : 0;
@@ -434,6 +440,12 @@ void Link::teardown()
 
 void Link::send(const Bytes &frame, uint32_t inline_sz, uint8_t cs_flags, bool ce)
 {
+	queue(frame, inline_sz, cs_flags, ce);
+	sq.doorbell();
+}
+
+void Link::queue(const Bytes &frame, uint32_t inline_sz, uint8_t cs_flags, bool ce)
+{
 	SendWqe w;
 	w.inline_hdr.assign(frame.begin(), frame.begin() + inline_sz);
 	w.cs_flags = cs_flags;
@@ -448,7 +460,6 @@ void Link::send(const Bytes &frame, uint32_t inline_sz, uint8_t cs_flags, bool c
 	uint32_t nbb = (uint32_t)(build_wqe(w, 0, 0).size() / 64);
 	sq.pad_for(nbb);
 	sq.post(w);
-	sq.doorbell();
 }
 
 /* ---- fixture ---- */

@@ -90,6 +90,8 @@ struct Cq {
 	Dma ring, dbr;
 
 	prm::CqModeration moder = {};	/* what create() asks for (default: none) */
+	/* CQE compression create() asks for (default: none); enhanced: stamps validity 0xff */
+	uint8_t comp_en = 0, comp_fmt = 0, comp_layout = 0;
 
 	uint8_t create(Fn *f, uint32_t log_size, uint32_t eqn);
 	uint8_t destroy();
@@ -171,6 +173,125 @@ struct Rq {
 	const uint8_t *buffer(uint32_t wqe_counter) const { return bufs[wqe_counter & (size() - 1)].cpu; }
 };
 
+/* ---- striding RQ ---- */
+/*
+ * A striding RQ driven through the bus: WQE i is a next segment and
+ * `segs` data segments of seg_bytes each, in buffers of its own.
+ */
+struct StridingRq {
+	Fn *fn = nullptr;
+	uint32_t rqn = 0, log = 0, log_wqe = 0, log_stride = 0, log_num = 0, seg_bytes = 0;
+	uint32_t posted = 0;
+	Dma ring, dbr;
+	std::vector<std::vector<Dma>> bufs;	/* [wqe][segment] */
+
+	uint32_t buf_bytes() const { return 1u << (log_stride + log_num); }
+	uint32_t nsegs() const { return buf_bytes() / seg_bytes; }
+
+	/* Encoded as CREATE_RQ wants it; ext: the 8..256 range. */
+	static uint8_t enc_num(uint32_t log_n)
+	{
+		return log_n >= prm::kNumStridesLogBase ?
+			       (uint8_t)(log_n - prm::kNumStridesLogBase) :
+			       (uint8_t)(prm::kNumStridesExt | (log_n - prm::kNumStridesLogExtBase));
+	}
+
+	uint8_t create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t log_stride_, uint32_t log_num_,
+		       uint32_t seg = 4096, int log_wqe_override = -1)
+	{
+		fn = f;
+		log = log_size;
+		log_stride = log_stride_;
+		log_num = log_num_;
+		seg_bytes = seg < buf_bytes() ? seg : buf_bytes();
+		log_wqe = prm::kRxWqeStridingMinLogStride;
+		while ((1u << log_wqe) < 16 * (1 + nsegs()))
+			log_wqe++;
+		if (log_wqe_override >= 0)
+			log_wqe = (uint32_t)log_wqe_override;
+		ring.alloc(1u << (log + (log_wqe > 10 ? 10 : log_wqe)));
+		dbr.alloc(8);
+		bufs.clear();
+		bufs.resize(1u << log);
+		if (log_wqe <= 10)
+			for (auto &w : bufs)
+				for (uint32_t k = 0; k < nsegs(); k++)
+					w.emplace_back(seg_bytes);
+
+		prm::CreateRqIn in;
+		set_op(&in, prm::kCmdCreateRq);
+		in.cqn.set(cqn);
+		in.log_wq_sz = (uint8_t)log;
+		in.log_wq_stride = (uint8_t)log_wqe;
+		in.wq_type = prm::kWqLinkedListStriding;
+		in.log_wqe_stride_size = (uint8_t)(log_stride - prm::kStrideSizeLogBase);
+		in.log_wqe_num_of_strides = enc_num(log_num);
+		in.dbr_addr.set(dbr.dma);
+		in.pas.set(ring.dma);
+		prm::CreateObjOut out;
+		uint8_t st = exec(fn, in, &out);
+		if (st == prm::kStatOk)
+			rqn = out.obj_num.get();
+		return st;
+	}
+
+	uint8_t *wqe(uint32_t ix) { return ring.cpu + ((size_t)(ix & ((1u << log) - 1)) << log_wqe); }
+
+	/* Write WQE ix, linked to `next`, its segments over its own buffers. */
+	void write(uint32_t ix, uint32_t next)
+	{
+		prm::SrqNextSeg ns = {};
+		ns.next_wqe_index.set((uint16_t)next);
+		memcpy(wqe(ix), &ns, sizeof(ns));
+		for (uint32_t k = 0; k < nsegs(); k++)
+			set_seg(ix, k, bufs[ix][k].dma, seg_bytes);
+	}
+	void set_seg(uint32_t ix, uint32_t k, uint64_t addr, uint32_t len,
+		     uint32_t lkey = prm::kReservedLkey)
+	{
+		prm::DataSeg d = {};
+		d.byte_count.set(len);
+		d.lkey.set(lkey);
+		d.addr.set(addr);
+		memcpy(wqe(ix) + 16 + 16 * k, &d, sizeof(d));
+	}
+	void publish(uint32_t count)
+	{
+		posted = count;
+		prm::be32 v;
+		v.set(count & 0xffff);
+		__atomic_thread_fence(__ATOMIC_RELEASE);
+		memcpy(dbr.cpu + prm::kRcvDbr * 4, &v, 4);
+	}
+	/* Recovery: from state `from` to RST and RDY again, then n WQEs from slot 0. */
+	void reset(uint8_t from, uint32_t n)
+	{
+		EXPECT_EQ(modify_queue(fn, prm::kCmdModifyRq, rqn, from, prm::kQueueRst), prm::kStatOk);
+		EXPECT_EQ(modify_queue(fn, prm::kCmdModifyRq, rqn, prm::kQueueRst, prm::kQueueRdy),
+			  prm::kStatOk);
+		posted = 0;
+		post(n);
+	}
+	/* Post n WQEs in ring order, each linked to the next slot. */
+	void post(uint32_t n)
+	{
+		for (uint32_t i = 0; i < n; i++) {
+			uint32_t ix = (posted + i) & ((1u << log) - 1);
+			write(ix, (ix + 1) & ((1u << log) - 1));
+		}
+		publish(posted + n);
+	}
+	/* The bytes at stride `stride` of WQE ix (across segments). */
+	Bytes read(uint32_t ix, uint32_t stride, uint32_t len) const
+	{
+		Bytes out;
+		uint32_t off = stride << log_stride;
+		for (uint32_t i = 0; i < len; i++, off++)
+			out.push_back(bufs[ix][off / seg_bytes].cpu[off % seg_bytes]);
+		return out;
+	}
+};
+
 /* ---- RSS ---- */
 extern const uint8_t kMsKey[prm::kRssKeySize];	/* the Microsoft verification key */
 constexpr uint32_t kFields2 = prm::kRssFieldSrcIp | prm::kRssFieldDstIp;
@@ -201,6 +322,9 @@ struct Link {
 	/* Post one SEND of `frame` (one data segment, optional inline headers), ring the doorbell. */
 	void send(const Bytes &frame, uint32_t inline_sz = 0, uint8_t cs_flags = 0,
 		  bool ce = true);
+	/* The same without the doorbell: sq.doorbell() sends what was queued, in one go. */
+	void queue(const Bytes &frame, uint32_t inline_sz = 0, uint8_t cs_flags = 0,
+		   bool ce = true);
 	std::vector<std::unique_ptr<TxBuf>> tx_bufs;	/* kept mapped until the link dies */
 };
 
