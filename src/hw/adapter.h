@@ -174,6 +174,7 @@ struct Rq {
 	u8 log_num_strides;		/* strides per WQE */
 	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */
 	u32 stride;			/* its next free stride */
+	u32 wqe_seg_bytes;		/* its data segments' size when all are one size, else 0 */
 };
 
 struct ToeplitzTable;

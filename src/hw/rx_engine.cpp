@@ -163,14 +163,17 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 
 /* ---- striding RQ ---- */
 
-/* Data segment k of striding WQE ix, read from the ring. */
-prm::DataSeg striding_seg(Function *fn, const Rq *rq, u32 ix, u32 k)
+/*
+ * Data segment k of the current WQE, from the ring. The device fetches
+ * the descriptor once, when it starts the WQE (striding_wqe_ok counts
+ * those bytes); later reads are of its copy.
+ */
+prm::DataSeg striding_seg(const Rq *rq, u32 k)
 {
 	prm::DataSeg d;
 	u32 mask = (1u << rq->log_size) - 1;
-	const u8 *wqe = rq->ring + ((usize)(ix & mask) << rq->log_wqe_bytes);
+	const u8 *wqe = rq->ring + ((usize)(rq->wqe_ix & mask) << rq->log_wqe_bytes);
 	__builtin_memcpy(&d, wqe + sizeof(prm::SrqNextSeg) + (usize)k * sizeof(d), sizeof(d));
-	bus_add(&fn->bus.rd_desc_bytes, sizeof(d));
 	return d;
 }
 
@@ -184,28 +187,46 @@ u32 striding_nsegs(const Rq *rq)
  * (stride size x strides) with the reserved lkey; anything else is a
  * malformed WQE: length error, the RQ stops.
  */
-bool striding_wqe_ok(Function *fn, const Rq *rq, u8 *syndrome)
+bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 {
 	u64 want = 1ull << (rq->log_stride + rq->log_num_strides), have = 0;
-	for (u32 k = 0; k < striding_nsegs(rq) && have < want; k++) {
-		prm::DataSeg d = striding_seg(fn, rq, rq->wqe_ix, k);
-		if (!d.byte_count.get())
+	u32 k, first = 0;
+	bool uniform = true;
+
+	for (k = 0; k < striding_nsegs(rq) && have < want; k++) {
+		prm::DataSeg d = striding_seg(rq, k);
+		u32 n = d.byte_count.get();
+		if (!n)
 			break;
 		if (d.lkey.get() != prm::kReservedLkey) {
 			*syndrome = prm::kSyndLocalProtErr;
 			return false;
 		}
-		have += d.byte_count.get();
+		first = k ? first : n;
+		uniform &= n == first;
+		have += n;
 	}
+	bus_add(&fn->bus.rd_desc_bytes, (u64)k * sizeof(prm::DataSeg));
+	rq->wqe_seg_bytes = uniform ? first : 0;
 	*syndrome = prm::kSyndLocalLengthErr;
 	return have == want;
 }
 
-/* Scatter len bytes at offset off of the current WQE's buffer; false on a DMA fault. */
+/*
+ * Scatter len bytes at offset off of the current WQE's buffer; false on a
+ * DMA fault. With segments of one size, the first one written is found
+ * by division, not by walking the WQE.
+ */
 bool striding_write(Function *fn, const Rq *rq, u32 off, const u8 *data, u32 len)
 {
-	for (u32 k = 0; len && k < striding_nsegs(rq); k++) {
-		prm::DataSeg d = striding_seg(fn, rq, rq->wqe_ix, k);
+	u32 k = 0;
+
+	if (rq->wqe_seg_bytes) {
+		k = off / rq->wqe_seg_bytes;
+		off -= k * rq->wqe_seg_bytes;
+	}
+	for (; len && k < striding_nsegs(rq); k++) {
+		prm::DataSeg d = striding_seg(rq, k);
 		u32 n = d.byte_count.get();
 		if (off >= n) {
 			off -= n;
