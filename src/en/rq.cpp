@@ -309,23 +309,6 @@ int rq_recover(Rq *rq)
 
 } /* namespace */
 
-template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
-{
-	const prm::Cqe64 *cqe;
-	int work = 0;
-
-	while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
-		handle_cqe<X>(rq, cqe);
-		rq->cq.pop();
-		work++;
-	}
-	if (work)
-		rq->cq.update_ci();
-	if (__builtin_expect(rq->recover, 0))
-		work = rq_poll_recover(rq, work, budget);
-	return work;
-}
-
 int rq_poll_recover(Rq *rq, int work, int budget)
 {
 	u8 why = rq->recover;
@@ -341,6 +324,12 @@ int rq_poll_recover(Rq *rq, int work, int budget)
 	if (err && work < budget)
 		work = budget;
 	return work;
+}
+
+template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
+{
+	/* a lambda: a type of this file's own, and a direct call */
+	return rq_poll_loop(rq, budget, [](Rq *r, const prm::Cqe64 *c) { handle_cqe<X>(r, c); });
 }
 template int rq_poll_cq<RxXdp::Off>(Rq *rq, int budget);
 template int rq_poll_cq<RxXdp::TxSend>(Rq *rq, int budget);

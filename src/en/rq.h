@@ -116,4 +116,22 @@ void mpw_release_posted(Rq *rq, int napi);
  */
 int rq_poll_recover(Rq *rq, int work, int budget);
 
+/* The poll loop of either RQ type around its CQE handler h(rq, cqe). */
+template <typename H> inline int rq_poll_loop(Rq *rq, int budget, H h)
+{
+	const prm::Cqe64 *cqe;
+	int work = 0;
+
+	while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
+		h(rq, cqe);
+		rq->cq.pop();
+		work++;
+	}
+	if (work)
+		rq->cq.update_ci();
+	if (__builtin_expect(rq->recover, 0))
+		work = rq_poll_recover(rq, work, budget);
+	return work;
+}
+
 } /* namespace softcx::en */

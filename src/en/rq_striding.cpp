@@ -262,19 +262,8 @@ void mpw_release_posted(Rq *rq, int napi)
 
 template <RxXdp X> int rq_poll_cq_striding(Rq *rq, int budget)
 {
-	const prm::Cqe64 *cqe;
-	int work = 0;
-
-	while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
-		handle_cqe<X>(rq, cqe);
-		rq->cq.pop();
-		work++;
-	}
-	if (work)
-		rq->cq.update_ci();
-	if (__builtin_expect(rq->recover, 0))
-		work = rq_poll_recover(rq, work, budget);
-	return work;
+	/* a lambda: a type of this file's own, and a direct call */
+	return rq_poll_loop(rq, budget, [](Rq *r, const prm::Cqe64 *c) { handle_cqe<X>(r, c); });
 }
 template int rq_poll_cq_striding<RxXdp::Off>(Rq *rq, int budget);
 template int rq_poll_cq_striding<RxXdp::TxSend>(Rq *rq, int budget);
