@@ -230,6 +230,18 @@ scx_load() {
 	log "loaded softcx ${*:-(default params)}${SCX_RX_STRIDING:+ rx_striding_rq $SCX_RX_STRIDING}"
 }
 
+# pflag_refused DEV FLAG: turning private flag FLAG on must fail (cx4), say
+# why in the kernel log, and leave it off.
+pflag_refused() {
+	local dev=$1 flag=$2 out rc=0
+	out=$(ethtool --set-priv-flags "$dev" "$flag" on 2>&1) || rc=$?
+	assert_ne "set $flag on, cx4: exit status" 0 "$rc"
+	dmesg | tail -n 20 | grep -q "$flag: not supported" ||
+		fail "cx4: no clear kernel log line for the refused $flag (ethtool said: $out)"
+	assert_eq "$flag on cx4 after refusal" off \
+		"$(ethtool --show-priv-flags "$dev" | sed -n "s/^$flag *: *//p")"
+}
+
 # SCX_RX_STRIDING=on|off (scripts/vm-test.sh passes SCX_* variables into the
 # guest): every port scx_load brings starts with that RQ type (the private
 # flag rx_striding_rq, set while down: no rebuild), so the suite runs with
