@@ -26,6 +26,7 @@ enum {
 	SCX_PFLAG_XDP_TX_MPWQE,
 	SCX_PFLAG_RX_CQE_MODER,
 	SCX_PFLAG_TX_CQE_MODER,
+	SCX_PFLAG_RX_STRIDING_RQ,
 	SCX_NUM_PFLAGS
 };
 static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
@@ -33,8 +34,11 @@ static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	[SCX_PFLAG_XDP_TX_MPWQE] = "xdp_tx_mpwqe",
 	[SCX_PFLAG_RX_CQE_MODER] = "rx_cqe_moder",
 	[SCX_PFLAG_TX_CQE_MODER] = "tx_cqe_moder",
+	[SCX_PFLAG_RX_STRIDING_RQ] = "rx_striding_rq",
 };
-#define SCX_PFLAGS_MPWQE (BIT(SCX_PFLAG_SKB_TX_MPWQE) | BIT(SCX_PFLAG_XDP_TX_MPWQE))
+/* the flags that need a channel set built with them */
+#define SCX_PFLAGS_REBUILD (BIT(SCX_PFLAG_SKB_TX_MPWQE) | BIT(SCX_PFLAG_XDP_TX_MPWQE) | \
+			    BIT(SCX_PFLAG_RX_STRIDING_RQ))
 #define SCX_PFLAGS_MODER (BIT(SCX_PFLAG_RX_CQE_MODER) | BIT(SCX_PFLAG_TX_CQE_MODER))
 
 static int scx_get_sset_count(struct net_device *dev, int sset)
@@ -58,7 +62,8 @@ static u32 scx_get_priv_flags(struct net_device *dev)
 	return (priv->tx_mpwqe ? BIT(SCX_PFLAG_SKB_TX_MPWQE) : 0) |
 	       (priv->xdp_tx_mpwqe ? BIT(SCX_PFLAG_XDP_TX_MPWQE) : 0) |
 	       (priv->moder.rx.from_cqe ? BIT(SCX_PFLAG_RX_CQE_MODER) : 0) |
-	       (priv->moder.tx.from_cqe ? BIT(SCX_PFLAG_TX_CQE_MODER) : 0);
+	       (priv->moder.tx.from_cqe ? BIT(SCX_PFLAG_TX_CQE_MODER) : 0) |
+	       (priv->rx_striding ? BIT(SCX_PFLAG_RX_STRIDING_RQ) : 0);
 }
 
 /*
@@ -86,6 +91,7 @@ static int scx_set_cqe_moder(struct scx_priv *priv, u32 flags)
 static const u32 scx_pflag_features[SCX_NUM_PFLAGS] = {
 	[SCX_PFLAG_SKB_TX_MPWQE] = SCX_FEATURE_TX_MPWQE,
 	[SCX_PFLAG_XDP_TX_MPWQE] = SCX_FEATURE_XDP_TX_MPWQE,
+	[SCX_PFLAG_RX_STRIDING_RQ] = SCX_FEATURE_RX_STRIDING,
 };
 
 /* Refuse turning on a flag the device cannot do. */
@@ -110,23 +116,26 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 	struct scx_priv *priv = netdev_priv(dev);
 	u32 changed = flags ^ scx_get_priv_flags(dev);
 	bool old_skb = priv->tx_mpwqe, old_xdp = priv->xdp_tx_mpwqe;
+	bool old_striding = priv->rx_striding;
 	int err;
 
 	if (!changed)
 		return 0;
 	if (!scx_pflag_supported(priv, changed, flags, SCX_PFLAG_SKB_TX_MPWQE) ||
-	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_XDP_TX_MPWQE))
+	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_XDP_TX_MPWQE) ||
+	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_RX_STRIDING_RQ))
 		return -EOPNOTSUPP;
-	/* the period modes apply in place, the MPWQE flags through a rebuild */
+	/* the period modes apply in place, the WQE kinds through a rebuild */
 	if (changed & SCX_PFLAGS_MODER) {
 		err = scx_set_cqe_moder(priv, flags);
 		if (err)
 			return err;
 	}
-	if (!(changed & SCX_PFLAGS_MPWQE))
+	if (!(changed & SCX_PFLAGS_REBUILD))
 		return 0;
 	priv->tx_mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
 	priv->xdp_tx_mpwqe = flags & BIT(SCX_PFLAG_XDP_TX_MPWQE);
+	priv->rx_striding = flags & BIT(SCX_PFLAG_RX_STRIDING_RQ);
 	if (!priv->up)
 		return 0;
 	err = scx_datapath_switch(priv, priv->nch, dev->mtu, priv->xdp_prog);
@@ -135,6 +144,7 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 			   err);
 		priv->tx_mpwqe = old_skb;
 		priv->xdp_tx_mpwqe = old_xdp;
+		priv->rx_striding = old_striding;
 	}
 	return err;
 }

@@ -26,6 +26,7 @@ static void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool 
 		.xdp_tx_mpwqe = priv->xdp_tx_mpwqe,
 		/* the user's indirection table stays; else it spreads over the new set */
 		.rss_keep_table = netif_is_rxfh_configured(priv->netdev),
+		.rx_striding = priv->rx_striding,
 	};
 }
 

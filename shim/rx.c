@@ -31,6 +31,9 @@ struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t o
 	/* XDP_TX sends RX pages back out: the device reads them too. */
 	q->dir = flags & SCX_RXQ_XDP ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
 	scx_pp_params_init(&pp, ch->priv->dmadev, size, order, q->dir);
+	/* striding RQ: several packets share a page, each holding a reference */
+	if (flags & SCX_RXQ_FRAGS)
+		pp.flags |= PP_FLAG_PAGE_FRAG;
 	q->pool = page_pool_create(&pp);
 	if (IS_ERR(q->pool))
 		goto err_free;
@@ -83,31 +86,23 @@ void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi)
 	page_pool_put_full_page(q->pool, page, napi);
 }
 
-int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+void scx_os_rx_frag_set(struct scx_os_rxq *q, void *page, uint32_t n)
 {
-	struct scx_chan *ch = os_channel;
+	page_pool_fragment_page(page, n);
+}
+
+void scx_os_rx_frag_put(struct scx_os_rxq *q, void *page, uint32_t n, int napi)
+{
+	if (!page_pool_defrag_page(page, n))
+		page_pool_put_defragged_page(q->pool, page, -1, napi);
+}
+
+/* What every received skb gets from its CQE, then GRO. */
+static void scx_rx_complete(struct scx_chan *ch, struct sk_buff *skb,
+			    const struct scx_rx_pkt *pkt)
+{
 	struct net_device *dev = ch->priv->netdev;
-	struct page *page = pkt->page;
-	struct page_pool *pool = page->pp;
-	u32 size = PAGE_SIZE << pool->p.order;
-	struct sk_buff *skb;
 
-	if (unlikely(pkt->len < ETH_HLEN || pkt->meta_len > pkt->headroom ||
-		     pkt->headroom + pkt->len + SCX_RX_TAILROOM > size))
-		goto drop;
-
-	/* An XDP RQ's pool (bidirectional) synced the frame before running the program. */
-	if (pool->p.dma_dir != DMA_BIDIRECTIONAL)
-		scx_rx_sync_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom,
-				    pkt->len, DMA_FROM_DEVICE);
-	skb = napi_build_skb(page_address(page), size);
-	if (unlikely(!skb))
-		goto drop;
-	skb_mark_for_recycle(skb);
-	skb_reserve(skb, pkt->headroom);
-	skb_put(skb, pkt->len);
-	if (pkt->meta_len)
-		skb_metadata_set(skb, pkt->meta_len);
 	skb->protocol = eth_type_trans(skb, dev);
 
 	if (pkt->csum == SCX_CSUM_UNNECESSARY && (dev->features & NETIF_F_RXCSUM))
@@ -117,9 +112,86 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 			     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 	skb_record_rx_queue(skb, ch->ix);
 	napi_gro_receive(&ch->napi, skb);
+}
+
+int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+{
+	struct scx_chan *ch = os_channel;
+	struct page *page = pkt->page;
+	struct page_pool *pool = page->pp;
+	u32 size = pkt->buf_size ?: PAGE_SIZE << pool->p.order;
+	u32 headroom = pkt->headroom - pkt->buf_off;
+	struct sk_buff *skb;
+
+	if (unlikely(pkt->len < ETH_HLEN || pkt->headroom < pkt->buf_off ||
+		     pkt->meta_len > headroom || headroom + pkt->len + SCX_RX_TAILROOM > size))
+		goto drop;
+
+	/* An XDP RQ's pool (bidirectional) synced the frame before running the program. */
+	if (pool->p.dma_dir != DMA_BIDIRECTIONAL)
+		scx_rx_sync_for_cpu(pool->p.dev, scx_rx_page_dma(page) + pkt->headroom,
+				    pkt->len, DMA_FROM_DEVICE);
+	/* the whole buffer, or one stride of a striding RQ's page */
+	skb = napi_build_skb(page_address(page) + pkt->buf_off, size);
+	if (unlikely(!skb))
+		goto drop;
+	skb_mark_for_recycle(skb);
+	skb_reserve(skb, headroom);
+	skb_put(skb, pkt->len);
+	if (pkt->meta_len)
+		skb_metadata_set(skb, pkt->meta_len);
+	scx_rx_complete(ch, skb, pkt);
 	return 0;
 
 drop:
 	page_pool_recycle_direct(pool, page);
+	return -1;
+}
+
+/*
+ * A frame over several strides: the headers copied into a small skb's
+ * head (so the stack parses them without touching page fragments), the
+ * rest attached as page_pool fragments, one page reference each.
+ */
+int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
+			     const struct scx_rx_piece *pieces, uint32_t n)
+{
+	struct scx_chan *ch = os_channel;
+	struct page_pool *pool = ((struct page *)pieces[0].page)->pp;
+	struct sk_buff *skb = NULL;
+	u32 i, headlen = 0;
+	void *va;
+
+	for (i = 0; i < n; i++)
+		if (pool->p.dma_dir != DMA_BIDIRECTIONAL)
+			scx_rx_sync_for_cpu(pool->p.dev,
+					    scx_rx_page_dma(pieces[i].page) + pieces[i].off,
+					    pieces[i].len, DMA_FROM_DEVICE);
+	if (unlikely(pkt->len < ETH_HLEN || pieces[0].len < ETH_HLEN))
+		goto drop;
+	skb = napi_alloc_skb(&ch->napi, SCX_RX_MAX_HEAD);
+	if (unlikely(!skb))
+		goto drop;
+	skb_mark_for_recycle(skb);
+	va = page_address(pieces[0].page) + pieces[0].off;
+	headlen = eth_get_headlen(ch->priv->netdev, va, min_t(u32, pieces[0].len, SCX_RX_MAX_HEAD));
+	skb_put_data(skb, va, headlen);
+	for (i = 0; i < n; i++) {
+		u32 off = pieces[i].off + (i ? 0 : headlen);
+		u32 len = pieces[i].len - (i ? 0 : headlen);
+
+		if (!len) {	/* all copied: its reference goes back */
+			page_pool_recycle_direct(pool, pieces[i].page);
+			continue;
+		}
+		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, pieces[i].page, off, len,
+				pieces[i].truesize);
+	}
+	scx_rx_complete(ch, skb, pkt);
+	return 0;
+
+drop:
+	for (i = 0; i < n; i++)
+		page_pool_recycle_direct(pool, pieces[i].page);
 	return -1;
 }

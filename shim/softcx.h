@@ -31,10 +31,12 @@
  */
 #define SCX_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define SCX_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+#define SCX_RX_MAX_HEAD		256	/* header bytes copied from a non-linear frame (core: kRxMaxHead) */
 #define SCX_OS_LAYOUT ((struct scx_os_layout){		\
 	.page_size = PAGE_SIZE,				\
 	.rx_headroom = SCX_RX_HEADROOM,			\
 	.rx_tailroom = SCX_RX_TAILROOM,			\
+	.rx_skb_headroom = NET_SKB_PAD + NET_IP_ALIGN,	\
 })
 #define SCX_STATS_PERIOD	HZ	/* device counters in ndo_get_stats64 lag by at most this */
 
@@ -111,6 +113,7 @@ struct scx_priv {
 	u8 log_sq_size, log_rq_size;	/* ring sizes the channels run with (RTNL) */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
 	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */
+	bool rx_striding;		/* priv flag rx_striding_rq (RTNL) */
 	/*
 	 * Interrupt moderation (RTNL): ethtool -c's static values (their
 	 * from_cqe are the priv flags rx_cqe_moder / tx_cqe_moder) and

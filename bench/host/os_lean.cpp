@@ -243,6 +243,23 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 	return 0;
 }
 
+/* The bench runs cyclic RQs only (rx_striding off): the striding RQ's hooks never run. */
+void scx_os_rx_frag_set(struct scx_os_rxq *, void *, uint32_t)
+{
+	__builtin_trap();
+}
+
+void scx_os_rx_frag_put(struct scx_os_rxq *, void *, uint32_t, int)
+{
+	__builtin_trap();
+}
+
+int scx_os_rx_deliver_pieces(void *, const struct scx_rx_pkt *, const struct scx_rx_piece *,
+			     uint32_t)
+{
+	__builtin_trap();
+}
+
 /* No program is ever attached here: the RX path never runs these. */
 int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
 {

@@ -31,12 +31,15 @@ struct scx_channel;
  * page_size << order bytes (the core builds them for 4096 only), the frame
  * is placed at rx_headroom, rx_tailroom bytes stay free at the end
  * (build_skb's skb_shared_info). The order is the smallest that fits
- * headroom + MTU + L2 + tailroom.
+ * headroom + MTU + L2 + tailroom. rx_skb_headroom is the headroom an
+ * skb needs without XDP (NET_SKB_PAD + NET_IP_ALIGN): the striding RQ's
+ * linear strides use it, so that two frames of MTU 1500 share a page.
  */
 struct scx_os_layout {
 	uint32_t page_size;
 	uint32_t rx_headroom;
 	uint32_t rx_tailroom;
+	uint32_t rx_skb_headroom;
 };
 
 /*
@@ -52,6 +55,7 @@ struct scx_port_caps {
 	uint32_t max_lso_hdr;	/* longest header (L2..L4) an LSO WQE may inline (0: no LSO) */
 	uint32_t tx_mpwqe;	/* skbs may go out in enhanced multi-packet send WQEs */
 	uint32_t xdp_tx_mpwqe;	/* XDP frames may go out in MPWQE sessions */
+	uint32_t rx_striding;	/* striding RQs (multi-packet RX WQEs) */
 	uint32_t xdp_max_mtu;	/* largest MTU with an XDP program (one page per packet) */
 	/* ring sizes a user may set (ethtool -G), log2: SQ in WQEBBs, RQ in packets */
 	uint32_t min_log_sq_size, max_log_sq_size;
@@ -70,6 +74,7 @@ void scx_params_queue_sizes(struct scx_queue_sizes *qs);
 /* scx_port_feature_check() */
 #define SCX_FEATURE_TX_MPWQE 0		/* scx_port_params.tx_mpwqe */
 #define SCX_FEATURE_XDP_TX_MPWQE 1	/* scx_port_params.xdp_tx_mpwqe */
+#define SCX_FEATURE_RX_STRIDING 2	/* scx_port_params.rx_striding */
 
 struct scx_port_params {
 	uint32_t nch;
@@ -92,6 +97,8 @@ struct scx_port_params {
 	 * name one of the nch channels, else -EINVAL.
 	 */
 	uint32_t rss_keep_table;
+	/* striding RQs (multi-packet RX WQEs; needs caps.rx_striding), else cyclic */
+	uint32_t rx_striding;
 };
 
 /*

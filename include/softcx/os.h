@@ -117,9 +117,13 @@ struct scx_os_rxq;
 /*
  * One pool for `size` buffers of PAGE_SIZE << order, bound to the channel's
  * NAPI. flags: SCX_RXQ_XDP when the RQ runs an XDP program (buffers mapped
- * bidirectionally: XDP_TX sends them back out).
+ * bidirectionally: XDP_TX sends them back out); SCX_RXQ_FRAGS when several
+ * packets share a page (striding RQ): each page then holds references
+ * (scx_os_rx_frag_set), one per skb, XDP frame or fragment built on it and
+ * the driver's own; whatever gives one back (skb free, recycle, frame
+ * return) drops one, and the last returns the page to the pool.
  */
-enum { SCX_RXQ_XDP = 1 };
+enum { SCX_RXQ_XDP = 1, SCX_RXQ_FRAGS = 2 };
 struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
 				     uint32_t flags);
 void scx_os_rxq_destroy(struct scx_os_rxq *q);
@@ -131,10 +135,20 @@ void *scx_os_rx_alloc(struct scx_os_rxq *q, uint64_t *dma);
  * may go straight into the pool's cache.
  */
 void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi);
+/* SCX_RXQ_FRAGS: a freshly allocated page holds n references. */
+void scx_os_rx_frag_set(struct scx_os_rxq *q, void *page, uint32_t n);
+/* SCX_RXQ_FRAGS: drop n references (the driver's unused ones); the last returns the page. */
+void scx_os_rx_frag_put(struct scx_os_rxq *q, void *page, uint32_t n, int napi);
 
-/* A received packet handed to the stack; the page moves to the skb. */
+/*
+ * A received packet handed to the stack; the page (one reference of it in
+ * an SCX_RXQ_FRAGS pool) moves to the skb. The skb is built on the buffer
+ * at page address + buf_off of buf_size bytes (0: the whole buffer).
+ */
 struct scx_rx_pkt {
 	void *page;
+	uint32_t buf_off;
+	uint32_t buf_size;
 	uint32_t headroom;	/* packet starts at page address + headroom */
 	uint32_t len;
 	uint32_t hash;
@@ -146,6 +160,22 @@ enum { SCX_HASH_NONE = 0, SCX_HASH_L3 = 1, SCX_HASH_L4 = 2 };
 enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1 };
 /* Returns 0 when the stack took it, -1 when the skb could not be built (page recycled by the shim). */
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt);
+/*
+ * A packet in pieces (striding RQ, non-linear): n pieces of pages of an
+ * SCX_RXQ_FRAGS pool, in order, each holding one reference the shim takes
+ * over; pkt gives the metadata and the total length (page and buffer
+ * fields unused). Its headers (up to 256 bytes, all in pieces[0]) are
+ * copied into a small skb, the rest attached as page fragments; a piece
+ * left unused gives its reference back. Returns as scx_os_rx_deliver().
+ */
+struct scx_rx_piece {
+	void *page;
+	uint32_t off;
+	uint32_t len;
+	uint32_t truesize;	/* of the strides it fills */
+};
+int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
+			     const struct scx_rx_piece *pieces, uint32_t n);
 
 /* ---- driver core -> XDP (NAPI context) ---- */
 enum {

@@ -99,6 +99,24 @@ template <SqKind K> bool xdpsq_poll(Sq *sq)
 	return busy;
 }
 
+/* The RX handler for the channel's RQ type and XDP mode, each compiled on its own. */
+template <bool Striding, RxXdp X> int rq_poll(Rq *rq, int budget)
+{
+	return Striding ? rq_poll_cq_striding<X>(rq, budget) : rq_poll_cq<X>(rq, budget);
+}
+
+template <bool Striding> int rx_poll(Channel *c, int budget)
+{
+	switch (c->rx_xdp) {
+	case RxXdp::Off:
+		return rq_poll<Striding, RxXdp::Off>(&c->rq, budget);
+	case RxXdp::TxSend:
+		return rq_poll<Striding, RxXdp::TxSend>(&c->rq, budget);
+	default:
+		return rq_poll<Striding, RxXdp::TxMpw>(&c->rq, budget);
+	}
+}
+
 } /* namespace */
 
 int channel_open(Channel *c, const ChannelParams &p)
@@ -184,17 +202,10 @@ extern "C" int scx_channel_poll(scx_channel *c, int budget, scx_tx_done *done)
 	if (c->rx_xdp != RxXdp::Off)
 		busy |= xdpsq_poll<SqKind::Page>(&c->xdpsq);
 	busy |= xdpsq_poll<SqKind::Frame>(&c->xmitsq);
-	switch (c->rx_xdp) {
-	case RxXdp::Off:
-		work = rq_poll_cq<RxXdp::Off>(&c->rq, budget);
-		break;
-	case RxXdp::TxSend:
-		work = rq_poll_cq<RxXdp::TxSend>(&c->rq, budget);
-		break;
-	default:
-		work = rq_poll_cq<RxXdp::TxMpw>(&c->rq, budget);
-		break;
-	}
+	if (c->rq.layout.striding)
+		work = rx_poll<true>(c, budget);
+	else
+		work = rx_poll<false>(c, budget);
 	busy |= rq_refill(&c->rq);
 	/* one doorbell for everything XDP_TX posted in this poll */
 	if (c->rx_xdp != RxXdp::Off)

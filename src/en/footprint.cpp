@@ -63,6 +63,33 @@ u64 rq_cost(u32 log_size, u32 order)
 	       heap_cost(n * sizeof(RxSlot)) + n * ((u64)kPageSize << order);
 }
 
+/* rq_create() of a striding RQ: its CQ (a CQE per stride), WQE ring, page array, pages, tail. */
+u64 striding_rq_cost(const RqLayout &l)
+{
+	u64 n = 1ull << l.log_wqes;
+
+	return cq_cost(l.log_cqes) + dma_cost(n << l.log_wqe_bytes) + doorbell_cost() +
+	       heap_cost(n * l.pages_per_wqe * sizeof(MpwPage)) + n * l.pages_per_wqe * kPageSize +
+	       (l.headroom ? dma_cost(l.headroom) : 0);
+}
+
+/* The larger of the two RQ types at the largest MTU (the striding RQ's on a device that has it). */
+u64 rq_cost_max(u32 log_rq_size, const scx_os_layout &os, const RqLayout &cyclic)
+{
+	prm::HcaCaps caps = {};
+	RqLayout l;
+	u64 c = rq_cost(log_rq_size, cyclic.order);
+
+	caps.striding_rq = 1;
+	caps.ext_stride_num_range = 1;
+	caps.log_max_rq_sz = kMaxLogQueue;
+	caps.log_max_cq_sz = kMaxLogQueue;
+	if (rx_striding_layout(caps, os, SCX_MAX_MTU, log_rq_size, false, &l) &&
+	    striding_rq_cost(l) > c)
+		c = striding_rq_cost(l);
+	return c;
+}
+
 } /* namespace */
 
 } /* namespace softcx::en */
@@ -84,7 +111,7 @@ extern "C" uint64_t scx_port_mem_estimate(uint32_t nch, uint32_t log_sq_size,
 	if (!rx_layout(SCX_MAX_MTU, os->rx_headroom, os->rx_tailroom, &rx))
 		return 0;
 	/* the stack's SQ, the XDP_TX SQ (with a program) and the ndo_xdp_xmit SQ; the RQ */
-	per_ch = 3 * sq_cost(log_sq_size) + rq_cost(log_rq_size, rx.order);
+	per_ch = 3 * sq_cost(log_sq_size) + rq_cost_max(log_rq_size, *os, rx);
 	set = nch * per_ch + heap_cost((u64)nch * sizeof(Channel));
 	/* a safe switch (scx_port_prepare) builds the new set next to the live one */
 	return 2 * set;

@@ -75,12 +75,20 @@ bool xdp_tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why)
 	return true;
 }
 
+bool striding_rq_ok(const prm::HcaCaps &caps, const char **why)
+{
+	if (!caps.striding_rq)
+		return refuse(why, "no striding RQ (multi-packet RX WQE) on this device");
+	return true;
+}
+
 bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out)
 {
 	u32 need = headroom + mtu + kHwMtuOverhead + tailroom;
 
 	for (u32 order = 0; order <= kMaxRxOrder; order++) {
 		if ((kPageSize << order) >= need) {
+			*out = RqLayout{};
 			out->order = order;
 			out->headroom = headroom;
 			out->frame_room = (kPageSize << order) - headroom - tailroom;
@@ -88,6 +96,93 @@ bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out)
 		}
 	}
 	return false;
+}
+
+namespace {
+
+u32 log2_ceil(u32 n)
+{
+	u32 l = 0;
+
+	while ((1u << l) < n)
+		l++;
+	return l;
+}
+
+/* Stride counts per WQE this device takes (CREATE_RQ's encodings, prm/wqe.h). */
+u32 min_log_num_strides(const prm::HcaCaps &caps)
+{
+	return caps.ext_stride_num_range ? prm::kNumStridesLogExtBase : prm::kNumStridesLogBase;
+}
+
+u32 max_log_num_strides(const prm::HcaCaps &caps)
+{
+	return caps.ext_stride_num_range ? prm::kNumStridesLogBase - 1 : prm::kNumStridesLogMax;
+}
+
+} /* namespace */
+
+bool rx_striding_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
+			u32 log_rq_size, bool xdp, RqLayout *out)
+{
+	u32 frame = mtu + kHwMtuOverhead;
+	u32 headroom = xdp ? os.rx_headroom : os.rx_skb_headroom;
+	u32 linear_need = headroom + frame + os.rx_tailroom;
+	u32 log_stride, log_num, log_buf, log_pkts, log_wqes, segs;
+	RqLayout l = {};
+
+	if (!striding_rq_ok(caps, nullptr))
+		return false;
+	if (linear_need <= kPageSize) {
+		/* XDP: one frame per page, so XDP_TX and redirect hold whole pages */
+		log_stride = xdp ? log2_ceil(kPageSize) : log2_ceil(linear_need);
+		if (log_stride < prm::kStrideSizeLogBase)
+			log_stride = prm::kStrideSizeLogBase;
+		l.linear = true;
+		l.headroom = headroom;
+		l.frame_room = (1u << log_stride) - headroom - os.rx_tailroom;
+	} else {
+		if (xdp)
+			return false;
+		log_stride = kLogNonLinearStride;
+		/* as a cyclic buffer would: what the device may deliver, not only this MTU */
+		l.frame_room = prm::kMaxHwMtu;
+	}
+	log_num = kLogStridingWqeBuf > log_stride ? kLogStridingWqeBuf - log_stride : 0;
+	if (log_num < min_log_num_strides(caps))
+		log_num = min_log_num_strides(caps);
+	if (log_num > max_log_num_strides(caps))
+		return false;
+	log_buf = log_stride + log_num;
+	if (log_buf > kMaxLogStridingWqeBuf || (1u << log_buf) < kPageSize)
+		return false;
+	l.pages_per_wqe = (u16)((1u << log_buf) / kPageSize);
+	segs = l.wqe_segs();
+	if (segs > kMaxStridingWqeSegs)
+		return false;
+	/* frames of this MTU one WQE holds, at the size the device places them */
+	log_pkts = l.linear ? log_num : log_buf - log2_ceil(frame);
+	log_wqes = log_rq_size > log_pkts ? log_rq_size - log_pkts : 0;
+	if (log_wqes < kMinLogStridingWqes)
+		log_wqes = kMinLogStridingWqes;
+	if (log_wqes > caps.log_max_rq_sz)
+		return false;
+	l.log_wqe_bytes = (u8)log2_ceil((1 + segs) * (u32)sizeof(prm::DataSeg));
+	if (l.log_wqe_bytes < prm::kRxWqeStridingMinLogStride)
+		l.log_wqe_bytes = prm::kRxWqeStridingMinLogStride;
+	l.log_cqes = (u8)(log_wqes + log_num);
+	if (l.log_cqes > kMaxLogStridingCqes)
+		l.log_cqes = (u8)kMaxLogStridingCqes;
+	if (l.log_cqes < log_rq_size)
+		l.log_cqes = (u8)log_rq_size;
+	if (l.log_cqes > caps.log_max_cq_sz)
+		return false;
+	l.striding = true;
+	l.log_stride = (u8)log_stride;
+	l.log_num_strides = (u8)log_num;
+	l.log_wqes = (u8)log_wqes;
+	*out = l;
+	return true;
 }
 
 u32 xdp_max_mtu(const scx_os_layout &os)
@@ -103,7 +198,7 @@ bool os_layout_ok(const scx_os_layout &os)
 
 	/* buffers are kPageSize << order; the smallest MTU must fit the largest */
 	return os.page_size == kPageSize && os.rx_headroom < kPageSize &&
-	       os.rx_tailroom < kPageSize && rx_layout(SCX_MIN_MTU, os.rx_headroom,
+	       os.rx_skb_headroom <= os.rx_headroom && os.rx_tailroom < kPageSize && rx_layout(SCX_MIN_MTU, os.rx_headroom,
 						       os.rx_tailroom, &l);
 }
 
@@ -153,7 +248,8 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	    params->log_rq_size > caps.log_max_rq_sz)
 		return -SCX_EINVAL;
 	if ((params->tx_mpwqe && !tx_mpwqe_ok(caps, nullptr)) ||
-	    (params->xdp_tx_mpwqe && !xdp_tx_mpwqe_ok(caps, nullptr)))
+	    (params->xdp_tx_mpwqe && !xdp_tx_mpwqe_ok(caps, nullptr)) ||
+	    (params->rx_striding && !striding_rq_ok(caps, nullptr)))
 		return -SCX_EOPNOTSUPP;
 
 	*cp = ChannelParams{};
@@ -166,9 +262,15 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->skb_sq = skb_sq_limits(caps, params->tx_mpwqe != 0);
 	cp->xdp_sq = xdp_sq_limits(caps, params->mtu, params->xdp_tx_mpwqe != 0);
 	cp->moder = p->moder;
+	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
+	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
+		return -SCX_EINVAL;
+	/* striding where asked and the device takes this geometry, else cyclic */
+	if (params->rx_striding &&
+	    rx_striding_layout(caps, p->os, params->mtu, params->log_rq_size, cp->xdp, &cp->rx))
+		return 0;
 	if (!rx_layout(params->mtu, p->os.rx_headroom, p->os.rx_tailroom, &cp->rx))
 		return -SCX_EINVAL;
-	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
 	if (cp->xdp && cp->rx.order)
 		return -SCX_EINVAL;
 	return 0;
@@ -195,6 +297,7 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->max_lso_hdr = max_lso_hdr(p->caps);
 	caps->tx_mpwqe = tx_mpwqe_ok(p->caps, nullptr);
 	caps->xdp_tx_mpwqe = xdp_tx_mpwqe_ok(p->caps, nullptr);
+	caps->rx_striding = striding_rq_ok(p->caps, nullptr);
 	caps->xdp_max_mtu = xdp_max_mtu(p->os);
 	caps->min_log_sq_size = kMinUserLogQueue;
 	caps->max_log_sq_size = p->caps.log_max_sq_sz;
@@ -219,6 +322,9 @@ extern "C" int scx_port_feature_check(const scx_port *p, uint32_t feature, const
 		break;
 	case SCX_FEATURE_XDP_TX_MPWQE:
 		ok = xdp_tx_mpwqe_ok(p->caps, why);
+		break;
+	case SCX_FEATURE_RX_STRIDING:
+		ok = striding_rq_ok(p->caps, why);
 		break;
 	default:
 		refuse(why, "unknown feature");

@@ -130,25 +130,78 @@ SqLimits xdp_sq_limits(const prm::HcaCaps &caps, u32 mtu, bool mpwqe);
 bool tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why);
 bool xdp_tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why);
 
-/*
- * Striding RQ and SHAMPO (header-data split) will have their rules here,
- * next to the RX layout below: which devices and MTUs may use them, and
- * how they combine with XDP. Neither exists yet: every RQ is cyclic.
- */
+/* Striding RQ (multi-packet RX WQEs): where the device has it (cx5 and later). */
+bool striding_rq_ok(const prm::HcaCaps &caps, const char **why);
 
 /* ---- RX buffers ---- */
 
+/*
+ * An RQ's buffer layout. Cyclic: one buffer of kPageSize << order per
+ * packet, the frame at headroom. Striding: WQEs of pages_per_wqe order-0
+ * pages cut into 2^log_stride-byte strides; linear: every frame fits one
+ * stride with its headroom and tailroom and the skb is built on the stride
+ * (XDP: one stride per page); non-linear: frames span strides, the headers
+ * are copied into a small skb and the rest attached as page fragments.
+ */
 struct RqLayout {
-	u32 order;		/* buffer = kPageSize << order */
-	u32 headroom;
-	u32 frame_room;		/* bytes the device may write at headroom */
+	u32 order;		/* cyclic: buffer = kPageSize << order (striding: 0) */
+	u32 headroom;		/* bytes before the frame in its buffer (its stride when linear) */
+	u32 frame_room;		/* bytes the device may write at headroom (striding: the frame limit) */
+	bool striding;
+	bool linear;		/* striding: one frame per stride, built in place */
+	u8 log_stride;		/* striding: stride size */
+	u8 log_num_strides;	/* striding: strides per WQE */
+	u8 log_wqes;		/* striding: WQEs in the ring */
+	u8 log_wqe_bytes;	/* striding: WQE size (next segment + data segments) */
+	u8 log_cqes;		/* striding: CQ size (a CQE per stride, capped) */
+	u16 pages_per_wqe;	/* striding */
+
+	u32 stride_size() const { return 1u << log_stride; }
+	u32 wqe_buf_bytes() const { return 1u << (log_stride + log_num_strides); }
+	/* data segments of a WQE: its pages, and one for the headroom shift at its end */
+	u32 wqe_segs() const { return pages_per_wqe + (headroom ? 1u : 0u); }
 };
 
 /* Largest order of an RX buffer. */
 constexpr u8 kMaxRxOrder = 3;
 
+/*
+ * Striding geometry. A WQE buffer is 64 KiB (16 pages) unless the stride
+ * count needs more (devices without the extended range take 512 strides
+ * or more); 256 KiB and 62 pages (a 1 KiB WQE) at most. Non-linear strides
+ * are 256 bytes, so the headers copied into the skb (up to 256) sit in one
+ * stride and one page.
+ */
+constexpr u32 kLogStridingWqeBuf = 16;
+constexpr u32 kMaxLogStridingWqeBuf = 18;
+constexpr u32 kLogNonLinearStride = 8;
+constexpr u32 kMaxStridingWqeSegs =
+	(1u << prm::kRxWqeStridingMaxLogStride) / sizeof(prm::DataSeg) - 1;
+/*
+ * A striding RQ's CQ holds a CQE for every stride posted (each CQE
+ * consumes at least one), up to 2^13 CQEs (512 KiB): beyond that only
+ * a flood of minimum-size frames unpolled could overrun it, which the
+ * device reports and the RQ recovers from.
+ */
+constexpr u32 kMaxLogStridingCqes = 13;
+/* At least this many WQEs, so one is posted while the device fills another. */
+constexpr u32 kMinLogStridingWqes = 2;
+/* Header bytes of a non-linear frame copied into its skb's head (mlx5's 256). */
+constexpr u32 kRxMaxHead = 256;
+static_assert(kRxMaxHead <= 1u << kLogNonLinearStride);
+
 /* RX buffer geometry for an MTU: the smallest order that fits; false when none does. */
 bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out);
+/*
+ * Striding RQ geometry for an MTU and ring size (log packets): linear
+ * strides when a frame with its headroom (the OS's XDP headroom with a
+ * program, its skb headroom without) and tailroom fits one page, a whole
+ * page with XDP; non-linear 256-byte strides otherwise. False when the
+ * device cannot take it (no striding RQ, or XDP would need non-linear
+ * strides).
+ */
+bool rx_striding_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
+			u32 log_rq_size, bool xdp, RqLayout *out);
 /* Largest MTU with an XDP program: one order-0 page per packet with the OS's head- and tailroom. */
 u32 xdp_max_mtu(const scx_os_layout &os);
 /* The OS's layout is one the core can build buffers for (its page size, a frame fits). */

@@ -6,46 +6,20 @@
 #include "en/rq.h"
 
 #include "en/cmd.h"
+#include "en/rx_pkt.h"
 #include "en/xdpsq.h"
 
 namespace softcx::en {
 
-namespace {
-
-constexpr u32 kRqBulk = 8;	/* refill only when this many WQEs are missing */
-
-u8 rx_csum(const prm::Cqe64 *cqe)
-{
-	u8 ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
-	u8 l4 = cqe->l4_type();
-
-	if ((cqe->hds_ip_ext & ok) == ok && l4 != prm::kCqeL4None)
-		return SCX_CSUM_UNNECESSARY;
-	return SCX_CSUM_NONE;
-}
-
-u8 rx_hash_type(const prm::Cqe64 *cqe)
-{
-	if (cqe->rss_hash_type & prm::kRssHashL4Mask)
-		return SCX_HASH_L4;
-	if (cqe->rss_hash_type & prm::kRssHashIpMask)
-		return SCX_HASH_L3;
-	return SCX_HASH_NONE;
-}
-
-/*
- * The program's verdict on the frame in slot. Returns true when the frame
- * goes on to the stack (PASS, with pkt adjusted); otherwise the page is
- * recycled, posted for XDP_TX or gone with a redirect.
- */
-template <RxXdp X> bool run_xdp(Rq *rq, const RxSlot &slot, scx_rx_pkt *pkt)
+template <RxXdp X>
+XdpFate rx_run_xdp(Rq *rq, void *page, u64 dma, u32 frame_sz, scx_rx_pkt *pkt)
 {
 	scx_xdp_buf b = {};
 
 	b.rxq = rq->pool;
-	b.page = slot.page;
-	b.dma = slot.dma;
-	b.frame_sz = kPageSize;
+	b.page = page;
+	b.dma = dma;
+	b.frame_sz = frame_sz;
 	b.headroom = pkt->headroom;
 	b.len = pkt->len;
 	switch (scx_os_xdp_run(rq->os_channel, &b)) {
@@ -53,15 +27,15 @@ template <RxXdp X> bool run_xdp(Rq *rq, const RxSlot &slot, scx_rx_pkt *pkt)
 		pkt->headroom = b.headroom;
 		pkt->len = b.len;
 		pkt->meta_len = (u16)b.meta_len;
-		return true;
+		return XdpFate::Pass;
 	case SCX_XDP_TX: {
 		Sq *sq = rq->xdpsq;
-		XdpTxDesc d = {slot.dma + b.headroom, b.data, b.len, slot.page};
+		XdpTxDesc d = {dma + b.headroom, b.data, b.len, page};
 
 		/* counted as full or err when refused */
 		if (__builtin_expect(!__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED), 1)) {
 			if (!xdpsq_xmit<SqKind::Page, X == RxXdp::TxMpw>(sq, d))
-				return false;	/* the SQ holds the page until its completion */
+				return XdpFate::Taken;	/* the SQ holds the page until its completion */
 		} else {
 			sq->xstats->err.inc();	/* in ERR and not recovered yet */
 		}
@@ -70,14 +44,21 @@ template <RxXdp X> bool run_xdp(Rq *rq, const RxSlot &slot, scx_rx_pkt *pkt)
 	}
 	case SCX_XDP_REDIRECT:
 		rq->stats->xdp_redirect.inc();
-		return false;
+		return XdpFate::Taken;
 	default:	/* DROP, ABORTED (traced by the OS), anything unknown */
 		break;
 	}
 	rq->stats->xdp_drop.inc();
-	scx_os_rx_recycle(rq->pool, slot.page, 1);
-	return false;
+	return XdpFate::Dropped;
 }
+
+template XdpFate rx_run_xdp<RxXdp::Off>(Rq *, void *, u64, u32, scx_rx_pkt *);
+template XdpFate rx_run_xdp<RxXdp::TxSend>(Rq *, void *, u64, u32, scx_rx_pkt *);
+template XdpFate rx_run_xdp<RxXdp::TxMpw>(Rq *, void *, u64, u32, scx_rx_pkt *);
+
+namespace {
+
+constexpr u32 kRqBulk = 8;	/* refill only when this many WQEs are missing */
 
 template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 {
@@ -108,6 +89,8 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 	rq->cc++;
 
 	pkt.page = slot->page;
+	pkt.buf_off = 0;
+	pkt.buf_size = 0;
 	pkt.headroom = rq->layout.headroom;
 	pkt.len = cqe->byte_cnt.get();
 	if (__builtin_expect(pkt.len > rq->layout.frame_room || pkt.len < prm::kMinFrame, 0)) {
@@ -117,13 +100,16 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 		slot->page = nullptr;
 		return;
 	}
-	pkt.hash = cqe->rss_hash_result.get();
-	pkt.hash_type = rx_hash_type(cqe);
-	pkt.csum = rx_csum(cqe);
-	pkt.meta_len = 0;
-	if (X != RxXdp::Off && !run_xdp<X>(rq, *slot, &pkt)) {
-		slot->page = nullptr;
-		return;
+	rx_pkt_meta(cqe, &pkt);
+	if (X != RxXdp::Off) {
+		XdpFate f = rx_run_xdp<X>(rq, slot->page, slot->dma, kPageSize, &pkt);
+
+		if (f == XdpFate::Dropped)
+			scx_os_rx_recycle(rq->pool, slot->page, 1);
+		if (f != XdpFate::Pass) {
+			slot->page = nullptr;
+			return;
+		}
 	}
 	slot->page = nullptr;	/* the page moves to the skb (or back to the pool) */
 
@@ -131,12 +117,7 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 		rq->stats->skb_err.inc();
 		return;
 	}
-	rq->stats->packets.inc();
-	rq->stats->bytes.add(pkt.len);
-	if (pkt.csum == SCX_CSUM_UNNECESSARY)
-		rq->stats->csum_unnecessary.inc();
-	else
-		rq->stats->csum_none.inc();
+	rx_count_delivered(rq->stats, pkt);
 }
 
 } /* namespace */
@@ -146,7 +127,7 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_c
 	      RqStats *stats)
 {
 	prm::CreateRqIn in = {};
-	u32 n = 1u << log_size;
+	u32 n = 1u << (layout.striding ? layout.log_wqes : log_size);
 	int err;
 
 	rq->fn = fn;
@@ -156,30 +137,51 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_c
 	rq->stats = stats;
 	rq->layout = layout;
 	rq->mask = (u16)(n - 1);
-	rq->bulk = n < kRqBulk ? 1 : kRqBulk;
+	/* a striding WQE is many packets: post each as soon as it is free */
+	rq->bulk = n < kRqBulk || layout.striding ? 1 : kRqBulk;
 	rq->lkey.set(prm::kReservedLkey);
 	rq->recover = kRecoverNone;
 
-	err = cq_create(&rq->cq, fn, os_dev, os_port, log_size, vector, moder);
+	/* the CQ holds a CQE per packet of the ring (striding: per stride) */
+	err = cq_create(&rq->cq, fn, os_dev, os_port,
+			layout.striding ? layout.log_cqes : log_size, vector, moder);
 	if (err)
 		return err;
 	err = -SCX_ENOMEM;
-	rq->slots = zalloc_array<RxSlot>(n);
-	if (!rq->slots)
-		goto err;
-	rq->pool = scx_os_rxq_create(os_channel, n, layout.order, xdp ? SCX_RXQ_XDP : 0);
-	if (!rq->pool)
-		goto err;
-	err = rq->mem.alloc(os_dev, n * sizeof(prm::RxWqeCyc));
-	if (err)
-		goto err;
-	rq->wqes = static_cast<prm::RxWqeCyc *>(rq->mem.ring.cpu);
+	if (layout.striding) {
+		rq->pool = scx_os_rxq_create(os_channel, n * layout.pages_per_wqe, 0,
+					     SCX_RXQ_FRAGS | (xdp ? SCX_RXQ_XDP : 0));
+		if (!rq->pool)
+			goto err;
+		err = mpw_alloc(rq);
+		if (err)
+			goto err;
+		in.log_wq_stride = layout.log_wqe_bytes;
+		in.wq_type = prm::kWqLinkedListStriding;
+		in.log_wqe_stride_size = (u8)(layout.log_stride - prm::kStrideSizeLogBase);
+		in.log_wqe_num_of_strides =
+			layout.log_num_strides >= prm::kNumStridesLogBase ?
+				(u8)(layout.log_num_strides - prm::kNumStridesLogBase) :
+				(u8)(prm::kNumStridesExt |
+				     (layout.log_num_strides - prm::kNumStridesLogExtBase));
+	} else {
+		rq->slots = zalloc_array<RxSlot>(n);
+		if (!rq->slots)
+			goto err;
+		rq->pool = scx_os_rxq_create(os_channel, n, layout.order, xdp ? SCX_RXQ_XDP : 0);
+		if (!rq->pool)
+			goto err;
+		err = rq->mem.alloc(os_dev, n * sizeof(prm::RxWqeCyc));
+		if (err)
+			goto err;
+		rq->wqes = static_cast<prm::RxWqeCyc *>(rq->mem.ring.cpu);
+		in.log_wq_stride = prm::kRxWqeCycLogStride;
+		in.wq_type = prm::kWqCyclic;
+	}
 	rq->dbrec = static_cast<prm::be32 *>(rq->mem.db.cpu);
 
 	in.cqn.set(rq->cq.cqn);
-	in.log_wq_sz = log_size;
-	in.log_wq_stride = prm::kRxWqeCycLogStride;
-	in.wq_type = prm::kWqCyclic;
+	in.log_wq_sz = (u8)(layout.striding ? layout.log_wqes : log_size);
 	err = cmd_queue_create(fn, os_port, kRqCmds, &in, rq->mem, &rq->rqn);
 	if (err)
 		goto err;
@@ -216,6 +218,10 @@ void rq_destroy(Rq *rq)
 		scx_os_free(rq->slots);
 		rq->slots = nullptr;
 	}
+	if (rq->mpw) {
+		mpw_release_posted(rq, 0);
+		mpw_free(rq);
+	}
 	if (rq->pool)
 		scx_os_rxq_destroy(rq->pool);
 	rq->pool = nullptr;
@@ -227,6 +233,8 @@ bool rq_refill(Rq *rq)
 {
 	u16 start = rq->pc;
 
+	if (rq->layout.striding)
+		return mpw_refill(rq);
 	if (rq->missing() < rq->bulk)
 		return false;
 	while (rq->missing()) {
@@ -272,15 +280,20 @@ int rq_recover(Rq *rq)
 	}
 	/* frames whose CQE the driver could not see (lost owner bit, overrun leftovers) too */
 	rq->stats->flushed.add(cq_resync(&rq->cq));
-	for (; rq->cc != rq->pc; rq->cc++) {
-		RxSlot *slot = &rq->slots[rq->cc & rq->mask];
+	if (rq->layout.striding) {
+		mpw_release_posted(rq, 1);
+	} else {
+		for (; rq->cc != rq->pc; rq->cc++) {
+			RxSlot *slot = &rq->slots[rq->cc & rq->mask];
 
-		if (slot->page)
-			scx_os_rx_recycle(rq->pool, slot->page, 1);
-		slot->page = nullptr;
+			if (slot->page)
+				scx_os_rx_recycle(rq->pool, slot->page, 1);
+			slot->page = nullptr;
+		}
 	}
 	rq->pc = 0;
 	rq->cc = 0;
+	rq->strides_used = 0;
 	rq->lkey.set(prm::kReservedLkey);
 	rq->dbrec[prm::kRcvDbr].set(0);
 	wmb();
@@ -296,34 +309,28 @@ int rq_recover(Rq *rq)
 
 } /* namespace */
 
+int rq_poll_recover(Rq *rq, int work, int budget)
+{
+	u8 why = rq->recover;
+	int err = rq_recover(rq);
+
+	if (err)
+		scx_os_chan_log(rq->os_channel, SCX_LOG_ERR,
+				"RQ 0x%x: recovery failed (%d), retrying\n", rq->rqn, err);
+	else
+		scx_os_chan_log(rq->os_channel, SCX_LOG_WARN, "RQ 0x%x recovered from %s\n",
+				rq->rqn, why == kRecoverCqErr ? "a CQ error" : "an error CQE");
+	scx_os_queue_recovered(rq->os_channel, SCX_OS_QUEUE_RQ, err);
+	/* a failed recovery keeps NAPI polling to retry */
+	if (err && work < budget)
+		work = budget;
+	return work;
+}
+
 template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 {
-	const prm::Cqe64 *cqe;
-	int work = 0;
-
-	while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
-		handle_cqe<X>(rq, cqe);
-		rq->cq.pop();
-		work++;
-	}
-	if (work)
-		rq->cq.update_ci();
-	if (__builtin_expect(rq->recover, 0)) {
-		u8 why = rq->recover;
-		int err = rq_recover(rq);
-
-		if (err)
-			scx_os_chan_log(rq->os_channel, SCX_LOG_ERR,
-					"RQ 0x%x: recovery failed (%d), retrying\n", rq->rqn, err);
-		else
-			scx_os_chan_log(rq->os_channel, SCX_LOG_WARN, "RQ 0x%x recovered from %s\n",
-					rq->rqn, why == kRecoverCqErr ? "a CQ error" : "an error CQE");
-		scx_os_queue_recovered(rq->os_channel, SCX_OS_QUEUE_RQ, err);
-		/* a failed recovery keeps NAPI polling to retry */
-		if (err && work < budget)
-			work = budget;
-	}
-	return work;
+	/* a lambda: a type of this file's own, and a direct call */
+	return rq_poll_loop(rq, budget, [](Rq *r, const prm::Cqe64 *c) { handle_cqe<X>(r, c); });
 }
 template int rq_poll_cq<RxXdp::Off>(Rq *rq, int budget);
 template int rq_poll_cq<RxXdp::TxSend>(Rq *rq, int budget);
@@ -337,8 +344,17 @@ void rq_cq_error(Rq *rq)
 void rq_inject_error(Rq *rq)
 {
 	rq->lkey.set(0xbad);
-	for (u16 i = rq->cc; i != rq->pc; i++)
-		rq->wqes[i & rq->mask].data.lkey = rq->lkey;
+	for (u16 i = rq->cc; i != rq->pc; i++) {
+		if (rq->layout.striding) {
+			u8 *w = rq->swqes + ((usize)(i & rq->mask) << rq->layout.log_wqe_bytes);
+			auto *d = reinterpret_cast<prm::DataSeg *>(w + sizeof(prm::SrqNextSeg));
+
+			for (u32 k = 0; k < rq->layout.wqe_segs(); k++)
+				d[k].lkey = rq->lkey;
+		} else {
+			rq->wqes[i & rq->mask].data.lkey = rq->lkey;
+		}
+	}
 }
 
 } /* namespace softcx::en */

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * RX receive queue, cyclic ("legacy") type: one 16-byte WQE per buffer,
- * one page_pool buffer per packet, refilled in bulks. With an XDP program
- * every frame goes through it before any skb exists.
+ * RX receive queue of either type. Cyclic ("legacy"): one 16-byte WQE per
+ * buffer, one page_pool buffer per packet, refilled in bulks. Striding
+ * (multi-packet WQEs, rq_striding.cpp): linked-list WQEs of several pages
+ * cut into strides, many packets per WQE, pages shared by the packets
+ * through page references. With an XDP program every frame goes through
+ * it before any skb exists.
  */
 #pragma once
 
@@ -18,6 +21,20 @@ struct RxSlot {
 	void *page;
 	u64 dma;
 };
+
+/* A page of a striding WQE: the references handed out (skbs, fragments, XDP) so far. */
+struct MpwPage {
+	void *page;
+	u64 dma;
+	u32 refs;
+};
+
+/*
+ * References a striding RQ's page starts with (scx_os_rx_frag_set): more
+ * than it can hand out (one per stride); those not handed out are dropped
+ * at once when its WQE is done.
+ */
+constexpr u32 kMpwPageBias = 1u << 15;
 
 struct Sq;
 
@@ -36,7 +53,10 @@ struct Rq {
 	u16 cc;			/* WQEs completed */
 	u16 mask;
 	u16 bulk;
-	prm::RxWqeCyc *wqes;
+	u32 strides_used;	/* striding: of the WQE at cc, by the CQEs seen */
+	prm::RxWqeCyc *wqes;	/* cyclic */
+	u8 *swqes;		/* striding: 2^layout.log_wqe_bytes each */
+	MpwPage *mpw;		/* striding: layout.pages_per_wqe per WQE */
 	prm::be32 *dbrec;
 	RxSlot *slots;
 	scx_os_rxq *pool;
@@ -54,6 +74,7 @@ struct Rq {
 	void *os_dev;
 	void *os_port;
 	QueueMem mem;
+	DmaBuf tail;		/* striding, linear: where each WQE's headroom shift ends */
 
 	u32 size() const { return mask + 1u; }
 	u32 missing() const { return size() - (u16)(pc - cc); }
@@ -72,9 +93,45 @@ bool rq_refill(Rq *rq);
  * there (ERR -> RST -> RDY, ring refilled; rx_wqe_err, rx_recover).
  */
 template <RxXdp X> int rq_poll_cq(Rq *rq, int budget);
+/* The same for a striding RQ (rq_striding.cpp). */
+template <RxXdp X> int rq_poll_cq_striding(Rq *rq, int budget);
 /* Its CQ is in error (an overrun): the next poll recovers the RQ (it may still be RDY). */
 void rq_cq_error(Rq *rq);
 /* Test hook: every WQE posted (now and until the recovery) carries a bad lkey. */
 void rq_inject_error(Rq *rq);
+
+/* ---- the striding RQ's half (rq_striding.cpp), for rq.cpp ---- */
+
+/* The WQE ring's memory, page array and linked list; 0 or a negative errno. */
+int mpw_alloc(Rq *rq);
+void mpw_free(Rq *rq);
+bool mpw_refill(Rq *rq);
+/* Give back the pages of every posted WQE (close, recovery: the RQ is in RST or gone). */
+void mpw_release_posted(Rq *rq, int napi);
+/*
+ * End of a poll of either type: when a CQE asked for it, recover the RQ
+ * (ERR -> RST -> RDY, posted buffers back to the pool, refilled) and log
+ * it. Returns the work to report (the budget after a failed recovery, so
+ * NAPI polls again).
+ */
+int rq_poll_recover(Rq *rq, int work, int budget);
+
+/* The poll loop of either RQ type around its CQE handler h(rq, cqe). */
+template <typename H> inline int rq_poll_loop(Rq *rq, int budget, H h)
+{
+	const prm::Cqe64 *cqe;
+	int work = 0;
+
+	while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
+		h(rq, cqe);
+		rq->cq.pop();
+		work++;
+	}
+	if (work)
+		rq->cq.update_ci();
+	if (__builtin_expect(rq->recover, 0))
+		work = rq_poll_recover(rq, work, budget);
+	return work;
+}
 
 } /* namespace softcx::en */

@@ -34,6 +34,9 @@ const StatDesc kStatDescs[] = {
 	SCX_RQ(flushed),
 	SCX_RQ(skb_err),
 	SCX_RQ(recover),
+	SCX_RQ(mpwqe_filler_cqes),
+	SCX_RQ(mpwqe_filler_strides),
+	SCX_RQ(oversize_pkts_sw_drop),
 	SCX_XDPTX("xdp_tx_xmit", xmit),
 	SCX_XDPTX("xdp_tx_mpwqe", mpwqe),
 	SCX_XDPTX("xdp_tx_inlnw", inlnw),
@@ -308,7 +311,7 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	/*
 	 * rx_dropped: frames that arrived and were lost, by the device (port
 	 * down, too long for the buffer, malformed, the RQ's CQ overrun) or the driver (error CQE,
-	 * never polled before a close, no skb). Not refill allocation failures
+	 * never polled before a close, no skb, longer than a stride holds). Not refill allocation failures
 	 * (no frame is lost: rx_buff_alloc_err), not XDP drops (the program's
 	 * choice, as mlx5). rx_missed_errors: no buffer posted (out of buffer);
 	 * iproute2 folds it into the "dropped" it prints.
@@ -317,7 +320,8 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 
 	s->rx_dropped = qc.rx_if_down_packets + qc.rx_oversize_pkts_buffer + qc.rx_malformed +
 			qc.rx_cq_overrun +
-			total.rq.wqe_err.read() + total.rq.flushed.read() + total.rq.skb_err.read();
+			total.rq.wqe_err.read() + total.rq.flushed.read() + total.rq.skb_err.read() +
+			total.rq.oversize_pkts_sw_drop.read();
 	s->rx_missed_errors = qc.rx_out_of_buffer;
 	/* tx_dropped: refused before posting; tx_flushed (posted, never sent) as well */
 	s->tx_dropped = total.sq.dropped.read() + total.sq.flushed.read();

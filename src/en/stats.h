@@ -24,6 +24,10 @@ struct RqStats {
 	Counter flushed;	/* placed by the device, never polled: the RQ was closed first */
 	Counter skb_err;	/* polled, but no skb could be built (or the CQE made no sense for one) */
 	Counter recover;	/* RQ recoveries after an error CQE (ERR -> RST -> RDY, refilled) */
+	/* striding RQ */
+	Counter mpwqe_filler_cqes;	/* filler CQEs: strides left unused at a WQE's end */
+	Counter mpwqe_filler_strides;	/* the strides they covered */
+	Counter oversize_pkts_sw_drop;	/* frames longer than a linear stride holds: dropped */
 };
 
 struct SqStats {

@@ -47,6 +47,7 @@ scx_port_params Pair::params(uint32_t mtu, int port) const
 	prm.tx_mpwqe = opt.tx_mpwqe;
 	prm.xdp = (opt.xdp_ports >> port) & 1;
 	prm.xdp_tx_mpwqe = opt.xdp_mpwqe;
+	prm.rx_striding = opt.rx_striding;
 	return prm;
 }
 

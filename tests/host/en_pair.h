@@ -41,6 +41,7 @@ struct Options {
 	bool tx_mpwqe = false;
 	uint32_t xdp_ports = 0;		/* bit i: port i runs with an XDP program */
 	bool xdp_mpwqe = false;		/* xdp_tx_mpwqe (both ports) */
+	bool rx_striding = false;	/* rx_striding_rq (both ports) */
 };
 
 /* One TX buffer the test owns until its completion. */

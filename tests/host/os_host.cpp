@@ -134,6 +134,7 @@ struct RxBuf {
 	HostRxq *q;
 	uint64_t dma;
 	uint32_t size;
+	int64_t refs;	/* SCX_RXQ_FRAGS: references left (-1: not fragmented) */
 };
 
 std::map<void *, RxBuf> g_rxbufs;	/* by page (CPU address) */
@@ -164,6 +165,26 @@ void rxbuf_release(void *page)
 		it->second.q->outstanding--;
 	g_rxbufs.erase(it);
 	free(page);
+}
+
+/* One reference of an RX buffer given back: the last (or an unfragmented buffer) releases it. */
+void rxbuf_put(void *page, uint32_t n = 1)
+{
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		auto it = g_rxbufs.find(page);
+		if (it != g_rxbufs.end() && it->second.refs >= 0) {
+			if ((int64_t)n > it->second.refs) {
+				host_error("RX buffer %p: %u references dropped, %lld held", page, n,
+					   (long long)it->second.refs);
+				return;
+			}
+			it->second.refs -= n;
+			if (it->second.refs)
+				return;
+		}
+	}
+	rxbuf_release(page);
 }
 
 /* ---- interrupts ---- */
@@ -497,7 +518,7 @@ void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
 	if (!page)
 		return nullptr;
 	*dma = dma_register(page, size, Region::RxBuf, 0);
-	g_rxbufs[page] = RxBuf{ q, *dma, size };
+	g_rxbufs[page] = RxBuf{ q, *dma, size, -1 };
 	mem_account(size);
 	q->outstanding++;
 	return page;
@@ -513,7 +534,73 @@ void scx_os_rx_recycle(struct scx_os_rxq *q, void *page, int napi)
 			host_error("RX buffer %p recycled into a pool it does not belong to", page);
 		g_recycles[napi ? 1 : 0]++;
 	}
-	rxbuf_release(page);
+	rxbuf_put(page);
+}
+
+void scx_os_rx_frag_set(struct scx_os_rxq *q, void *page, uint32_t n)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_rxbufs.find(page);
+	if (it == g_rxbufs.end() || !(reinterpret_cast<HostRxq *>(q)->flags & SCX_RXQ_FRAGS) ||
+	    it->second.refs >= 0 || !n) {
+		host_error("rx_frag_set(%p, %u): not a fresh buffer of a fragment pool", page, n);
+		return;
+	}
+	it->second.refs = n;
+}
+
+void scx_os_rx_frag_put(struct scx_os_rxq *q, void *page, uint32_t n, int napi)
+{
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		auto it = g_rxbufs.find(page);
+		if (it == g_rxbufs.end() || it->second.refs < 0) {
+			host_error("rx_frag_put(%p): not a fragmented RX buffer", page);
+			return;
+		}
+		(void)q;
+		g_recycles[napi ? 1 : 0]++;
+	}
+	rxbuf_put(page, n);
+}
+
+int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
+			     const struct scx_rx_piece *pieces, uint32_t n)
+{
+	std::vector<uint8_t> data;
+	bool ok = true;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		uint32_t total = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			auto it = g_rxbufs.find(pieces[i].page);
+			if (it == g_rxbufs.end() || it->second.refs <= 0 ||
+			    (uint64_t)pieces[i].off + pieces[i].len > it->second.size ||
+			    !pieces[i].len) {
+				host_error("rx_deliver_pieces: piece %u (%p +%u %u) is not in a fragmented RX buffer",
+					   i, pieces[i].page, pieces[i].off, pieces[i].len);
+				ok = false;
+				continue;
+			}
+			const uint8_t *p = static_cast<const uint8_t *>(pieces[i].page) + pieces[i].off;
+			data.insert(data.end(), p, p + pieces[i].len);
+			total += pieces[i].len;
+		}
+		if (total != pkt->len) {
+			host_error("rx_deliver_pieces: pieces of %u bytes for a %u-byte packet", total,
+				   pkt->len);
+			ok = false;
+		}
+		if (ok && g_fail_deliveries > 0) {
+			g_fail_deliveries--;
+			ok = false;
+		}
+		if (ok)
+			g_delivered[os_channel].push_back(host::RxRecord{ data, *pkt });
+	}
+	for (uint32_t i = 0; i < n; i++)
+		rxbuf_put(pieces[i].page);
+	return ok ? 0 : -1;
 }
 
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
@@ -526,23 +613,27 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 			return -1;
 		}
 		uint32_t size = 4096u << (it->second.q ? it->second.q->order : 0);
-		if (pkt->meta_len > pkt->headroom)
+		uint32_t end = pkt->buf_size ? pkt->buf_off + pkt->buf_size : size;
+		if (pkt->buf_size && (end > size || pkt->buf_off > pkt->headroom))
+			host_error("rx_deliver: buffer %u + %u outside the %u-byte page or past headroom %u",
+				   pkt->buf_off, pkt->buf_size, size, pkt->headroom);
+		if (pkt->meta_len > pkt->headroom - pkt->buf_off)
 			host_error("rx_deliver: %u metadata bytes but headroom %u", pkt->meta_len,
-				   pkt->headroom);
-		if ((uint64_t)pkt->headroom + pkt->len > size)
+				   pkt->headroom - pkt->buf_off);
+		if ((uint64_t)pkt->headroom + pkt->len > end)
 			host_error("rx_deliver: headroom %u + len %u beyond the %u-byte buffer",
-				   pkt->headroom, pkt->len, size);
+				   pkt->headroom, pkt->len, end);
 		else if (g_fail_deliveries > 0)
 			g_fail_deliveries--;
 		else {
 			const uint8_t *p = static_cast<const uint8_t *>(pkt->page) + pkt->headroom;
 			g_delivered[os_channel].push_back(
 				host::RxRecord{ std::vector<uint8_t>(p, p + pkt->len), *pkt });
-			rxbuf_release(pkt->page);
+			rxbuf_put(pkt->page);
 			return 0;
 		}
 	}
-	rxbuf_release(pkt->page);
+	rxbuf_put(pkt->page);
 	return -1;
 }
 
@@ -574,7 +665,7 @@ int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
 			std::lock_guard<std::recursive_mutex> l(g_mu);
 			g_redirected[os_channel].emplace_back(b->data, b->data + b->len);
 		}
-		rxbuf_release(b->page);
+		rxbuf_put(b->page);
 	}
 	return verdict;
 }

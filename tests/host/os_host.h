@@ -32,7 +32,7 @@
 namespace host {
 
 /* The shim's RX buffer layout on x86_64: PAGE_SIZE, XDP_PACKET_HEADROOM, aligned skb_shared_info. */
-constexpr scx_os_layout kOsLayout = {4096, 256, 320};
+constexpr scx_os_layout kOsLayout = {4096, 256, 320, 64};
 
 /* ---- DMA ---- */
 /* Map caller-owned memory for the device (what the shim does for skb data); unmap with scx_os_dma_unmap. */

@@ -99,7 +99,8 @@ TEST(Footprint, ShimDefaultsScaleWithChannels)
 	uint64_t rx_bufs = 2ull * 1024 * 16384;
 
 	EXPECT_GE(one, rx_bufs);
-	EXPECT_LE(one, rx_bufs * 11 / 10);
+	/* a striding RQ at 9000 holds as many pages, with a larger CQ (a CQE per 256-byte stride) */
+	EXPECT_LE(one, rx_bufs * 12 / 10);
 	/* linear in channels, up to the channel array */
 	for (uint32_t n : {2u, 8u, 64u}) {
 		uint64_t e = scx_port_mem_estimate(n, 10, 10, &host::kOsLayout);

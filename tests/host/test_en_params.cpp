@@ -242,3 +242,99 @@ TEST_F(Pair, ParamsBadOsLayoutIsRefused)
 		  -SCX_EINVAL);
 	EXPECT_EQ(scx_port_mem_estimate(1, 10, 10, &os), 0u);
 }
+
+/* ---- striding RQ geometry ---- */
+
+namespace {
+
+softcx::prm::HcaCaps caps_of(int model, bool ext = true)
+{
+	softcx::prm::HcaCaps c = {};
+
+	c.striding_rq = model >= 5;
+	c.ext_stride_num_range = ext && model >= 5;
+	c.log_max_rq_sz = 16;
+	c.log_max_cq_sz = 16;
+	return c;
+}
+
+en::RqLayout layout(int model, uint32_t mtu, bool xdp, uint32_t log_rq = 10, bool ext = true)
+{
+	en::RqLayout l = {};
+
+	EXPECT_TRUE(en::rx_striding_layout(caps_of(model, ext), host::kOsLayout, mtu, log_rq, xdp, &l))
+		<< "mtu " << mtu << " xdp " << xdp;
+	return l;
+}
+
+} /* namespace */
+
+/* MTU 1500: 2 KiB linear strides (64 headroom + 1522 + 320), two frames a page, 32 a WQE. */
+TEST(StridingParams, Mtu1500IsLinearHalfPages)
+{
+	en::RqLayout l = layout(7, 1500, false);
+
+	EXPECT_TRUE(l.striding);
+	EXPECT_TRUE(l.linear);
+	EXPECT_EQ(l.stride_size(), 2048u);
+	EXPECT_EQ(l.headroom, host::kOsLayout.rx_skb_headroom);
+	EXPECT_EQ(l.frame_room, 2048u - 64 - 320);
+	EXPECT_EQ(1u << l.log_num_strides, 32u);
+	EXPECT_EQ(l.pages_per_wqe, 16u);
+	EXPECT_EQ(l.log_wqes, 5u) << "1024 frames / 32 per WQE";
+	EXPECT_EQ(l.wqe_segs(), 17u) << "16 pages and the headroom tail";
+	EXPECT_EQ(1u << l.log_wqe_bytes, 512u);
+	EXPECT_EQ(l.log_cqes, 10u) << "a CQE per stride";
+}
+
+/* XDP: one stride per page at the XDP headroom, whatever the MTU (up to the one-page limit). */
+TEST(StridingParams, XdpIsOneLinearStridePerPage)
+{
+	for (uint32_t mtu : {68u, 1500u, 3498u}) {
+		en::RqLayout l = layout(5, mtu, true);
+
+		EXPECT_TRUE(l.linear);
+		EXPECT_EQ(l.stride_size(), 4096u) << mtu;
+		EXPECT_EQ(l.headroom, host::kOsLayout.rx_headroom) << mtu;
+		EXPECT_GE(l.frame_room, mtu + 22) << mtu;
+	}
+	en::RqLayout l;
+	EXPECT_FALSE(en::rx_striding_layout(caps_of(7), host::kOsLayout, 3499, 10, true, &l))
+		<< "XDP never gets non-linear strides";
+}
+
+/* Jumbo frames: 256-byte strides, frames spanning strides and pages; the CQ is capped. */
+TEST(StridingParams, JumboIsNonLinear)
+{
+	en::RqLayout l = layout(6, 9000, false);
+
+	EXPECT_FALSE(l.linear);
+	EXPECT_EQ(l.stride_size(), 256u);
+	EXPECT_EQ(l.headroom, 0u);
+	EXPECT_EQ(1u << l.log_num_strides, 256u);
+	EXPECT_EQ(l.wqe_segs(), 16u);
+	EXPECT_EQ(l.log_wqes, 8u) << "four 9 KiB frames a WQE";
+	EXPECT_EQ(l.log_cqes, en::kMaxLogStridingCqes);
+	/* the largest linear MTU: 4096 - 64 - 22 - 320 */
+	EXPECT_TRUE(layout(7, 3690, false).linear);
+	EXPECT_FALSE(layout(7, 3691, false).linear);
+}
+
+/* cx4 has no striding RQ; without the extended stride range only non-linear strides fit 256 KiB. */
+TEST(StridingParams, DeviceCaps)
+{
+	en::RqLayout l;
+	const char *why = nullptr;
+
+	EXPECT_FALSE(en::striding_rq_ok(caps_of(4), &why));
+	EXPECT_STREQ(why, "no striding RQ (multi-packet RX WQE) on this device");
+	EXPECT_FALSE(en::rx_striding_layout(caps_of(4), host::kOsLayout, 1500, 10, false, &l));
+	EXPECT_TRUE(en::striding_rq_ok(caps_of(5), nullptr));
+	/* 512 strides of 2 KiB would be 1 MiB */
+	EXPECT_FALSE(en::rx_striding_layout(caps_of(7, false), host::kOsLayout, 1500, 10, false, &l));
+	l = layout(7, 9000, false, 10, false);
+	EXPECT_EQ(1u << l.log_num_strides, 512u);
+	EXPECT_EQ(l.pages_per_wqe, 32u);
+	/* small rings still get their minimum of WQEs */
+	EXPECT_EQ(layout(7, 1500, false, 6).log_wqes, en::kMinLogStridingWqes);
+}

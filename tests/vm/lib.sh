@@ -226,7 +226,34 @@ scx_load() {
 	out=$(scx_insmod "$@" 2>&1) || rc=$?
 	[ $rc -eq 0 ] || fail "insmod softcx.ko $* failed ($rc): $out; dmesg: $(dmesg | tail -n 5 | tr '\n' ' ')"
 	wait_for 5 dev_exists scx0 || fail "insmod softcx.ko $*: scx0 did not appear"
-	log "loaded softcx ${*:-(default params)}"
+	scx_rq_type
+	log "loaded softcx ${*:-(default params)}${SCX_RX_STRIDING:+ rx_striding_rq $SCX_RX_STRIDING}"
+}
+
+# pflag_refused DEV FLAG: turning private flag FLAG on must fail (cx4), say
+# why in the kernel log, and leave it off.
+pflag_refused() {
+	local dev=$1 flag=$2 out rc=0
+	out=$(ethtool --set-priv-flags "$dev" "$flag" on 2>&1) || rc=$?
+	assert_ne "set $flag on, cx4: exit status" 0 "$rc"
+	dmesg | tail -n 20 | grep -q "$flag: not supported" ||
+		fail "cx4: no clear kernel log line for the refused $flag (ethtool said: $out)"
+	assert_eq "$flag on cx4 after refusal" off \
+		"$(ethtool --show-priv-flags "$dev" | sed -n "s/^$flag *: *//p")"
+}
+
+# SCX_RX_STRIDING=on|off (scripts/vm-test.sh passes SCX_* variables into the
+# guest): every port scx_load brings starts with that RQ type (the private
+# flag rx_striding_rq, set while down: no rebuild), so the suite runs with
+# the striding RQ and with the cyclic one. Unset: the driver's default (on
+# where the device has it). A device without it (cx4) stays cyclic.
+scx_rq_type() {
+	local d
+	[ -n "${SCX_RX_STRIDING:-}" ] || return 0
+	for d in /sys/class/net/scx*; do
+		[ -e "$d" ] || continue
+		ethtool --set-priv-flags "${d##*/}" rx_striding_rq "$SCX_RX_STRIDING" 2>/dev/null || true
+	done
 }
 
 # scx_unload: rmmod softcx (within 60 s); all scx* devices must be gone.

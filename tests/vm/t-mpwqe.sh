@@ -64,11 +64,7 @@ scx_unload
 scx_setup channels=1 model=cx4
 ip netns exec "$NS" sysctl -qw net.ipv4.ip_forward=0
 assert_eq "skb_tx_mpwqe default on cx4" off "$(pflag)"
-rc=0; out=$(ethtool --set-priv-flags scx0 skb_tx_mpwqe on 2>&1) || rc=$?
-assert_ne "set skb_tx_mpwqe on, cx4: exit status" 0 "$rc"
-dmesg | tail -n 20 | grep -q "skb_tx_mpwqe: not supported" ||
-	fail "cx4: no clear kernel log line for the refused skb_tx_mpwqe (ethtool said: $out)"
-assert_eq "skb_tx_mpwqe on cx4 after refusal" off "$(pflag)"
+pflag_refused scx0 skb_tx_mpwqe
 run_pktgen "cx4"
 assert_eq "cx4 tx_mpwqe_blks delta" 0 "$D_BLKS"
 assert_eq "cx4 tx_mpwqe_pkts delta" 0 "$D_PKTS"

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What both RQ types do with a received frame before it becomes an skb:
+ * the CQE's metadata (hash, checksum verdict) and the XDP program's
+ * verdict, carried out the same way for a cyclic slot and a stride.
+ */
+#pragma once
+
+#include "en/rq.h"
+
+namespace softcx::en {
+
+inline u8 rx_csum(const prm::Cqe64 *cqe)
+{
+	u8 ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
+	u8 l4 = cqe->l4_type();
+
+	if ((cqe->hds_ip_ext & ok) == ok && l4 != prm::kCqeL4None)
+		return SCX_CSUM_UNNECESSARY;
+	return SCX_CSUM_NONE;
+}
+
+inline u8 rx_hash_type(const prm::Cqe64 *cqe)
+{
+	if (cqe->rss_hash_type & prm::kRssHashL4Mask)
+		return SCX_HASH_L4;
+	if (cqe->rss_hash_type & prm::kRssHashIpMask)
+		return SCX_HASH_L3;
+	return SCX_HASH_NONE;
+}
+
+inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt)
+{
+	pkt->hash = cqe->rss_hash_result.get();
+	pkt->hash_type = rx_hash_type(cqe);
+	pkt->csum = rx_csum(cqe);
+	pkt->meta_len = 0;
+}
+
+/* Counted once the stack took the packet. */
+inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt)
+{
+	s->packets.inc();
+	s->bytes.add(pkt.len);
+	if (pkt.csum == SCX_CSUM_UNNECESSARY)
+		s->csum_unnecessary.inc();
+	else
+		s->csum_none.inc();
+}
+
+/* What became of a frame the program saw. */
+enum class XdpFate : u8 {
+	Pass,		/* on to the stack, pkt adjusted */
+	Taken,		/* XDP_TX posted or redirected: the page (a reference of it) went along */
+	Dropped,	/* DROP, ABORTED, unknown, or an XDP_TX that could not be posted */
+};
+
+/*
+ * Run the program on the frame in page (at pkt->headroom, frame_sz bytes
+ * from the page) and carry out its verdict. Defined in rq.cpp only: the
+ * XDP SQ's inline builders it calls must be instantiated in one object
+ * (a second copy leaves __mcount_loc naming a discarded COMDAT section).
+ */
+template <RxXdp X>
+XdpFate rx_run_xdp(Rq *rq, void *page, u64 dma, u32 frame_sz, scx_rx_pkt *pkt);
+
+} /* namespace softcx::en */
