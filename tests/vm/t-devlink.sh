@@ -53,7 +53,8 @@ done
 debugfs_hook scx1/inject_rx_error
 ping_ok "" "$IP1" 2
 echo 1 > "$INJ"
-in_ns "" ping -n -q -c 4 -i 0.2 -W 1 "$IP1" >/dev/null 2>&1 || true
+# (a striding RQ checks a WQE when it starts it: up to 32 frames later)
+in_ns "" ping -n -q -c 40 -i 0.05 -W 1 "$IP1" >/dev/null 2>&1 || true
 wait_for 10 sh -c "[ \$(ip netns exec $NS ethtool -S scx1 | sed -n 's/^ *rx_recover: //p') -ge 1 ]" ||
 	fail "no RX recovery"
 wait_for 5 sh -c "devlink health show $DL/1 reporter rx | grep -q 'error 1 '" || true
