@@ -299,6 +299,15 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 		bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
 		return;
 	}
+	/*
+	 * No WQE to start: out of buffer, before the CQ check. With a CQE per
+	 * stride, every stride used and unpolled fills the CQ too; that is a
+	 * full ring, not an overrun (which would stop the CQ).
+	 */
+	if (!rq->stride && !rq_has_wqe(fn, rq)) {
+		bus_add(&fn->qc.rx_out_of_buffer, 1);
+		return;
+	}
 	/* No room for its CQE (an overrun, or the CQ stopped by one): dropped, nothing consumed. */
 	if (__builtin_expect(!cq_has_room(fn, rq->cq, irqs), 0)) {
 		bus_add(&fn->qc.rx_cq_overrun, 1);

@@ -26,10 +26,10 @@ class HwStriding : public HwTest {
 protected:
 	/* fn0's SQ -> fn1, RSS steered to a striding RQ on its own CQ. */
 	void setup(uint32_t log_rq, uint32_t log_stride, uint32_t log_num, uint32_t seg = 4096,
-		   bool post_all = true)
+		   bool post_all = true, uint32_t log_cq = 10)
 	{
 		l.setup(fn0, fn1);
-		ASSERT_EQ(cq.create(fn1, 10, 3), prm::kStatOk);
+		ASSERT_EQ(cq.create(fn1, log_cq, 3), prm::kStatOk);
 		ASSERT_EQ(rq.create(fn1, cq.cqn, log_rq, log_stride, log_num, seg), prm::kStatOk);
 		ASSERT_EQ(modify_queue(fn1, prm::kCmdModifyRq, rq.rqn, prm::kQueueRst, prm::kQueueRdy),
 			  prm::kStatOk);
@@ -170,6 +170,26 @@ TEST_F(HwStriding, PacketsTakeConsecutiveStridesAcrossSegments)
 	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 0u);
 	/* the WQE's 32 data segments are fetched once, not once per packet */
 	EXPECT_EQ(query_bus(fn1).rd_desc_bytes.get() - desc0, 32 * sizeof(prm::DataSeg));
+}
+
+/*
+ * A CQ of one entry per stride, both full: the next frame is out of
+ * buffer, not a CQ overrun (which would stop the CQ and cost a recovery).
+ * (t-ringparam with rx 64 on the striding RQ: overruns and recoveries.)
+ */
+TEST_F(HwStriding, FullRingWithFullCqIsOutOfBufferNotOverrun)
+{
+	setup(1, 6, 6, 4096, true, 7);	/* 2 WQEs x 64 strides, 128 CQEs */
+	for (int i = 0; i < 128; i++)
+		l.send(frame_of(60, (uint8_t)i), 0, 0, false);
+	l.send(frame_of(60, 200), 0, 0, false);
+	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 1u);
+	EXPECT_EQ(query_q(fn1).rx_cq_overrun.get(), 0u);
+	EXPECT_EQ(query_q(fn1).cq_overrun.get(), 0u);
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 128u) << "every CQE there, the CQ not in error";
+	for (size_t i = 0; i < rx.size(); i++)
+		EXPECT_EQ(decode(rx[i]).wqe, i / 64);
 }
 
 /* A frame that does not fit the strides left: filler CQE, then the next WQE. */

@@ -424,7 +424,8 @@ snmp_get() {
 CONS_TX=(tx_packets tx_xdp_xmit rx_xdp_tx_xmit)
 CONS_TX_MINUS=(tx_xdp_flushed? rx_xdp_tx_flushed?)
 CONS_RX=(rx_packets rx_out_of_buffer rx_if_down_packets rx_oversize_pkts_buffer rx_malformed
-	rx_wqe_err rx_flushed rx_skb_err? rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit)
+	rx_wqe_err rx_flushed rx_skb_err? rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit
+	rx_cq_overrun rx_oversize_pkts_sw_drop?)
 
 # _cons_sum SIGN NAME...: add (SIGN 1) or subtract (-1) the named counters of
 # the last eth_dump to CONS_V, their "name=value" to CONS_T. A name ending
