@@ -7,7 +7,8 @@
 #
 # Environment:
 #   VM_TESTS="t-ping t-iperf"  run a subset (same as arguments)
-#   VM_TIMEOUT=S               whole-VM timeout (default 1500)
+#   VM_TIMEOUT=S               whole-VM timeout per boot (default 3000: the 2-vCPU boot
+#                              runs ~1300 s on a quiet machine, TCG varies up to 2x)
 #   VM_QUIET=1                 do not stream the guest console
 #   SCX_KO=/path/softcx.ko     module to test (default <repo>/softcx.ko)
 #
@@ -48,7 +49,7 @@ lines=()
 for g in "${groups[@]}"; do
 	gres=$RES/smp$g
 	mkdir -p "$gres"
-	opts=(--timeout "${VM_TIMEOUT:-1500}" --results "$gres" --smp "$g" --env "VM_SMP_GROUP=$g")
+	opts=(--timeout "${VM_TIMEOUT:-3000}" --results "$gres" --smp "$g" --env "VM_SMP_GROUP=$g")
 	[ "${VM_QUIET:-0}" = 1 ] && opts+=(--quiet)
 	scripts/vm-run.sh "${opts[@]}" tests/vm/run-all.sh "${tests[@]}"
 	grc=$?
@@ -69,7 +70,7 @@ for g in "${groups[@]}"; do
 			grep -qE "^(PASS|FAIL) $t(:|$)" "$gres/results.txt" 2>/dev/null && continue
 			failed=$((failed + 1)); gfail=$((gfail + 1))
 			if [ $grc -eq 124 ]; then
-				lines+=("FAIL $t: no result: the VM ($g vCPUs) timed out (${VM_TIMEOUT:-1500}s)")
+				lines+=("FAIL $t: no result: the VM ($g vCPUs) timed out (${VM_TIMEOUT:-3000}s)")
 			else
 				lines+=("FAIL $t: no result: the VM ($g vCPUs) stopped early (status $grc, see $gres/console.log)")
 			fi
