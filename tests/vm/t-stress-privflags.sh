@@ -7,8 +7,9 @@
 # Stress: private flag switches under traffic, SCX_STRESS_CYCLES cycles.
 # scx1 runs xdp_tx_pktgen.o: pktgen's frames from scx0 go back by XDP_TX
 # (through scx1's XDP_TX SQ, in MPWQE sessions or SEND WQEs), iperf3 TCP
-# passes to the stack. Each cycle flips skb_tx_mpwqe on scx0 and scx1 and
-# xdp_tx_mpwqe on scx1 and scx0 (each change while up rebuilds the channels);
+# passes to the stack. Each cycle flips skb_tx_mpwqe on scx0 and scx1,
+# xdp_tx_mpwqe on scx1 and scx0, and rx_striding_rq on scx1 (under XDP)
+# and scx0 (each change while up rebuilds the channels);
 # the flags read back as set. After each cycle the kernel log is clean and
 # packet conservation holds both ways.
 source "$(dirname "$0")/lib.sh"
@@ -22,7 +23,7 @@ flag() {
 	local out
 	assert_ok "$1 $3 $4" in_ns "$2" ethtool --set-priv-flags "$1" "$3" "$4"
 	out=$(in_ns "$2" ethtool --show-priv-flags "$1")
-	grep -qE "^$3: +$4 *\$" <<< "$out" || fail "$1: $3 is not $4 after setting it: $(echo "$out" | tr '\n' ' ')"
+	grep -qE "^$3 *: +$4 *\$" <<< "$out" || fail "$1: $3 is not $4 after setting it: $(echo "$out" | tr '\n' ' ')"
 	sleep 0.1
 }
 cycle() {
@@ -32,7 +33,9 @@ cycle() {
 	flag scx1 "$NS" xdp_tx_mpwqe $v
 	flag scx1 "$NS" skb_tx_mpwqe $v
 	flag scx0 "" xdp_tx_mpwqe $v
-	STRESS_WHAT="skb_tx_mpwqe and xdp_tx_mpwqe $v on both ports"
+	flag scx1 "$NS" rx_striding_rq $v
+	flag scx0 "" rx_striding_rq $v
+	STRESS_WHAT="skb_tx_mpwqe, xdp_tx_mpwqe and rx_striding_rq $v on both ports"
 }
 stress_loop cycle
 eth_dump scx1 "$NS"
