@@ -17,4 +17,15 @@ if grep -E 'warning: objtool:|WARNING: modpost:|objtool: .*warning|^WARNING:' bu
 	rm -f softcx.ko
 	exit 1
 fi
+# Two sections of one name (a function of an anonymous namespace defined in
+# two C++ files gets the same mangled name in each; -ffunction-sections
+# makes a section of it) load, but the kernel cannot list both under
+# /sys/module/softcx/sections and says so with a stack trace at insmod.
+dups=$(readelf -SW softcx.ko | sed -n 's/^ *\[ *[0-9]*\] \([^ ]*\) .*/\1/p' |
+	grep -vE '^\.(group|rela.*)$' | sort | uniq -d)
+if [ -n "$dups" ]; then
+	echo "build-module: sections defined twice in softcx.ko (rename the functions):" $dups >&2
+	rm -f softcx.ko
+	exit 1
+fi
 exit 0
