@@ -27,6 +27,7 @@ enum {
 	SCX_PFLAG_RX_CQE_MODER,
 	SCX_PFLAG_TX_CQE_MODER,
 	SCX_PFLAG_RX_STRIDING_RQ,
+	SCX_PFLAG_RX_CQE_COMPRESS,
 	SCX_NUM_PFLAGS
 };
 static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
@@ -35,10 +36,11 @@ static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	[SCX_PFLAG_RX_CQE_MODER] = "rx_cqe_moder",
 	[SCX_PFLAG_TX_CQE_MODER] = "tx_cqe_moder",
 	[SCX_PFLAG_RX_STRIDING_RQ] = "rx_striding_rq",
+	[SCX_PFLAG_RX_CQE_COMPRESS] = "rx_cqe_compress",
 };
 /* the flags that need a channel set built with them */
 #define SCX_PFLAGS_REBUILD (BIT(SCX_PFLAG_SKB_TX_MPWQE) | BIT(SCX_PFLAG_XDP_TX_MPWQE) | \
-			    BIT(SCX_PFLAG_RX_STRIDING_RQ))
+			    BIT(SCX_PFLAG_RX_STRIDING_RQ) | BIT(SCX_PFLAG_RX_CQE_COMPRESS))
 #define SCX_PFLAGS_MODER (BIT(SCX_PFLAG_RX_CQE_MODER) | BIT(SCX_PFLAG_TX_CQE_MODER))
 
 static int scx_get_sset_count(struct net_device *dev, int sset)
@@ -63,7 +65,17 @@ static u32 scx_get_priv_flags(struct net_device *dev)
 	       (priv->xdp_tx_mpwqe ? BIT(SCX_PFLAG_XDP_TX_MPWQE) : 0) |
 	       (priv->moder.rx.from_cqe ? BIT(SCX_PFLAG_RX_CQE_MODER) : 0) |
 	       (priv->moder.tx.from_cqe ? BIT(SCX_PFLAG_TX_CQE_MODER) : 0) |
-	       (priv->rx_striding ? BIT(SCX_PFLAG_RX_STRIDING_RQ) : 0);
+	       (priv->rx_striding ? BIT(SCX_PFLAG_RX_STRIDING_RQ) : 0) |
+	       (priv->rx_cqe_compress ? BIT(SCX_PFLAG_RX_CQE_COMPRESS) : 0);
+}
+
+/* The flags a channel set is built with, into priv (scx_port_params_of reads them). */
+static void scx_set_rebuild_flags(struct scx_priv *priv, u32 flags)
+{
+	priv->tx_mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
+	priv->xdp_tx_mpwqe = flags & BIT(SCX_PFLAG_XDP_TX_MPWQE);
+	priv->rx_striding = flags & BIT(SCX_PFLAG_RX_STRIDING_RQ);
+	priv->rx_cqe_compress = flags & BIT(SCX_PFLAG_RX_CQE_COMPRESS);
 }
 
 /*
@@ -92,6 +104,7 @@ static const u32 scx_pflag_features[SCX_NUM_PFLAGS] = {
 	[SCX_PFLAG_SKB_TX_MPWQE] = SCX_FEATURE_TX_MPWQE,
 	[SCX_PFLAG_XDP_TX_MPWQE] = SCX_FEATURE_XDP_TX_MPWQE,
 	[SCX_PFLAG_RX_STRIDING_RQ] = SCX_FEATURE_RX_STRIDING,
+	[SCX_PFLAG_RX_CQE_COMPRESS] = SCX_FEATURE_RX_CQE_COMPRESS,
 };
 
 /* Refuse turning on a flag the device cannot do. */
@@ -114,16 +127,15 @@ static bool scx_pflag_supported(struct scx_priv *priv, u32 changed, u32 flags, u
 static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 {
 	struct scx_priv *priv = netdev_priv(dev);
-	u32 changed = flags ^ scx_get_priv_flags(dev);
-	bool old_skb = priv->tx_mpwqe, old_xdp = priv->xdp_tx_mpwqe;
-	bool old_striding = priv->rx_striding;
+	u32 old = scx_get_priv_flags(dev), changed = flags ^ old;
 	int err;
 
 	if (!changed)
 		return 0;
 	if (!scx_pflag_supported(priv, changed, flags, SCX_PFLAG_SKB_TX_MPWQE) ||
 	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_XDP_TX_MPWQE) ||
-	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_RX_STRIDING_RQ))
+	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_RX_STRIDING_RQ) ||
+	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_RX_CQE_COMPRESS))
 		return -EOPNOTSUPP;
 	/* the period modes apply in place, the WQE kinds through a rebuild */
 	if (changed & SCX_PFLAGS_MODER) {
@@ -133,18 +145,14 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 	}
 	if (!(changed & SCX_PFLAGS_REBUILD))
 		return 0;
-	priv->tx_mpwqe = flags & BIT(SCX_PFLAG_SKB_TX_MPWQE);
-	priv->xdp_tx_mpwqe = flags & BIT(SCX_PFLAG_XDP_TX_MPWQE);
-	priv->rx_striding = flags & BIT(SCX_PFLAG_RX_STRIDING_RQ);
+	scx_set_rebuild_flags(priv, flags);
 	if (!priv->up)
 		return 0;
 	err = scx_datapath_switch(priv, priv->nch, dev->mtu, priv->xdp_prog);
 	if (err) {
 		netdev_err(dev, "cannot build channels with the new private flags: %d; keeping the old ones\n",
 			   err);
-		priv->tx_mpwqe = old_skb;
-		priv->xdp_tx_mpwqe = old_xdp;
-		priv->rx_striding = old_striding;
+		scx_set_rebuild_flags(priv, old);
 	}
 	return err;
 }

@@ -27,6 +27,7 @@ static void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool 
 		/* the user's indirection table stays; else it spreads over the new set */
 		.rss_keep_table = netif_is_rxfh_configured(priv->netdev),
 		.rx_striding = priv->rx_striding,
+		.rx_cqe_compress = priv->rx_cqe_compress,
 	};
 }
 

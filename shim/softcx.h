@@ -114,6 +114,7 @@ struct scx_priv {
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
 	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */
 	bool rx_striding;		/* priv flag rx_striding_rq (RTNL) */
+	bool rx_cqe_compress;		/* priv flag rx_cqe_compress (RTNL), off by default as mlx5 */
 	/*
 	 * Interrupt moderation (RTNL): ethtool -c's static values (their
 	 * from_cqe are the priv flags rx_cqe_moder / tx_cqe_moder) and

@@ -56,6 +56,7 @@ struct scx_port_caps {
 	uint32_t tx_mpwqe;	/* skbs may go out in enhanced multi-packet send WQEs */
 	uint32_t xdp_tx_mpwqe;	/* XDP frames may go out in MPWQE sessions */
 	uint32_t rx_striding;	/* striding RQs (multi-packet RX WQEs) */
+	uint32_t rx_cqe_compress;	/* RX CQE compression */
 	uint32_t xdp_max_mtu;	/* largest MTU with an XDP program (one page per packet) */
 	/* ring sizes a user may set (ethtool -G), log2: SQ in WQEBBs, RQ in packets */
 	uint32_t min_log_sq_size, max_log_sq_size;
@@ -75,6 +76,7 @@ void scx_params_queue_sizes(struct scx_queue_sizes *qs);
 #define SCX_FEATURE_TX_MPWQE 0		/* scx_port_params.tx_mpwqe */
 #define SCX_FEATURE_XDP_TX_MPWQE 1	/* scx_port_params.xdp_tx_mpwqe */
 #define SCX_FEATURE_RX_STRIDING 2	/* scx_port_params.rx_striding */
+#define SCX_FEATURE_RX_CQE_COMPRESS 3	/* scx_port_params.rx_cqe_compress */
 
 struct scx_port_params {
 	uint32_t nch;
@@ -99,6 +101,8 @@ struct scx_port_params {
 	uint32_t rss_keep_table;
 	/* striding RQs (multi-packet RX WQEs; needs caps.rx_striding), else cyclic */
 	uint32_t rx_striding;
+	/* the RQs' CQs compress CQEs (needs caps.rx_cqe_compress) */
+	uint32_t rx_cqe_compress;
 };
 
 /*

@@ -136,8 +136,7 @@ int channel_open(Channel *c, const ChannelParams &p)
 	err = sq_create(&c->xmitsq, cfg);
 	if (err)
 		goto err_sq;
-	err = rq_create(&c->rq, p.fn, p.os_dev, p.os_port, p.os_channel, p.log_rq_size, p.rx, p.xdp,
-			p.ix, p.moder.rx, &c->stats.rq);
+	err = rq_create(&c->rq, p, &c->stats.rq);
 	if (err)
 		goto err_xmitsq;
 	if (p.xdp) {

@@ -36,6 +36,7 @@ struct ChannelParams {
 	SqLimits skb_sq;	/* the stack's SQ */
 	SqLimits xdp_sq;	/* the XDP SQs (XDP_TX, ndo_xdp_xmit) */
 	RqLayout rx;
+	RxComp rx_comp;		/* the RQ's CQ */
 	scx_port_moder moder;	/* of the CQs: rx for the RQ's, tx for the SQs' */
 };
 

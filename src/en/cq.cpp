@@ -2,6 +2,7 @@
 #include "en/cq.h"
 
 #include "en/cmd.h"
+#include "en/cqe_decomp.h"
 
 namespace softcx::en {
 
@@ -17,7 +18,7 @@ void moder_fill(prm::CqModeration *out, const scx_cq_moder &m)
 } /* namespace */
 
 int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector,
-	      const scx_cq_moder &moder)
+	      const scx_cq_moder &moder, const CqComp &comp)
 {
 	prm::CreateCqIn in = {};
 	u32 n = 1u << log_size;
@@ -34,10 +35,18 @@ int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_siz
 	cq->ci_frozen = false;
 	cq->fn = fn;
 	cq->os_port = os_port;
+	cq->validity_count = comp.en && comp.layout == prm::kCqeCompEnhanced;
 	for (u32 i = 0; i < n; i++)
 		cq->cqes[i].op_own = prm::kCqeInitOpOwn;
+	if (cq->validity_count)
+		cqe_decomp_stamp(cq);
 
 	in.log_cq_size = log_size;
+	if (comp.en) {
+		in.cqe_comp_en = 1;
+		in.mini_cqe_res_format = comp.fmt;
+		in.cqe_comp_layout = comp.layout;
+	}
 	in.c_eqn.set(vector);
 	moder_fill(&in.moder, moder);
 	err = cmd_queue_create(fn, os_port, kCqCmds, &in, cq->mem, &cq->cqn);
@@ -75,6 +84,8 @@ u32 cq_resync(Cq *cq)
 		cq->cqes[c & cq->mask].op_own =
 			(u8)((prm::kCqeInvalid << 4) | (cq->owner_for(c) ^ 1));
 	cq->cc = pc;
+	if (cq->validity_count)
+		cqe_decomp_stamp(cq);
 	cq->ci_frozen = false;
 	cq->update_ci();
 	return skipped;

@@ -23,6 +23,7 @@ struct Cq {
 	u32 cqn;
 	prm::be32 *dbrec;	/* [kCqSetCiDbr], [kCqArmDbr] */
 	bool ci_frozen;		/* test hook: set_ci is not published until cq_resync() */
+	bool validity_count;	/* enhanced CQE compression: CQEs are valid by iteration count */
 	bus::Function *fn;
 	/* cold */
 	void *os_port;
@@ -69,9 +70,20 @@ struct Cq {
 	}
 };
 
-/* CQ lifecycle (cmd.cpp): ring and doorbell memory, CREATE_CQ (with its moderation), DESTROY_CQ. */
+/* CQE compression of a CQ (CREATE_CQ cqe_comp_en and its format fields); en false: none. */
+struct CqComp {
+	bool en;
+	prm::MiniCqeFormat fmt;
+	prm::CqeCompLayout layout;
+};
+
+/*
+ * CQ lifecycle (cq.cpp): ring and doorbell memory, CREATE_CQ (with its
+ * moderation and compression), DESTROY_CQ. With the enhanced layout every
+ * slot is stamped not valid on the first lap.
+ */
 int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_size, u32 vector,
-	      const scx_cq_moder &moder);
+	      const scx_cq_moder &moder, const CqComp &comp = {});
 void cq_destroy(Cq *cq, void *os_dev);
 /* MODIFY_CQ: new moderation for a live CQ, in use or not (process context). */
 int cq_modify_moder(Cq *cq, const scx_cq_moder &moder);
@@ -82,7 +94,8 @@ int cq_query(Cq *cq, u8 *status, u32 *producer);
  * A queue's recovery, with the queue in RST (the device writes nothing more
  * to its CQ) and every CQE it could read consumed: take the consumer
  * counter to the device's producer counter, so that both agree again, and
- * stamp every slot as not yet written for the lap it is next written in.
+ * stamp every slot as not yet written for the lap it is next written in
+ * (owner bit, and iteration count with the enhanced layout).
  * Returns the CQEs skipped: written by the device, never seen by the
  * driver (an owner bit lost, an overrun's leftovers).
  */

@@ -10,7 +10,7 @@
  * The poll loop, specialised once per channel on the CQ's layout, mini CQE
  * format and RQ type (no per-packet test of configuration):
  *
- *	while (work < budget && (cqe = cqe_decomp_next<L, F, S>(&d, &cq, budget - work))) {
+ *	while (work < budget && (cqe = cqe_decomp_next<L, F, S>(&d, &cq))) {
  *		handle_cqe(rq, cqe);	// as for an uncompressed CQE
  *		work++;
  *	}
@@ -20,13 +20,16 @@
  * cqe_decomp_next() consumes what it hands out (cq->cc moves on; no pop()).
  * The CQE stays readable until the next call or until update_ci().
  *
- * Basic layout: a session (a title and its N mini CQEs) may be split
- * across polls: the budget counts mini CQEs, `left` remembers the rest.
- * Each mini slot, once consumed, gets op_own = INVALID with the slot's lap
- * parity, so that on the next lap it looks like a CQE the device has not
- * written. Enhanced layout: validity by iteration count, no rewrite; a
- * slot's mini CQEs are handed out in one poll, and a slot bigger than the
- * rest of the budget is left for the next poll.
+ * The budget counts packets (mini CQEs), so a run, and a mini slot, may be
+ * split across polls: `left` remembers the rest, and the slot being read
+ * is not consumed (set_ci stays before it) until its last mini CQE is
+ * handed out. Basic layout: each mini slot, once consumed, gets op_own =
+ * INVALID with the slot's lap parity, so that on the next lap it looks
+ * like a CQE the device has not written. Enhanced layout: validity by
+ * iteration count, no rewrite. (mlx5 leaves an enhanced slot bigger than
+ * the rest of its budget for the next poll; splitting it instead keeps a
+ * poll from ending early with work pending, and a budget below 7, as busy
+ * polling may give, from never reading it.)
  *
  * The packets' CQEs are those the device writes without compression, but
  * for op_own's owner bit and byte 62 (signature), which are 0 in the copies.
@@ -150,12 +153,9 @@ inline const prm::Cqe64 *enhanced_mini(CqeDecomp *d, Cq *cq)
 
 } /* namespace decomp */
 
-/*
- * The next packet's CQE, or nullptr (nothing valid yet; enhanced: or the
- * next slot holds more packets than budget_left).
- */
+/* The next packet's CQE, or nullptr (nothing valid yet). */
 template <prm::CqeCompLayout L, prm::MiniCqeFormat F, bool Striding>
-inline const prm::Cqe64 *cqe_decomp_next(CqeDecomp *d, Cq *cq, u32 budget_left)
+inline const prm::Cqe64 *cqe_decomp_next(CqeDecomp *d, Cq *cq)
 {
 	if (L == prm::kCqeCompBasic) {
 		if (d->left)
@@ -174,7 +174,7 @@ inline const prm::Cqe64 *cqe_decomp_next(CqeDecomp *d, Cq *cq, u32 budget_left)
 		d->blks++;
 		d->pkts += d->left;
 		if (__builtin_expect(!d->left, 0))
-			return cqe_decomp_next<L, F, Striding>(d, cq, budget_left);	/* empty title */
+			return cqe_decomp_next<L, F, Striding>(d, cq);	/* empty title */
 		return decomp::basic_mini<F, Striding>(d, cq);
 	}
 
@@ -189,8 +189,6 @@ inline const prm::Cqe64 *cqe_decomp_next(CqeDecomp *d, Cq *cq, u32 budget_left)
 		return cqe;
 	}
 	u32 n = (u32)cqe->opcode() + 1;
-	if (n > budget_left)
-		return nullptr;
 	if (d->last_regular)
 		decomp::take_title<Striding>(d);
 	if (d->title_fresh) {

@@ -82,6 +82,23 @@ bool striding_rq_ok(const prm::HcaCaps &caps, const char **why)
 	return true;
 }
 
+bool cqe_compress_ok(const prm::HcaCaps &caps, const char **why)
+{
+	if (!caps.cqe_compression)
+		return refuse(why, "no CQE compression on this device");
+	return true;
+}
+
+RxComp rx_comp_mode(const prm::HcaCaps &caps, bool striding)
+{
+	if (!caps.cqe_compression)
+		return RxComp::Off;
+	/* the enhanced layout on a striding RQ only with the stride index in the mini CQEs */
+	if (caps.enhanced_cqe_compression && (!striding || caps.mini_cqe_resp_stride_index))
+		return RxComp::Enhanced;
+	return RxComp::Basic;
+}
+
 bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out)
 {
 	u32 need = headroom + mtu + kHwMtuOverhead + tailroom;
@@ -249,7 +266,8 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 		return -SCX_EINVAL;
 	if ((params->tx_mpwqe && !tx_mpwqe_ok(caps, nullptr)) ||
 	    (params->xdp_tx_mpwqe && !xdp_tx_mpwqe_ok(caps, nullptr)) ||
-	    (params->rx_striding && !striding_rq_ok(caps, nullptr)))
+	    (params->rx_striding && !striding_rq_ok(caps, nullptr)) ||
+	    (params->rx_cqe_compress && !cqe_compress_ok(caps, nullptr)))
 		return -SCX_EOPNOTSUPP;
 
 	*cp = ChannelParams{};
@@ -266,13 +284,14 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
 		return -SCX_EINVAL;
 	/* striding where asked and the device takes this geometry, else cyclic */
-	if (params->rx_striding &&
-	    rx_striding_layout(caps, p->os, params->mtu, params->log_rq_size, cp->xdp, &cp->rx))
-		return 0;
-	if (!rx_layout(params->mtu, p->os.rx_headroom, p->os.rx_tailroom, &cp->rx))
-		return -SCX_EINVAL;
-	if (cp->xdp && cp->rx.order)
-		return -SCX_EINVAL;
+	if (!params->rx_striding ||
+	    !rx_striding_layout(caps, p->os, params->mtu, params->log_rq_size, cp->xdp, &cp->rx)) {
+		if (!rx_layout(params->mtu, p->os.rx_headroom, p->os.rx_tailroom, &cp->rx))
+			return -SCX_EINVAL;
+		if (cp->xdp && cp->rx.order)
+			return -SCX_EINVAL;
+	}
+	cp->rx_comp = params->rx_cqe_compress ? rx_comp_mode(caps, cp->rx.striding) : RxComp::Off;
 	return 0;
 }
 
@@ -298,6 +317,7 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->tx_mpwqe = tx_mpwqe_ok(p->caps, nullptr);
 	caps->xdp_tx_mpwqe = xdp_tx_mpwqe_ok(p->caps, nullptr);
 	caps->rx_striding = striding_rq_ok(p->caps, nullptr);
+	caps->rx_cqe_compress = cqe_compress_ok(p->caps, nullptr);
 	caps->xdp_max_mtu = xdp_max_mtu(p->os);
 	caps->min_log_sq_size = kMinUserLogQueue;
 	caps->max_log_sq_size = p->caps.log_max_sq_sz;
@@ -325,6 +345,9 @@ extern "C" int scx_port_feature_check(const scx_port *p, uint32_t feature, const
 		break;
 	case SCX_FEATURE_RX_STRIDING:
 		ok = striding_rq_ok(p->caps, why);
+		break;
+	case SCX_FEATURE_RX_CQE_COMPRESS:
+		ok = cqe_compress_ok(p->caps, why);
 		break;
 	default:
 		refuse(why, "unknown feature");

@@ -13,6 +13,7 @@
 
 #include "en/os.h"
 #include "prm/cmd.h"
+#include "prm/cqe.h"
 #include "prm/packet.h"
 #include "prm/wqe.h"
 #include "softcx/core.h"
@@ -132,6 +133,28 @@ bool xdp_tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why);
 
 /* Striding RQ (multi-packet RX WQEs): where the device has it (cx5 and later). */
 bool striding_rq_ok(const prm::HcaCaps &caps, const char **why);
+
+/*
+ * RX CQE compression (title + mini CQEs, prm/cqe.h), as the RQ's CQ runs
+ * it: off, the basic layout (owner bits), or the enhanced layout (validity
+ * iteration). The mini CQEs carry the checksum (mlx5's choice: a run
+ * shares its RSS hash), and the stride index too on a striding RQ where
+ * the device writes it (the enhanced layout's generations); else the
+ * driver derives each packet's WQE counter or stride from the one before.
+ */
+enum class RxComp : u8 { Off, Basic, Enhanced };
+bool cqe_compress_ok(const prm::HcaCaps &caps, const char **why);
+/* The mode a device runs with compression asked for. */
+RxComp rx_comp_mode(const prm::HcaCaps &caps, bool striding);
+/* The mini CQE format of a mode on an RQ type: one rule, for the CQ's creation and the poll loop. */
+constexpr prm::MiniCqeFormat rx_comp_format(RxComp c, bool striding)
+{
+	return c == RxComp::Enhanced && striding ? prm::kMiniCqeCsumStridx : prm::kMiniCqeCsum;
+}
+constexpr prm::CqeCompLayout rx_comp_layout(RxComp c)
+{
+	return c == RxComp::Enhanced ? prm::kCqeCompEnhanced : prm::kCqeCompBasic;
+}
 
 /* ---- RX buffers ---- */
 

@@ -5,6 +5,7 @@
  */
 #include "en/rq.h"
 
+#include "en/channel.h"
 #include "en/cmd.h"
 #include "en/rx_pkt.h"
 #include "en/xdpsq.h"
@@ -60,7 +61,9 @@ namespace {
 
 constexpr u32 kRqBulk = 8;	/* refill only when this many WQEs are missing */
 
-template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
+/* inlined in each poll loop (one per CQE compression mode) */
+template <RxXdp X>
+__attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::Cqe64 *cqe)
 {
 	u16 ix = rq->cc & rq->mask;
 	RxSlot *slot = &rq->slots[ix];
@@ -122,10 +125,15 @@ template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
 
 } /* namespace */
 
-int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_channel,
-	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, const scx_cq_moder &moder,
-	      RqStats *stats)
+int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 {
+	const RqLayout &layout = p.rx;
+	bus::Function *fn = p.fn;
+	void *os_dev = p.os_dev, *os_port = p.os_port, *os_channel = p.os_channel;
+	u8 log_size = p.log_rq_size;
+	bool xdp = p.xdp;
+	CqComp comp = { p.rx_comp != RxComp::Off, rx_comp_format(p.rx_comp, layout.striding),
+			rx_comp_layout(p.rx_comp) };
 	prm::CreateRqIn in = {};
 	u32 n = 1u << (layout.striding ? layout.log_wqes : log_size);
 	int err;
@@ -141,10 +149,12 @@ int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_c
 	rq->bulk = n < kRqBulk || layout.striding ? 1 : kRqBulk;
 	rq->lkey.set(prm::kReservedLkey);
 	rq->recover = kRecoverNone;
+	rq->comp = p.rx_comp;
+	cqe_decomp_init(&rq->decomp);
 
 	/* the CQ holds a CQE per packet of the ring (striding: per stride) */
 	err = cq_create(&rq->cq, fn, os_dev, os_port,
-			layout.striding ? layout.log_cqes : log_size, vector, moder);
+			layout.striding ? layout.log_cqes : log_size, p.ix, p.moder.rx, comp);
 	if (err)
 		return err;
 	err = -SCX_ENOMEM;
@@ -205,12 +215,8 @@ void rq_destroy(Rq *rq)
 		cmd_destroy(rq->fn, rq->os_port, kRqCmds.destroy, rq->rqn);
 	rq->has_rqn = false;
 	/* Frames the device placed but NAPI never saw die with the RQ: count them. */
-	if (rq->cq.cqes) {
-		while (rq->cq.peek()) {
-			rq->cq.pop();
-			rq->stats->flushed.inc();
-		}
-	}
+	if (rq->cq.cqes)
+		rq->stats->flushed.add(rq_drain_cq(rq));
 	if (rq->slots) {
 		for (u32 i = 0; i < rq->size(); i++)
 			if (rq->slots[i].page)
@@ -274,10 +280,7 @@ int rq_recover(Rq *rq)
 			      rq->recover != kRecoverErrCqe);
 	if (err)
 		return err;
-	while (rq->cq.peek()) {
-		rq->cq.pop();
-		rq->stats->flushed.inc();
-	}
+	rq->stats->flushed.add(rq_drain_cq(rq));
 	/* frames whose CQE the driver could not see (lost owner bit, overrun leftovers) too */
 	rq->stats->flushed.add(cq_resync(&rq->cq));
 	if (rq->layout.striding) {
@@ -327,10 +330,37 @@ int rq_poll_recover(Rq *rq, int work, int budget)
 	return work;
 }
 
+u32 rq_drain_cq(Rq *rq)
+{
+	/* the format and RQ type change what a packet's CQE says, not where the CQEs are */
+	constexpr prm::MiniCqeFormat F = prm::kMiniCqeCsum;
+	Cq *cq = &rq->cq;
+	u32 n = 0;
+
+	switch (rq->comp) {
+	case RxComp::Off:
+		for (; cq->peek(); cq->pop())
+			n++;
+		break;
+	case RxComp::Basic:
+		while (cqe_decomp_next<prm::kCqeCompBasic, F, false>(&rq->decomp, cq))
+			n++;
+		break;
+	default:
+		while (cqe_decomp_next<prm::kCqeCompEnhanced, F, false>(&rq->decomp, cq))
+			n++;
+		break;
+	}
+	rq_comp_fold(rq);
+	cqe_decomp_init(&rq->decomp);
+	return n;
+}
+
 template <RxXdp X> int rq_poll_cq(Rq *rq, int budget)
 {
 	/* a lambda: a type of this file's own, and a direct call */
-	return rq_poll_loop(rq, budget, [](Rq *r, const prm::Cqe64 *c) { handle_cqe<X>(r, c); });
+	return rq_poll_comp<false>(rq, budget,
+				   [](Rq *r, const prm::Cqe64 *c) { handle_cyclic_cqe<X>(r, c); });
 }
 template int rq_poll_cq<RxXdp::Off>(Rq *rq, int budget);
 template int rq_poll_cq<RxXdp::TxSend>(Rq *rq, int budget);

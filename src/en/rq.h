@@ -10,6 +10,7 @@
 #pragma once
 
 #include "en/cq.h"
+#include "en/cqe_decomp.h"
 #include "en/params.h"
 #include "en/stats.h"
 #include "prm/wqe.h"
@@ -37,6 +38,7 @@ struct MpwPage {
 constexpr u32 kMpwPageBias = 1u << 15;
 
 struct Sq;
+struct ChannelParams;
 
 /*
  * Why an RQ needs a reset: an error CQE (the RQ is in ERR), a CQE that made
@@ -66,7 +68,9 @@ struct Rq {
 	Sq *xdpsq;		/* XDP_TX target (program attached), else nullptr */
 	prm::be32 lkey;		/* of every WQE posted (the error hook spoils it) */
 	u8 recover;		/* kRecover*: reset before handling more CQEs */
+	RxComp comp;		/* the CQ's compression: which poll loop runs */
 	Cq cq;
+	CqeDecomp decomp;	/* compression: the title, the run being handed out */
 	/* cold */
 	u32 rqn;
 	bool has_rqn;
@@ -80,9 +84,8 @@ struct Rq {
 	u32 missing() const { return size() - (u16)(pc - cc); }
 };
 
-int rq_create(Rq *rq, bus::Function *fn, void *os_dev, void *os_port, void *os_channel,
-	      u8 log_size, const RqLayout &layout, bool xdp, u32 vector, const scx_cq_moder &moder,
-	      RqStats *stats);
+/* The channel's RQ and its CQ, as the parameters say (layout, XDP, compression, moderation). */
+int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats);
 void rq_destroy(Rq *rq);
 
 /* Post buffers while at least `bulk` are missing; true if a refill fell short. */
@@ -116,22 +119,68 @@ void mpw_release_posted(Rq *rq, int napi);
  */
 int rq_poll_recover(Rq *rq, int work, int budget);
 
-/* The poll loop of either RQ type around its CQE handler h(rq, cqe). */
-template <typename H> inline int rq_poll_loop(Rq *rq, int budget, H h)
+/* Consume every CQE left in the CQ (close, recovery): the packets they held. */
+u32 rq_drain_cq(Rq *rq);
+
+/* A compressed CQ's run counters, folded once per poll. */
+inline void rq_comp_fold(Rq *rq)
+{
+	if (rq->decomp.blks | rq->decomp.pkts) {
+		rq->stats->cqe_compress_blks.add(rq->decomp.blks);
+		rq->stats->cqe_compress_pkts.add(rq->decomp.pkts);
+		rq->decomp.blks = 0;
+		rq->decomp.pkts = 0;
+	}
+}
+
+/*
+ * The poll loop of either RQ type around its CQE handler h(rq, cqe), one
+ * per CQ compression mode (the handler sees every packet's CQE alike).
+ */
+template <RxComp C, bool Striding, typename H> inline int rq_poll_loop(Rq *rq, int budget, H h)
 {
 	const prm::Cqe64 *cqe;
 	int work = 0;
 
-	while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
-		h(rq, cqe);
-		rq->cq.pop();
-		work++;
+	if (C == RxComp::Off) {
+		while (work < budget && !rq->recover && (cqe = rq->cq.peek())) {
+			h(rq, cqe);
+			rq->cq.pop();
+			work++;
+		}
+		if (work)
+			rq->cq.update_ci();
+	} else {
+		constexpr prm::CqeCompLayout L = rx_comp_layout(C);
+		constexpr prm::MiniCqeFormat F = rx_comp_format(C, Striding);
+		u32 cc = rq->cq.cc;
+
+		while (work < budget && !rq->recover &&
+		       (cqe = cqe_decomp_next<L, F, Striding>(&rq->decomp, &rq->cq))) {
+			h(rq, cqe);
+			work++;
+		}
+		cqe_decomp_poll_done<L, Striding>(&rq->decomp, &rq->cq);
+		rq_comp_fold(rq);
+		if (rq->cq.cc != cc)
+			rq->cq.update_ci();
 	}
-	if (work)
-		rq->cq.update_ci();
 	if (__builtin_expect(rq->recover, 0))
 		work = rq_poll_recover(rq, work, budget);
 	return work;
+}
+
+/* The loop for the RQ's compression mode: one test per poll, none per packet. */
+template <bool Striding, typename H> inline int rq_poll_comp(Rq *rq, int budget, H h)
+{
+	switch (rq->comp) {
+	case RxComp::Off:
+		return rq_poll_loop<RxComp::Off, Striding>(rq, budget, h);
+	case RxComp::Basic:
+		return rq_poll_loop<RxComp::Basic, Striding>(rq, budget, h);
+	default:
+		return rq_poll_loop<RxComp::Enhanced, Striding>(rq, budget, h);
+	}
 }
 
 } /* namespace softcx::en */

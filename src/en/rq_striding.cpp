@@ -145,7 +145,9 @@ void nonlinear_frame(Rq *rq, MpwPage *pg, u32 off, scx_rx_pkt *pkt)
 	rx_count_delivered(rq->stats, *pkt);
 }
 
-template <RxXdp X> void handle_cqe(Rq *rq, const prm::Cqe64 *cqe)
+/* inlined in each poll loop (one per CQE compression mode) */
+template <RxXdp X>
+__attribute__((always_inline)) inline void handle_striding_cqe(Rq *rq, const prm::Cqe64 *cqe)
 {
 	const RqLayout &l = rq->layout;
 	u32 nstrides = 1u << l.log_num_strides;
@@ -263,7 +265,8 @@ void mpw_release_posted(Rq *rq, int napi)
 template <RxXdp X> int rq_poll_cq_striding(Rq *rq, int budget)
 {
 	/* a lambda: a type of this file's own, and a direct call */
-	return rq_poll_loop(rq, budget, [](Rq *r, const prm::Cqe64 *c) { handle_cqe<X>(r, c); });
+	return rq_poll_comp<true>(rq, budget,
+				  [](Rq *r, const prm::Cqe64 *c) { handle_striding_cqe<X>(r, c); });
 }
 template int rq_poll_cq_striding<RxXdp::Off>(Rq *rq, int budget);
 template int rq_poll_cq_striding<RxXdp::TxSend>(Rq *rq, int budget);

@@ -37,6 +37,8 @@ const StatDesc kStatDescs[] = {
 	SCX_RQ(mpwqe_filler_cqes),
 	SCX_RQ(mpwqe_filler_strides),
 	SCX_RQ(oversize_pkts_sw_drop),
+	SCX_RQ(cqe_compress_blks),
+	SCX_RQ(cqe_compress_pkts),
 	SCX_XDPTX("xdp_tx_xmit", xmit),
 	SCX_XDPTX("xdp_tx_mpwqe", mpwqe),
 	SCX_XDPTX("xdp_tx_inlnw", inlnw),

@@ -28,6 +28,9 @@ struct RqStats {
 	Counter mpwqe_filler_cqes;	/* filler CQEs: strides left unused at a WQE's end */
 	Counter mpwqe_filler_strides;	/* the strides they covered */
 	Counter oversize_pkts_sw_drop;	/* frames longer than a linear stride holds: dropped */
+	/* CQE compression */
+	Counter cqe_compress_blks;	/* runs: titles with mini CQEs */
+	Counter cqe_compress_pkts;	/* packets that came as mini CQEs */
 };
 
 struct SqStats {

@@ -48,6 +48,7 @@ scx_port_params Pair::params(uint32_t mtu, int port) const
 	prm.xdp = (opt.xdp_ports >> port) & 1;
 	prm.xdp_tx_mpwqe = opt.xdp_mpwqe;
 	prm.rx_striding = opt.rx_striding;
+	prm.rx_cqe_compress = opt.rx_cqe_compress;
 	return prm;
 }
 

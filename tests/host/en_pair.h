@@ -42,6 +42,7 @@ struct Options {
 	uint32_t xdp_ports = 0;		/* bit i: port i runs with an XDP program */
 	bool xdp_mpwqe = false;		/* xdp_tx_mpwqe (both ports) */
 	bool rx_striding = false;	/* rx_striding_rq (both ports) */
+	bool rx_cqe_compress = false;	/* rx_cqe_compress (both ports) */
 };
 
 /* One TX buffer the test owns until its completion. */

@@ -338,3 +338,29 @@ TEST(StridingParams, DeviceCaps)
 	/* small rings still get their minimum of WQEs */
 	EXPECT_EQ(layout(7, 1500, false, 6).log_wqes, en::kMinLogStridingWqes);
 }
+
+/*
+ * RX buffer memory one 64-byte frame holds while it waits to be polled
+ * (issue 13's deterministic benchmark figure, Documentation/performance.md):
+ * a cyclic RQ's whole buffer, a striding RQ's strides.
+ */
+TEST(StridingParams, RxMemoryPer64ByteFrame)
+{
+	const uint32_t frame = 64;
+	struct Row {
+		uint32_t mtu, cyclic, striding;
+	} rows[] = { { 1500, 4096, 2048 }, { 9000, 16384, 256 } };
+
+	for (const Row &r : rows) {
+		en::RqLayout c, s = layout(7, r.mtu, false);
+
+		ASSERT_TRUE(en::rx_layout(r.mtu, host::kOsLayout.rx_headroom, host::kOsLayout.rx_tailroom, &c));
+		uint32_t cyc = 4096u << c.order;
+		uint32_t str = s.linear ? s.stride_size()
+					: (frame + s.stride_size() - 1) / s.stride_size() * s.stride_size();
+		printf("RX memory per 64-byte frame at MTU %u: cyclic %u B, striding %u B (%ux less)\n",
+		       r.mtu, cyc, str, cyc / str);
+		EXPECT_EQ(cyc, r.cyclic) << r.mtu;
+		EXPECT_EQ(str, r.striding) << r.mtu;
+	}
+}
