@@ -93,8 +93,11 @@ void function_destroy(Function *fn)
 	for (Rss &r : fn->rss)
 		if (r.toeplitz)
 			scx_os_free(r.toeplitz);
-	for (Cq &cq : fn->cq)
+	for (Cq &cq : fn->cq) {
 		cq_slot_fini(&cq);
+		if (cq.done_at)
+			scx_os_free(cq.done_at);
+	}
 	if (fn->cmd_lock)
 		scx_os_lock_destroy(fn->cmd_lock);
 	scx_os_free(fn);

@@ -118,6 +118,15 @@ struct Cq {
 	u32 ci;			/* the last set_ci read (24 bits): read again when full */
 	u8 status;		/* prm::kCqStatus*, __atomic; OVERFLOW until its queue's reset */
 	CqComp comp;
+	/*
+	 * A compressing CQ's completion ledger (cq.cpp, moderation):
+	 * done_at[slot] = completions (packets) published up to the end of
+	 * that slot, cumulative; written before pi is published. Allocated by
+	 * CREATE_CQ with cqe_comp_en (2^log_size entries), freed by DESTROY_CQ;
+	 * nullptr otherwise (one completion a slot).
+	 */
+	u32 *done_at;
+	u32 done;		/* completions published (the writer's) */
 	/* Control (command lock); read locklessly by the arm doorbell. */
 	u32 num;		/* 0 while the slot is free */
 	u32 gen;

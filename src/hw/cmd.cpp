@@ -27,7 +27,7 @@ struct CmdEnv {
 	const u8 *in;		/* the caller's inbox, in_len bytes */
 	u32 in_len;
 	u8 *out;		/* local outbox, zeroed, desc->out_len bytes */
-	void *prealloc;		/* in: for the handler to take (CREATE_SQ, CREATE_RSS) */
+	void *prealloc;		/* in: for the handler to take (CREATE_SQ, CREATE_RSS, CREATE_CQ) */
 	void *to_free;		/* out: released after the lock */
 	IrqBatch irqs;		/* out: raised after the lock (MODIFY_CQ) */
 };
@@ -144,6 +144,14 @@ CmdStatus check_comp(CmdEnv &e, const prm::CreateCqIn &in)
 	return reject(e, prm::kStatBadParam, "CQE compression layout not supported", "CQ");
 }
 
+/* A compressing CQ's completion ledger (adapter.h Cq::done_at), zeroed; else none. */
+void *cq_ledger_alloc(const prm::CreateCqIn &in)
+{
+	if (!in.cqe_comp_en || in.log_cq_size > kLogMaxCqSize)
+		return nullptr;
+	return scx_os_zalloc((u64)sizeof(u32) << in.log_cq_size);
+}
+
 CmdStatus create_cq(CmdEnv &e)
 {
 	auto in = inbox<prm::CreateCqIn>(e);
@@ -170,8 +178,14 @@ CmdStatus create_cq(CmdEnv &e)
 	int ix = free_slot(fn->cq);
 	if (ix < 0)
 		return reject(e, prm::kStatExceedLim, "no free CQ");
+	if (in.cqe_comp_en && !e.prealloc)
+		return reject(e, prm::kStatExceedLim, "no memory for the completion ledger", "CQ");
 	Cq *cq = &fn->cq[ix];
 	cq_reset(cq, ring, in.log_cq_size, in.c_eqn.get(), moder_pack(period, count, mode));
+	if (in.cqe_comp_en) {
+		cq->done_at = static_cast<u32 *>(e.prealloc);
+		e.prealloc = nullptr;
+	}
 	cq->comp.en = in.cqe_comp_en;
 	cq->comp.fmt = in.mini_cqe_res_format;
 	cq->comp.layout = in.cqe_comp_layout;
@@ -194,6 +208,8 @@ CmdStatus destroy_cq(CmdEnv &e)
 	cq_stop(cq);
 	cq->ring = nullptr;
 	cq->dbrec = nullptr;
+	e.to_free = cq->done_at;
+	cq->done_at = nullptr;
 	return prm::kStatOk;
 }
 
@@ -713,6 +729,8 @@ CmdStatus run_cmd(Function *fn, const CmdDesc *d, const u8 *in, u32 in_len, u8 *
 		e.prealloc = scx_os_zalloc(sizeof(SqScratch));
 	else if (d->opcode == prm::kCmdCreateRss)
 		e.prealloc = scx_os_zalloc(sizeof(ToeplitzTable));	/* kept if the slot has none */
+	else if (d->opcode == prm::kCmdCreateCq && in_len >= sizeof(prm::CreateCqIn))
+		e.prealloc = cq_ledger_alloc(inbox<prm::CreateCqIn>(e));
 	scx_os_lock(fn->cmd_lock);
 	CmdStatus st = d->handler(e);
 	scx_os_unlock(fn->cmd_lock);

@@ -14,7 +14,9 @@
  * the other's store, and the exchange makes sure only one side raises.
  *
  * Moderation decides when the side that saw both raises: at once when the
- * CQ has no period, or when cq_max_count CQEs are pending since the arm;
+ * CQ has no period, or when cq_max_count completions are pending since the
+ * arm (a CQE each; a compressing CQ's slots may hold several: its ledger,
+ * cq_account(), counts packets, as rx-frames means);
  * else the CQ's timer raises it once the period is over (from the last
  * event, or from the last CQE). The timer is a third party to the same
  * handshake: it takes `armed` like the others. Its deadline is re-read by
@@ -70,6 +72,24 @@ u32 moder_of(const Cq *cq) { return __atomic_load_n(&cq->moder, __ATOMIC_RELAXED
 u32 pending(const Cq *cq, u32 pi)
 {
 	return (pi - __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED)) & kCqArmCiMask;
+}
+
+/*
+ * Completions pending since the arm, what cq_max_count counts: a CQE each,
+ * or from a compressing CQ's ledger (never fewer than the slots: a run of
+ * n >= 2 packets takes at most n slots).
+ */
+u32 pending_done(const Cq *cq, u32 pi)
+{
+	u32 n = pending(cq, pi);
+
+	if (!n || !cq->done_at)
+		return n;
+	u32 mask = (1u << cq->log_size) - 1;
+	u32 ci = __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED);
+	u32 d = __atomic_load_n(&cq->done_at[(pi - 1) & mask], __ATOMIC_RELAXED) -
+		__atomic_load_n(&cq->done_at[(ci - 1) & mask], __ATOMIC_RELAXED);
+	return d > n ? d : n;
 }
 
 u64 period_ns(u32 m) { return (u64)moder_period(m) * 1000; }
@@ -206,6 +226,7 @@ void cq_reset(Cq *cq, u8 *ring, u32 log_size, u32 c_eqn, u32 moder)
 	__atomic_store_n(&cq->deadline, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->last_event, 0, __ATOMIC_RELAXED);
 	cq->comp = {};
+	cq->done = 0;
 }
 
 void cq_stop(Cq *cq)
@@ -219,7 +240,7 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 {
 	if (!__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST))
 		return;
-	u32 n = pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
+	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
 	if (!n)
 		return;
 	u32 m = moder_of(cq);
@@ -304,7 +325,7 @@ namespace {
 [[gnu::always_inline]] inline void publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs)
 {
 	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending(cq, pi)))
+	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending_done(cq, pi)))
 		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
 }
 
@@ -328,6 +349,7 @@ bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 
 	write_slot(cq, pi, cqe, (u8)((opcode << 4) | owner));
 	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
+	cq_account(cq, pi, 1, 1);
 	publish(fn, cq, pi + 1, irqs);
 	return true;
 }
@@ -351,7 +373,7 @@ void cq_arm_doorbell(Function *fn, u64 value)
 	__atomic_store_n(&cq->arm_ci, ci, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
 	/* CQEs the driver has not seen yet: the interrupt is due (as moderation allows). */
-	u32 n = pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
+	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
 	if (n && moder_due(fn, cq, n))
 		raise_event(irq_ctx_of(fn), vector, kIrqEvent);
 }

@@ -115,6 +115,21 @@ void cq_write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own);
 void cq_seal_slot(Cq *cq, u32 ix, u8 op_own);
 /* Publish the producer index pi and raise the CQ's event as moderation says. */
 void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs);
+/*
+ * Before publishing `slots` slots from producer index pi that complete
+ * `packets` packets: note them in the completion ledger (a compressing CQ;
+ * a no-op otherwise), so that moderation counts packets, not slots.
+ */
+inline void cq_account(Cq *cq, u32 pi, u32 slots, u32 packets)
+{
+	if (!cq->done_at)
+		return;
+	u32 mask = (1u << cq->log_size) - 1;
+
+	cq->done += packets;
+	for (u32 i = 0; i < slots; i++)
+		__atomic_store_n(&cq->done_at[(pi + i) & mask], cq->done, __ATOMIC_RELAXED);
+}
 
 /* The CQ arm doorbell: value = {be32 (sn << 28 | cmd | ci), be32 cqn} in memory order. */
 void cq_arm_doorbell(Function *fn, u64 value);

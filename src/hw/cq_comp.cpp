@@ -81,10 +81,12 @@ void put_mini(Cq *cq, u32 slot_ix, u32 k, const prm::MiniCqe8 &m)
 	__builtin_memcpy(cq_slot(cq, slot_ix) + k * sizeof(m), &m, sizeof(m));
 }
 
-void count(Function *fn, u32 slots, u32 packets)
+/* Slots from pi on about to be published for this many packets: the bus counters and the ledger. */
+void count(Function *fn, Cq *cq, u32 pi, u32 slots, u32 packets)
 {
 	bus_add(&fn->bus.wr_cqe_bytes, (u64)slots * prm::kCqeSize);
 	bus_add(&fn->bus.wr_cqe_bytes_saved, (u64)(packets - slots) * prm::kCqeSize);
+	cq_account(cq, pi, slots, packets);
 }
 
 /* ---- basic layout ---- */
@@ -100,7 +102,7 @@ void basic_close(Function *fn, Cq *cq, IrqBatch *irqs)
 		op_own |= kOpOwnCompressed;
 	}
 	cq_seal_slot(cq, pi, op_own);
-	count(fn, c.held, c.n);
+	count(fn, cq, pi, c.held, c.n);
 	u32 slots = c.held;
 	c.n = 0;
 	c.held = 0;
@@ -136,7 +138,7 @@ void basic_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, u16 next
 	}
 	if (!compressible(cqe, opcode)) {
 		cq_write_slot(cq, pi, cqe, (u8)(opcode << 4 | owner_of(cq, pi)));
-		count(fn, 1, 1);
+		count(fn, cq, pi, 1, 1);
 		cq_publish(fn, cq, pi + 1, irqs);
 		return;
 	}
@@ -157,7 +159,7 @@ void enhanced_close(Function *fn, Cq *cq, IrqBatch *irqs)
 	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
 
 	cq_seal_slot(cq, pi, (u8)((c.n - 1) << 4 | kOpOwnCompressed | owner_of(cq, pi)));
-	count(fn, 1, c.n);
+	count(fn, cq, pi, 1, c.n);
 	c.n = 0;
 	c.held = 0;
 	cq_publish(fn, cq, pi + 1, irqs);
@@ -185,7 +187,7 @@ void enhanced_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, u16 n
 		enhanced_close(fn, cq, irqs);
 	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
 	cq_write_slot(cq, pi, cqe, (u8)(opcode << 4 | owner_of(cq, pi)));
-	count(fn, 1, 1);
+	count(fn, cq, pi, 1, 1);
 	c.chain = ok;
 	if (ok) {
 		c.title = *cqe;

@@ -624,3 +624,41 @@ TEST_F(HwCqeCompCx7, EveryFormatAndLayout)
 }
 
 } /* namespace */
+
+/*
+ * Interrupt moderation counts completions, not slots: rx-frames means
+ * packets, and a compressing CQ's slots hold up to 8 (counting slots let
+ * a CQ moderated at 256 take ~1800 packets before its interrupt, more
+ * than the RQ holds: rx_out_of_buffer with compression on).
+ */
+TEST_F(HwCqeCompCx7, ModerationCountsPacketsNotSlots)
+{
+	for (uint8_t layout : { prm::kCqeCompBasic, prm::kCqeCompEnhanced }) {
+		Link l;
+		l.rxcq.comp_en = 1;
+		l.rxcq.comp_fmt = prm::kMiniCqeCsum;
+		l.rxcq.comp_layout = layout;
+		l.rxcq.moder.cq_period.set(1000);
+		l.rxcq.moder.cq_max_count.set(16);
+		l.rxcq.moder.cq_period_mode = prm::kCqPeriodFromCqe;
+		l.setup(fn0, fn1);
+		uint64_t i0 = host::irq_count(&irq1, 2);
+		l.rxcq.arm();
+		Frames f = one_flow(16);
+		for (size_t i = 0; i < 15; i++)
+			l.queue(f[i], 0, 0, i == 14);
+		l.sq.doorbell();
+		EXPECT_EQ(host::irq_count(&irq1, 2) - i0, 0u)
+			<< "15 packets (a run: 3 slots), count 16; layout " << (int)layout;
+		l.queue(f[15], 0, 0, true);
+		l.sq.doorbell();
+		EXPECT_EQ(host::irq_count(&irq1, 2) - i0, 1u) << "the 16th packet signals; layout " << (int)layout;
+		prm::QueryCqOut q;
+		prm::DestroyObjIn in;
+		set_op(&in, prm::kCmdQueryCq);
+		in.obj_num.set(l.rxcq.cqn);
+		ASSERT_EQ(exec(fn1, in, &q), prm::kStatOk);
+		EXPECT_LT(q.producer_counter.get(), 8u) << "far fewer slots than packets";
+		l.teardown();
+	}
+}
