@@ -3,7 +3,7 @@
 #
 # Run the VM integration suite (tests/vm/t-*.sh) in one VM boot.
 #
-#   scripts/vm-test.sh [t-name ...]
+#   scripts/vm-test.sh [t-name[@variant] ...]   (variants: tests/vm/run-all.sh)
 #
 # Environment:
 #   VM_TESTS="t-ping t-iperf"  run a subset (same as arguments)
@@ -36,7 +36,7 @@ make -s -C tests/bpf >/dev/null || echo "vm-test: tests/bpf did not build on the
 groups=()
 if [ ${#tests[@]} -gt 0 ]; then files=("${tests[@]}"); else files=(tests/vm/t-*.sh); fi
 for t in "${files[@]}"; do
-	case "$t" in */*) f=$t ;; *) f=tests/vm/$(basename "${t%.sh}").sh ;; esac
+	case "$t" in */*) f=$t ;; *) f=tests/vm/$(basename "${t%@*}" .sh).sh ;; esac
 	g=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$f" 2>/dev/null | head -n 1)
 	g=${g:-2}
 	[[ " ${groups[*]} " == *" $g "* ]] || groups+=("$g")

@@ -227,7 +227,7 @@ scx_load() {
 	[ $rc -eq 0 ] || fail "insmod softcx.ko $* failed ($rc): $out; dmesg: $(dmesg | tail -n 5 | tr '\n' ' ')"
 	wait_for 5 dev_exists scx0 || fail "insmod softcx.ko $*: scx0 did not appear"
 	scx_rq_type
-	log "loaded softcx ${*:-(default params)}${SCX_RX_STRIDING:+ rx_striding_rq $SCX_RX_STRIDING}"
+	log "loaded softcx ${*:-(default params)}${SCX_RX_STRIDING:+ rx_striding_rq $SCX_RX_STRIDING}${SCX_RX_CQE_COMPRESS:+ rx_cqe_compress $SCX_RX_CQE_COMPRESS}"
 }
 
 # pflag_refused DEV FLAG: turning private flag FLAG on must fail (cx4), say
@@ -242,17 +242,21 @@ pflag_refused() {
 		"$(ethtool --show-priv-flags "$dev" | sed -n "s/^$flag *: *//p")"
 }
 
-# SCX_RX_STRIDING=on|off (scripts/vm-test.sh passes SCX_* variables into the
-# guest): every port scx_load brings starts with that RQ type (the private
-# flag rx_striding_rq, set while down: no rebuild), so the suite runs with
-# the striding RQ and with the cyclic one. Unset: the driver's default (on
-# where the device has it). A device without it (cx4) stays cyclic.
+# SCX_RX_STRIDING=on|off and SCX_RX_CQE_COMPRESS=on|off (scripts/vm-test.sh
+# passes SCX_* variables into the guest; run-all's test@variant names set
+# them): every port scx_load brings starts with that RQ type and CQE
+# compression (the private flags rx_striding_rq and rx_cqe_compress, set
+# while down: no rebuild), so the suite runs in each mode. Unset: the
+# driver's defaults (striding on where the device has it, compression
+# off). A device without the feature (cx4: striding) stays without it.
 scx_rq_type() {
 	local d
-	[ -n "${SCX_RX_STRIDING:-}" ] || return 0
 	for d in /sys/class/net/scx*; do
 		[ -e "$d" ] || continue
-		ethtool --set-priv-flags "${d##*/}" rx_striding_rq "$SCX_RX_STRIDING" 2>/dev/null || true
+		[ -z "${SCX_RX_STRIDING:-}" ] ||
+			ethtool --set-priv-flags "${d##*/}" rx_striding_rq "$SCX_RX_STRIDING" 2>/dev/null || true
+		[ -z "${SCX_RX_CQE_COMPRESS:-}" ] ||
+			ethtool --set-priv-flags "${d##*/}" rx_cqe_compress "$SCX_RX_CQE_COMPRESS" 2>/dev/null || true
 	done
 }
 
@@ -491,6 +495,37 @@ ping_ok() {
 	echo "$out" | grep -q ' 0% packet loss' && [ $rc -eq 0 ] ||
 		fail "ping ${ns:+(netns $ns) }$* $dst: $(echo "$out" | grep -E 'packet loss|ping:' | head -n 2 | tr '\n' ' ') (status $rc)"
 	log "ok: ping ${ns:+(netns $ns) }-c $count $* $dst: $(echo "$out" | grep -o '[0-9]* received')"
+}
+
+# tcp_verified LABEL [BYTES]: BYTES (default 4000000) of seeded data over
+# TCP/IPv4 scx0 -> scx1 (tests/vm/xfer6.py on v4-mapped sockets); the
+# receiver's SHA-256 and length must be the sender's.
+X6=$SCX_ROOT/tests/vm/xfer6.py
+tcp_verified() {
+	local out=$SCX_TEST_OUT/tcp-$1.recv sent got
+	rm -f "$out"
+	bg_start in_ns "$NS" timeout 120 python3 "$X6" tcp-recv 5302 "$out"
+	wait_for 10 sh -c "ip netns exec $NS ss -Htln 'sport = :5302' | grep -q ." ||
+		fail "$1: TCP receiver did not start"
+	sent=$(timeout 120 python3 "$X6" tcp-send "::ffff:$IP1" 5302 "${2:-4000000}") ||
+		fail "$1: TCP sender failed"
+	wait_for 20 test -s "$out" || fail "$1: TCP receiver wrote nothing"
+	got=$(cat "$out")
+	assert_eq "$1: TCP sha256 and length at the receiver" "$sent" "$got"
+}
+
+# udp_verified LABEL N MIN: N patterned 1000-byte datagrams over UDP/IPv4
+# scx0 -> scx1; at least MIN must arrive intact (each checked).
+udp_verified() {
+	local out=$SCX_TEST_OUT/udp-$1.recv n
+	rm -f "$out"
+	bg_start in_ns "$NS" timeout 120 python3 "$X6" udp-recv 5303 "$2" "$out"
+	wait_for 10 sh -c "ip netns exec $NS ss -Huln 'sport = :5303' | grep -q ." ||
+		fail "$1: UDP receiver did not start"
+	timeout 60 python3 "$X6" udp-send "::ffff:$IP1" 5303 "$2" || fail "$1: UDP sender failed"
+	wait_for 60 test -s "$out" || fail "$1: UDP receiver wrote nothing"
+	n=$(cat "$out")
+	assert_ge "$1: intact UDP datagrams at the receiver (of $2)" "$3" "$n"
 }
 
 # iperf_server NS PORT: start `iperf3 -s` in NS in the background (JSON log

@@ -35,6 +35,20 @@ mkdir -p "$OUT"
 
 # The suite's order: cheap sanity first, destructive last.
 ORDER="t-harness t-insmod t-params t-carrier t-ping t-counters t-iperf t-tso t-mpwqe t-tx-recover t-stats-persist t-mac t-mtu t-rmmod-traffic"
+# t-name@variant: the test again in another data path mode (variant_env);
+# the full suite runs these after the rest. Any test takes any variant by
+# hand: run-all.sh t-xdp-pass@cyclic-cqe.
+MATRIX="t-ping@cqe t-iperf@cqe t-xdp-tx@cqe t-rx-recover@cqe t-iperf@cyclic t-iperf@cyclic-cqe t-xdp-tx@cyclic-cqe t-rx-recover@cyclic-cqe"
+
+# variant_env VARIANT: the SCX_* settings of a variant (tests/vm/lib.sh scx_rq_type)
+variant_env() {
+	case $1 in
+	cqe) echo SCX_RX_CQE_COMPRESS=on ;;
+	cyclic) echo SCX_RX_STRIDING=off ;;
+	cyclic-cqe) echo SCX_RX_STRIDING=off SCX_RX_CQE_COMPRESS=on ;;
+	*) return 1 ;;
+	esac
+}
 
 # ----------------------------------------------------------------- selection
 if [ $# -gt 0 ]; then
@@ -47,12 +61,13 @@ else
 		n=$(basename "$f" .sh)
 		[[ " $ORDER " == *" $n "* ]] || sel="$sel $n"
 	done
+	sel="$sel $MATRIX"
 fi
 tests=() paths=()
 for n in $sel; do
 	case "$n" in
 	*/*) p=$(realpath -m "$n") ;;
-	*) p=$HERE/$(basename "${n%.sh}").sh ;;
+	*) p=$HERE/$(basename "${n%@*}" .sh).sh ;;
 	esac
 	if [ -n "${VM_SMP_GROUP:-}" ]; then
 		g=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$p" 2>/dev/null | head -n 1)
@@ -154,6 +169,16 @@ for i in "${!tests[@]}"; do
 		failed=$((failed + 1))
 		continue
 	fi
+	venv=()
+	if [[ $t == *@* ]]; then
+		if ! v=$(variant_env "${t#*@}"); then
+			line="FAIL $t: no such variant (${t#*@}; see variant_env)"
+			echo "$line" | tee -a "$RES/results.txt"
+			failed=$((failed + 1))
+			continue
+		fi
+		read -r -a venv <<< "$v"
+	fi
 	tmo=$(sed -n 's/^# vm-timeout: *\([0-9]*\).*/\1/p' "$f" | head -n 1)
 	# '# vm-allow-log: ERE': kernel log lines the test provokes on purpose
 	# (it must check them itself), e.g. the TX watchdog's own message
@@ -172,7 +197,7 @@ for i in "${!tests[@]}"; do
 
 	# timeout(1) puts the test in its own process group: kill the group's
 	# leftovers (background traffic) afterwards.
-	SCX_TEST_OUT=$OUT/$t timeout -k 5 "$tmo" bash "$f" </dev/null >"$log" 2>&1 &
+	env "${venv[@]}" SCX_TEST_OUT="$OUT/$t" timeout -k 5 "$tmo" bash "$f" </dev/null >"$log" 2>&1 &
 	tpid=$!
 	wait $tpid
 	rc=$?

@@ -20,7 +20,6 @@
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping python3
 
-X6=$(dirname "$0")/xfer6.py
 
 # coal DEV FIELD [NS]: one value of `ethtool -c` ("rx-usecs", "Adaptive RX", ...)
 coal() {
@@ -33,18 +32,6 @@ coal() {
 	esac
 }
 pflag() { in_ns "${2:-}" ethtool --show-priv-flags scx0 | sed -n "s/^$1 *: *//p"; }
-
-tcp_sha() {   # a 4 MB transfer scx0 -> scx1, sha256 compared
-	local out=$SCX_TEST_OUT/coal-$1.recv sent got
-	rm -f "$out"
-	bg_start in_ns "$NS" timeout 120 python3 "$X6" tcp-recv 5302 "$out"
-	wait_for 10 sh -c "ip netns exec $NS ss -Htln 'sport = :5302' | grep -q ." ||
-		fail "$1: receiver did not start"
-	sent=$(timeout 120 python3 "$X6" tcp-send "::ffff:$IP1" 5302 4000000) || fail "$1: sender failed"
-	wait_for 20 test -s "$out" || fail "$1: receiver wrote nothing"
-	got=$(cat "$out")
-	assert_eq "$1: sha256 and length at the receiver" "$sent" "$got"
-}
 
 scx_setup channels=1
 debugfs_hook scx0/cqs
@@ -72,11 +59,11 @@ assert_eq "tx-frames after -C" 8 "$(coal scx0 tx-frames)"
 assert_eq "Adaptive RX after -C" off "$(coal scx0 'Adaptive RX')"
 assert_eq "CQs after -C (no channel rebuild)" "$cqs0" "$(cat $CQS)"
 ping_ok "" "$IP1" 10
-tcp_sha static-50us-16
+tcp_verified static-50us-16
 ethtool -C scx0 adaptive-rx on adaptive-tx on
 assert_eq "Adaptive TX after -C" on "$(coal scx0 'Adaptive TX')"
 ping_ok "" "$IP1" 10
-tcp_sha adaptive-rx-tx
+tcp_verified adaptive-rx-tx
 assert_eq "CQs after adaptive on (no channel rebuild)" "$cqs0" "$(cat $CQS)"
 
 # ---- bad values: refused with the reason, nothing changed
