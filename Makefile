@@ -52,7 +52,7 @@ demo:
 # in build/vm-results/<run>/); SCX_BENCH_* variables reach the guest script.
 BENCH_TARGETS := bench-host bench-host-mpwqe bench-pktgen bench-icount \
 	bench-mpwqe bench-mpwqe-icount bench-mpwqe-ab bench-xdp bench-xdp-icount \
-	bench-dma-cost bench-profile
+	bench-dma-cost bench-profile bench-rx
 .PHONY: $(BENCH_TARGETS) bpf
 
 bench:
@@ -101,6 +101,11 @@ bench-xdp: module bpf
 bench-xdp-icount: module bpf
 	@SCX_BENCH_E2E=0 SCX_BENCH_RXCPU=0 SCX_BENCH_THREAD=off \
 		scripts/vm-run.sh --icount-percpu --timeout 3000 bench/vm/xdp.sh
+
+# RX instructions per frame: cyclic vs striding RQ, CQE compression off vs on
+# (receiver on its own vCPU, XDP_DROP and IP drop), with CQE bytes per frame.
+bench-rx: module bpf
+	@scripts/vm-run.sh --icount-percpu --timeout 3600 bench/vm/rx.sh
 
 # Instructions per packet of the device's DMA view (dma_view=1 vs 0).
 bench-dma-cost: module
