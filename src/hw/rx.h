@@ -221,4 +221,7 @@ inline void striding_fill(Function *fn, Rq *rq, IrqBatch *irqs)
 	striding_retire(fn, rq);
 }
 
+/* SHAMPO (shampo.cpp): a frame for a striding RQ with shampo.en. Caller holds the RQ lock; RDY. */
+void rq_place_shampo(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs);
+
 } /* namespace softcx::hw */

@@ -162,6 +162,8 @@ void rx_receive(Function *fn, const u8 *data, u32 len, IrqBatch *irqs)
 	scx_os_lock(rq->lock);
 	if (rq->num != f.rss.rqn || rq->state != prm::kQueueRdy)
 		bus_add(&fn->qc.rx_if_down_packets, 1);
+	else if (__builtin_expect(rq->shampo.en, 0))
+		rq_place_shampo(fn, rq, f, irqs);
 	else if (rq->striding)
 		rq_place_striding(fn, rq, f, irqs);
 	else
