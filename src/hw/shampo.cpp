@@ -302,7 +302,6 @@ void rq_place_shampo(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 	cqe.shampo.header_entry_index.set((u16)hd_ix);
 	cqe.shampo.data_offset.set(off);
 	striding_cqe(rq, consumed << prm::kMpwrqCqeStridesShift | (p.hdr_len + p.len), &cqe);
-	cqe.wqe_counter.set((u16)(off >> ls));
 	/* a filler CQE took the last slot: the packet's CQE overruns the CQ */
 	if (__builtin_expect(!rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, 0, irqs), 0))
 		bus_add(&fn->qc.rx_cq_overrun, 1);

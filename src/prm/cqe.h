@@ -59,8 +59,11 @@ enum CqeSyndrome : u8 {
  *   packet CQE takes the next one in ring order, split or not (an unsplit
  *   packet's entry is left unwritten); error and filler CQEs take none.
  * - data_offset: byte offset in the WQE buffer (wqe_id) of the payload
- *   (split) or of the whole frame (not split); wqe_counter is the stride it
- *   lies in. A packet without payload: the next free stride's offset.
+ *   (split) or of the whole frame (not split). A packet without payload:
+ *   the next free stride's offset.
+ * - wqe_counter: as in every striding RQ CQE, the first stride this CQE
+ *   counts, i.e. the WQE's strides counted by the CQEs before it (a
+ *   payload continuing a session mid-stride starts in the stride before).
  * - byte_cnt: header_size + payload (split: IP length, Ethernet padding not
  *   written), or the frame length (not split); bits 30:16 the strides it
  *   consumed: the strides its data newly touched (a payload continuing a

@@ -235,7 +235,8 @@ protected:
 		EXPECT_EQ(g.off, w.data_offset);
 		EXPECT_EQ(g.strides, w.strides);
 		EXPECT_EQ(g.wqe, w.wqe);
-		EXPECT_EQ(g.stride, w.data_offset >> geo.log_stride);
+		/* the strides counted before it: data_offset rounded up to a stride */
+		EXPECT_EQ(g.stride, (w.data_offset + (1u << geo.log_stride) - 1) >> geo.log_stride);
 		EXPECT_EQ(g.hd_ix, hd);
 		EXPECT_EQ(g.hdr, hdr);
 		EXPECT_EQ(g.len, hdr ? hdr + payload : f.size());
@@ -787,6 +788,46 @@ TEST_F(HwShampo, WqeEndEndsTheSession)
 	expect_filler(rx[11], 0, 61, 3);	/* 15616 + 1400 > 16384 */
 	expect_seg(rx[12], segs[11], { false, false, 0, 6, 1 }, 11);
 	expect_seg(rx[13], segs[12], { true, false, 1400, 5, 1 }, 12);
+	/* WQE 0's CQEs count each of its 64 strides once, each from where the last left off */
+	uint32_t sum = 0;
+	for (size_t i = 0; i < 12; i++) {
+		EXPECT_EQ(decode(rx[i]).stride, sum);
+		sum += decode(rx[i]).strides;
+	}
+	EXPECT_EQ(sum, 64u);
+}
+
+/* Headers longer than a header entry: the packet is not split. */
+TEST_F(HwShampo, HeadersLongerThanTheEntryAreNotSplit)
+{
+	Geo g;
+	g.log_entry = 6;	/* 64 bytes */
+	setup(g);
+	auto segs = in_order(3);
+	segs[1].opts = { 1, 1, 8, 10, 0, 0, 0, 1, 0, 0, 0, 2 };	/* 66 bytes of headers */
+	std::vector<frames::Bytes> fs;
+	for (const Seg &s : segs)
+		fs.push_back(make(s));
+	auto rx = run(fs);
+	ASSERT_EQ(rx.size(), 3u);
+	expect_seg(rx[0], segs[0], { false, false, 0, 4 }, 0);
+	expect_pkt(rx[1], fs[1], 0, { false, true, 1024, 5 }, 1, 0);	/* 1066 bytes whole */
+	expect_seg(rx[2], segs[2], { false, false, 2304, 4 }, 2);
+}
+
+/* A data segment the device may not reach: error CQE, the RQ in ERR. */
+TEST_F(HwShampo, UnmappedDataIsADmaFault)
+{
+	setup();
+	rq.set_seg(0, 0, 0xdead0000ull, 4096);
+	auto segs = in_order(1);
+	auto rx = run({ make(segs[0]) });
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].opcode(), prm::kCqeRespErr);
+	EXPECT_EQ(reinterpret_cast<const prm::ErrCqe &>(rx[0]).syndrome, prm::kSyndLocalProtErr);
+	EXPECT_EQ(rx[0].wqe_id.get(), 0);
+	EXPECT_EQ(run({ make(segs[0]) }).size(), 0u);
+	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 1u);
 }
 
 /*
