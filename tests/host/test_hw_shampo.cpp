@@ -7,6 +7,8 @@
  * limits, non-TCP frames and pure ACKs) with every CQE field, header entry
  * and stride byte asserted. The rules are in prm/cqe.h.
  */
+#include <random>
+
 #include "frames.h"
 #include "hw_harness.h"
 #include "prm/packet.h"
@@ -917,6 +919,104 @@ TEST_F(HwShampo, NoMatchSplitsOnly)
 					{ false, true, 1024, 4 },
 					{ false, true, 2048, 4 },
 				});
+}
+
+/*
+ * Random traffic under ASan/UBSan: a few flows with random flag, option,
+ * sequence, ID, TTL, TOS, length and checksum changes, random header bytes
+ * and truncated frames, the WQEs posted again as they retire. Every CQE
+ * must keep the format's promises: strides counted once and in order,
+ * header entries in ring order, the headers and payload where the CQE
+ * says, a match continuing the previous packet's payload byte for byte.
+ */
+TEST_F(HwShampo, RandomTrafficKeepsTheFormat)
+{
+	setup();
+	std::mt19937 rng(1414);
+	const uint32_t nstrides = 1u << geo.log_num, buf = 1u << (geo.log_stride + geo.log_num);
+	uint32_t counted = 0, wqe = 0, hd = 0, flows_seq[3] = { 1000, 50000, 90000 };
+	uint16_t ids[3] = { 1, 1, 1 };
+	bool prev_pkt = false, prev_flush = true;
+	uint32_t prev_end = 0, matches = 0, splits = 0;
+
+	for (int iter = 0; iter < 1500; iter++) {
+		std::vector<frames::Bytes> fs;
+		for (uint32_t n = 1 + rng() % 6; n; n--) {
+			uint32_t fl = rng() % 3;
+			Seg sg;
+			sg.sport = (uint16_t)(1000 + fl);
+			sg.v6 = fl == 2;
+			sg.seq = flows_seq[fl];
+			sg.len = rng() % 8 ? 1000 : rng() % 1400;
+			sg.id = ids[fl]++;
+			if (rng() % 10 == 0)
+				sg.flags = (uint8_t)(kAck | (1u << (rng() % 8)));
+			if (rng() % 10 == 0)
+				sg.opts = { 1, 1, 8, 10, 0, 0, 0, (uint8_t)(rng() % 2), 0, 0, 0, 1 };
+			if (rng() % 20 == 0)
+				sg.seq += 1000;
+			if (rng() % 20 == 0)
+				sg.ttl = 1;
+			if (rng() % 20 == 0)
+				sg.tos = 3;
+			if (rng() % 30 == 0)
+				sg.bad_l4_csum = true;
+			if (rng() % 30 == 0)
+				sg.proto = 17;
+			flows_seq[fl] = sg.seq + (uint32_t)sg.len;
+			frames::Bytes f = make(sg);
+			if (rng() % 25 == 0)
+				f[rng() % 60] ^= (uint8_t)(1u << (rng() % 8));	/* a header bit */
+			if (rng() % 40 == 0)
+				f.resize(14 + rng() % (f.size() - 14));	/* truncated */
+			fs.push_back(f);
+		}
+		auto rx = run(fs);
+		size_t next = 0;
+		for (const prm::Cqe64 &c : rx) {
+			ASSERT_EQ(c.opcode(), prm::kCqeRespSend);
+			Got g = decode(c);
+			ASSERT_EQ(g.wqe, wqe & ((1u << geo.log_rq) - 1));
+			ASSERT_EQ(g.stride, counted);
+			ASSERT_LE(counted + g.strides, nstrides);
+			if (g.filler) {
+				prev_pkt = false;
+			} else {
+				ASSERT_LT(next, fs.size()) << "a CQE for every frame, no more";
+				const frames::Bytes &f = fs[next++];
+				ASSERT_EQ(g.hd_ix, hd++ & ((1u << geo.log_hd) - 1));
+				uint32_t data = g.len - g.hdr;
+				ASSERT_LE(g.off + data, buf);
+				ASSERT_EQ(g.hdr ? frames::Bytes(hd_entry(g.hd_ix), hd_entry(g.hd_ix) + g.hdr) :
+						  frames::Bytes(),
+					  frames::Bytes(f.begin(), f.begin() + g.hdr));
+				frames::Bytes got = rq.read(g.wqe, 0, g.off + data);
+				ASSERT_EQ(frames::Bytes(got.begin() + g.off, got.end()),
+					  frames::Bytes(f.begin() + g.hdr, f.begin() + g.hdr + data));
+				if (g.match) {
+					ASSERT_TRUE(prev_pkt && !prev_flush) << "a match continues an open session";
+					ASSERT_EQ(g.off, prev_end);
+					ASSERT_GT(g.hdr, 0);
+					matches++;
+				}
+				splits += g.hdr > 0;
+				prev_pkt = true;
+				prev_flush = g.flush;
+				prev_end = g.off + data;
+			}
+			counted += g.strides;
+			if (counted == nstrides) {
+				counted = 0;
+				wqe++;
+				prev_pkt = false;
+				rq.post(1);
+			}
+		}
+		ASSERT_EQ(next, fs.size()) << "no frame dropped";
+	}
+	EXPECT_GT(matches, 400u);
+	EXPECT_GT(splits, 4000u);
+	EXPECT_GT(wqe, 20u);
 }
 
 } /* namespace */
