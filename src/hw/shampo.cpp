@@ -349,7 +349,8 @@ const char *shampo_check(const prm::HcaCaps &caps, const prm::CreateRqIn &in, u3
 	if (log_num > prm::kShampoLogMaxHdrEntries)
 		return "SHAMPO header ring too large";
 	/* Every packet the posted WQEs can take has an entry: none is overwritten unread. */
-	if (log_num < in.log_wq_sz + (log_buf - log_res) + in.log_max_num_of_packets_per_reservation)
+	if (log_num < prm::shampo_log_min_hd_entries(in.log_wq_sz, log_buf, log_res,
+						     in.log_max_num_of_packets_per_reservation))
 		return "SHAMPO header ring smaller than the packets the WQEs take";
 	return nullptr;
 }

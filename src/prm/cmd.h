@@ -249,6 +249,16 @@ constexpr u32 kShampoLogHdrEntryMax = 10;	/* 1 KiB */
 constexpr u32 kShampoLogMaxPktsPerReservation = 12;
 constexpr u32 kShampoLogMaxHdrEntries = 16;	/* header_entry_index is 16 bits */
 
+/*
+ * The fewest header entries (log2) CREATE_RQ accepts: one per packet the
+ * posted WQEs can take (log_wqe_buf: stride size x strides, log_res: the
+ * reservation, both in log2 bytes; log_pkts: packets per reservation).
+ */
+constexpr u32 shampo_log_min_hd_entries(u32 log_wq_sz, u32 log_wqe_buf, u32 log_res, u32 log_pkts)
+{
+	return log_wq_sz + (log_wqe_buf - log_res) + log_pkts;
+}
+
 struct CreateRqIn {
 	CmdIn hdr;
 	be32 cqn;
