@@ -165,6 +165,40 @@ struct Sq {
 };
 
 /* ---- receive queue (cyclic or striding) ---- */
+
+/*
+ * SHAMPO on a striding RQ (shampo.cpp; formats and rules in prm/cmd.h and
+ * prm/cqe.h). The context is set by CREATE_RQ; the rest is data path state
+ * under the RQ's lock, reset with the RQ.
+ */
+constexpr u32 kShampoMaxHdr = 255;	/* CqeShampo header_size is 8 bits */
+struct ShampoRq {
+	/* Context; en == 0: no SHAMPO. */
+	u8 en;
+	u8 match;		/* prm::ShampoMatchCriteria */
+	u8 log_res;		/* reservation bytes */
+	u8 log_max_pkts;	/* packet CQEs per reservation */
+	u8 log_hd_entry;	/* header entry bytes */
+	u8 log_hd_num;		/* header entries */
+	const u8 *hd_ring;	/* prm::ShampoHdrWqe[1 << log_hd_num] */
+	/* Placement in the current WQE (rq->wqe_ix; rq->stride: the next free stride). */
+	u8 wqe_open;		/* its data segments were read (striding_wqe_ok) */
+	u32 pos;		/* byte after the last data placed in it */
+	u32 res_ix;		/* reservation of the last packet */
+	u32 res_pkts;		/* packet CQEs that reservation took */
+	u32 hd_pi;		/* header entries taken, free running */
+	/* The open session (in reservation res_ix). */
+	u8 open;
+	u8 id_mode;		/* kIdUnknown, kIdIncrement, kIdFixed (shampo.cpp) */
+	u8 hdr_len;		/* its first packet's headers: l2..l4 */
+	u8 l3_off, l4_off;
+	u16 last_id;		/* IPv4 ID of its last packet */
+	u32 next_seq;		/* TCP seq the next packet must carry */
+	u32 mss;		/* its first packet's payload */
+	u32 bytes;		/* payload so far */
+	u8 head[kShampoMaxHdr];	/* its first packet's headers */
+};
+
 struct Rq {
 	struct scx_os_lock *lock;		/* SCX_LOCK_HW_RQ */
 	u32 num;
@@ -184,6 +218,7 @@ struct Rq {
 	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */
 	u32 stride;			/* its next free stride */
 	u32 wqe_seg_bytes;		/* its data segments' size when all are one size, else 0 */
+	ShampoRq shampo;
 };
 
 struct ToeplitzTable;

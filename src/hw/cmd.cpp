@@ -11,6 +11,7 @@
  */
 #include "hw/cq.h"
 #include "hw/rss.h"
+#include "hw/shampo.h"
 #include "prm/bus.h"
 #include "prm/cmd.h"
 #include "prm/cqe.h"
@@ -29,6 +30,7 @@ struct CmdEnv {
 	u8 *out;		/* local outbox, zeroed, desc->out_len bytes */
 	void *prealloc;		/* in: for the handler to take (CREATE_SQ, CREATE_RSS, CREATE_CQ) */
 	void *to_free;		/* out: released after the lock */
+	const u8 *hd_ring;	/* CREATE_RQ: the SHAMPO header ring, check() to init() */
 	IrqBatch irqs;		/* out: raised after the lock (MODIFY_CQ) */
 };
 
@@ -394,7 +396,7 @@ struct WqKind<Rq> {
 			if (in.log_wq_stride != kRqWqeLogStride)
 				return reject(e, prm::kStatBadParam, "stride must be one data segment",
 					      k.name);
-			return prm::kStatOk;
+			return check_shampo(e, in, 0, 0);
 		}
 		if (in.wq_type != prm::kWqLinkedListStriding)
 			return reject(e, prm::kStatBadParam, "unknown WQ type", k.name);
@@ -405,6 +407,24 @@ struct WqKind<Rq> {
 			return reject(e, prm::kStatBadParam, "striding WQE size out of range", k.name);
 		if (!strides(caps, in, &ls, &ln))
 			return reject(e, prm::kStatBadParam, "stride geometry out of range", k.name);
+		return check_shampo(e, in, ls, ls + ln);
+	}
+
+	/* SHAMPO fields (shampo.cpp), and its header ring for init(). */
+	static CmdStatus check_shampo(CmdEnv &e, const CreateIn &in, u32 log_stride, u32 log_buf)
+	{
+		const char *why = shampo_check(caps_of(e.fn), in, log_stride, log_buf,
+					       find_cq(e.fn, in.cqn.get()));
+		if (why)
+			return reject(e, prm::kStatBadParam, why, k.name);
+		if (!in.shampo_enable)
+			return prm::kStatOk;
+		e.hd_ring = static_cast<const u8 *>(dma_region(e.fn, in.headers_pas.get(),
+							       shampo_hd_ring_bytes(in),
+							       sizeof(prm::ShampoHdrWqe)));
+		if (!e.hd_ring)
+			return reject(e, prm::kStatBadParam, "SHAMPO header ring not DMA memory",
+				      k.name);
 		return prm::kStatOk;
 	}
 
@@ -418,6 +438,7 @@ struct WqKind<Rq> {
 			strides(caps_of(e.fn), in, &ls, &ln);
 		rq->log_stride = (u8)ls;
 		rq->log_num_strides = (u8)ln;
+		shampo_init(rq, in, e.hd_ring);
 	}
 	static void reset(Rq *rq)
 	{
@@ -425,6 +446,7 @@ struct WqKind<Rq> {
 		rq->posted = 0;
 		rq->wqe_ix = 0;
 		rq->stride = 0;
+		shampo_reset(rq);
 	}
 	/*
 	 * An RSS table may keep naming a destroyed RQ: packets hashed to it are
@@ -722,7 +744,7 @@ const CmdDesc *find_cmd(u16 opcode)
 
 CmdStatus run_cmd(Function *fn, const CmdDesc *d, const u8 *in, u32 in_len, u8 *out)
 {
-	CmdEnv e = { fn, in, in_len, out, nullptr, nullptr, {} };
+	CmdEnv e = { fn, in, in_len, out, nullptr, nullptr, nullptr, {} };
 
 	/* Allocation may sleep: never under the (spin) command lock. */
 	if (d->opcode == prm::kCmdCreateSq)

@@ -199,6 +199,66 @@ enum WqType : u8 {
 	kWqLinkedListStriding = 2,
 };
 
+/*
+ * SHAMPO (header-data split + hardware GRO, cap `shampo`, ConnectX-7) on a
+ * striding RQ. The CREATE_RQ fields below; the CQE fields in cqe.h
+ * (CqeShampo), the header WQE in wqe.h (ShampoHdrWqe).
+ *
+ * - The WQE buffer (stride size x strides) is cut into reservations of
+ *   2^(kShampoLogReservationBase + log_reservation_size) bytes (4 .. 64 KiB,
+ *   at least one stride, at most the WQE buffer). A GRO session's payload
+ *   lies in one reservation, back to back from a stride boundary
+ *   (shampo_no_match_alignment_granularity STRIDE: a packet that does not
+ *   continue the session starts at a new stride). A reservation takes at
+ *   most 2^log_max_num_of_packets_per_reservation packet CQEs.
+ * - The header ring: 2^log_headers_buffer_entry_num header WQEs (16 bytes
+ *   each, contiguous at headers_pas, like a cyclic RQ's ring), WQE i naming
+ *   the buffer of header entry i: 2^(kShampoLogHdrEntryBase +
+ *   log_headers_entry_size) bytes (64 B .. 1 KiB; mlx5: 512 B), lkey
+ *   kReservedLkey. Every packet CQE takes the next entry, in ring order
+ *   (CqeShampo::header_entry_index). There is no doorbell for it: an entry
+ *   is the device's again once the WQE whose packet used it is posted anew,
+ *   so the ring must hold every packet the posted WQEs can take:
+ *   2^log_headers_buffer_entry_num >= 2^log_wq_sz x reservations per WQE x
+ *   2^log_max_num_of_packets_per_reservation (CREATE_RQ refuses less).
+ * - reservation_timeout (us) is accepted and not modelled: a session ends
+ *   with the packet that closes it (CqeShampo flush) or with the next packet
+ *   that does not continue it (match 0); the driver flushes what it holds at
+ *   the end of each poll anyway.
+ *
+ * shampo_enable 0: every SHAMPO field must be 0. shampo_enable 1 needs the
+ * cap, wq_type striding and a CQ without cqe_comp_en; anything out of range
+ * is kStatBadParam.
+ */
+enum ShampoMatchCriteria : u8 {		/* shampo_match_criteria_type */
+	kShampoNoMatch = 0,		/* split only: every packet a session of its own */
+	kShampoMatchExtended = 1,	/* split and merge (mlx5e's choice; cqe.h rules) */
+	kShampoMatchFiveTuple = 2,	/* not supported by softcx */
+};
+
+enum ShampoAlignment : u8 {		/* shampo_no_match_alignment_granularity */
+	kShampoAlignByte = 0,		/* not supported by softcx */
+	kShampoAlignStride = 1,		/* a new session starts at a stride boundary */
+	kShampoAlignPage = 2,		/* not supported by softcx */
+};
+
+constexpr u32 kShampoLogReservationBase = 12;	/* log_reservation_size 0 = 4 KiB */
+constexpr u32 kShampoLogReservationMax = 16;	/* 64 KiB (the GRO limit) */
+constexpr u32 kShampoLogHdrEntryBase = 6;	/* log_headers_entry_size 0 = 64 B */
+constexpr u32 kShampoLogHdrEntryMax = 10;	/* 1 KiB */
+constexpr u32 kShampoLogMaxPktsPerReservation = 12;
+constexpr u32 kShampoLogMaxHdrEntries = 16;	/* header_entry_index is 16 bits */
+
+/*
+ * The fewest header entries (log2) CREATE_RQ accepts: one per packet the
+ * posted WQEs can take (log_wqe_buf: stride size x strides, log_res: the
+ * reservation, both in log2 bytes; log_pkts: packets per reservation).
+ */
+constexpr u32 shampo_log_min_hd_entries(u32 log_wq_sz, u32 log_wqe_buf, u32 log_res, u32 log_pkts)
+{
+	return log_wq_sz + (log_wqe_buf - log_res) + log_pkts;
+}
+
 struct CreateRqIn {
 	CmdIn hdr;
 	be32 cqn;
@@ -211,7 +271,18 @@ struct CreateRqIn {
 	/* Striding RQ only (wqe.h: kStrideSizeLogBase, kNumStridesLogBase). */
 	u8 log_wqe_num_of_strides;
 	u8 log_wqe_stride_size;
-	u8 rsvd2[6];
+	/* SHAMPO (above); all 0 without it. */
+	u8 shampo_enable;				/* 0 or 1 */
+	u8 shampo_match_criteria_type;			/* ShampoMatchCriteria */
+	u8 shampo_no_match_alignment_granularity;	/* ShampoAlignment: STRIDE only */
+	u8 log_reservation_size;	/* 2^(kShampoLogReservationBase + n) bytes */
+	u8 log_max_num_of_packets_per_reservation;	/* 2^n packet CQEs, n <= 12 */
+	u8 log_headers_entry_size;	/* 2^(kShampoLogHdrEntryBase + n) bytes */
+	u8 log_headers_buffer_entry_num;	/* 2^n header entries, n <= 16 */
+	u8 rsvd2;
+	be16 reservation_timeout;	/* us; accepted, not modelled */
+	u8 rsvd3[4];
+	be64 headers_pas;	/* DMA address of the header ring (ShampoHdrWqe[]), 16-byte aligned */
 };
 
 struct ModifyQueueIn {
@@ -378,7 +449,7 @@ static_assert(__builtin_offsetof(CreateSqIn, allow_multi_pkt_send_wqe) == 14);
 static_assert(__builtin_offsetof(CreateSqIn, rsvd) == 15);
 static_assert(__builtin_offsetof(CreateSqIn, dbr_addr) == 16);
 static_assert(__builtin_offsetof(CreateSqIn, pas) == 24);
-static_assert(sizeof(CreateRqIn) == 40);
+static_assert(sizeof(CreateRqIn) == 56);
 static_assert(__builtin_offsetof(CreateRqIn, hdr) == 0);
 static_assert(__builtin_offsetof(CreateRqIn, cqn) == 8);
 static_assert(__builtin_offsetof(CreateRqIn, log_wq_sz) == 12);
@@ -389,6 +460,17 @@ static_assert(__builtin_offsetof(CreateRqIn, dbr_addr) == 16);
 static_assert(__builtin_offsetof(CreateRqIn, pas) == 24);
 static_assert(__builtin_offsetof(CreateRqIn, log_wqe_num_of_strides) == 32);
 static_assert(__builtin_offsetof(CreateRqIn, log_wqe_stride_size) == 33);
+static_assert(__builtin_offsetof(CreateRqIn, shampo_enable) == 34);
+static_assert(__builtin_offsetof(CreateRqIn, shampo_match_criteria_type) == 35);
+static_assert(__builtin_offsetof(CreateRqIn, shampo_no_match_alignment_granularity) == 36);
+static_assert(__builtin_offsetof(CreateRqIn, log_reservation_size) == 37);
+static_assert(__builtin_offsetof(CreateRqIn, log_max_num_of_packets_per_reservation) == 38);
+static_assert(__builtin_offsetof(CreateRqIn, log_headers_entry_size) == 39);
+static_assert(__builtin_offsetof(CreateRqIn, log_headers_buffer_entry_num) == 40);
+static_assert(__builtin_offsetof(CreateRqIn, rsvd2) == 41);
+static_assert(__builtin_offsetof(CreateRqIn, reservation_timeout) == 42);
+static_assert(__builtin_offsetof(CreateRqIn, rsvd3) == 44);
+static_assert(__builtin_offsetof(CreateRqIn, headers_pas) == 48);
 static_assert(sizeof(ModifyQueueIn) == 16);
 static_assert(__builtin_offsetof(ModifyQueueIn, hdr) == 0);
 static_assert(__builtin_offsetof(ModifyQueueIn, obj_num) == 8);

@@ -49,11 +49,87 @@ enum CqeSyndrome : u8 {
 	kSyndWrFlushErr = 0x05,
 };
 
+/*
+ * SHAMPO (cmd.h: the RQ context) writes one CQE per packet on a striding
+ * RQ, bytes 4..11 being CqeShampo:
+ *
+ * - header_size: bytes of L2..L4 headers (VLAN tags and IP/TCP options
+ *   included) written to header entry header_entry_index; 0: not split.
+ * - header_entry_index: the header ring entry this packet took. Every
+ *   packet CQE takes the next one in ring order, split or not (an unsplit
+ *   packet's entry is left unwritten); error and filler CQEs take none.
+ * - data_offset: byte offset in the WQE buffer (wqe_id) of the payload
+ *   (split) or of the whole frame (not split). A packet without payload:
+ *   the next free stride's offset.
+ * - wqe_counter: as in every striding RQ CQE, the first stride this CQE
+ *   counts, i.e. the WQE's strides counted by the CQEs before it (a
+ *   payload continuing a session mid-stride starts in the stride before).
+ * - byte_cnt: header_size + payload (split: IP length, Ethernet padding not
+ *   written), or the frame length (not split); bits 30:16 the strides it
+ *   consumed: the strides its data newly touched (a payload continuing a
+ *   session mid-stride counts only the strides after that one). Every
+ *   stride of a WQE is counted once, by a packet or a filler CQE (the rest
+ *   of a reservation a packet does not fit, or of the WQE).
+ * - match: this packet continues the session of the RQ's previous packet
+ *   CQE; its payload follows that one's byte for byte.
+ * - flush: the session ends with this packet.
+ * - lro_num_seg (srqn 31:24) stays 0: the session's size is the run of
+ *   matching CQEs. The other fields are those of any RX CQE, of this packet.
+ *
+ * Split: TCP over IPv4 (not a fragment) or IPv6 (no extension header),
+ * the IP length consistent with the frame, headers of at most
+ * min(header entry, 255) bytes, with or without payload (a pure ACK is
+ * header only: header_size > 0, no data, no stride). Anything else
+ * (UDP, ICMP, fragments, other ethertypes) is placed whole at a new stride,
+ * header_size 0, match 0, flush 1.
+ *
+ * The device keeps one open session per RQ [emulator choice]. A split
+ * packet continues it (match 1) when all of these hold, as Linux's
+ * inet/ipv6/tcp_gro_receive would merge it:
+ *   - the session is open (its last packet had no flush), match criteria
+ *     EXTENDED;
+ *   - same L2 header bytes (MACs, VLAN tags, ethertype); IPv4: same
+ *     version/IHL byte (20-byte header, no options), TOS (so ECN too), TTL,
+ *     protocol, addresses, DF bit, and an IP ID of the previous + 1, or
+ *     equal to the previous when DF is set (fixed ID), the session's second
+ *     packet choosing which for the rest; IPv6: same first word (traffic
+ *     class, ECN, flow label), next header, hop limit, addresses;
+ *   - TCP: same ports, ack_seq, data offset, window and option bytes
+ *     (timestamps included) as the session's first packet; flags equal to
+ *     the first packet's but for PSH and FIN, and no CWR; seq = the
+ *     previous packet's seq + its payload;
+ *   - 0 < payload <= the first packet's payload (the session's MSS);
+ *   - valid IPv4 header and TCP checksums (CQE L3_OK and L4_OK);
+ *   - its payload fits the session's reservation after the previous one,
+ *     the reservation has taken fewer than its packet limit, and first
+ *     header + all payload stays <= 65535 bytes.
+ * Otherwise the packet starts a new session (match 0) at the next stride
+ * boundary, in the current reservation or the next one (a filler CQE
+ * covering the strides skipped), and the open session is over.
+ * flush is set on a packet that ends its session: a packet that cannot
+ * be merged at all (not split, no payload, bad checksum, IPv4 options,
+ * match criteria NO_MATCH), TCP FIN, PSH, URG, RST or SYN, a payload
+ * shorter than the session's MSS (a continuing packet), or no room left
+ * for another MSS-sized payload (reservation, its packet limit, 64 KiB).
+ */
+struct CqeShampo {
+	u8 flags;		/* kCqeShampoMatch, kCqeShampoFlush */
+	u8 header_size;
+	be16 header_entry_index;
+	be32 data_offset;
+};
+static_assert(sizeof(CqeShampo) == 8);
+constexpr u8 kCqeShampoMatch = 1 << 1;
+constexpr u8 kCqeShampoFlush = 1 << 2;
+
 struct Cqe64 {
 	u8 tls_outer_l3_tunneled;
 	u8 rsvd0;
 	be16 wqe_id;
-	u8 lro[8];
+	union {
+		u8 lro[8];
+		CqeShampo shampo;	/* an RQ with shampo_enable */
+	};
 	be32 rss_hash_result;
 	u8 rss_hash_type;
 	u8 ml_path;
@@ -189,6 +265,11 @@ static_assert(__builtin_offsetof(Cqe64, tls_outer_l3_tunneled) == 0);
 static_assert(__builtin_offsetof(Cqe64, rsvd0) == 1);
 static_assert(__builtin_offsetof(Cqe64, wqe_id) == 2);
 static_assert(__builtin_offsetof(Cqe64, lro) == 4);
+static_assert(__builtin_offsetof(Cqe64, shampo) == 4);
+static_assert(__builtin_offsetof(CqeShampo, flags) == 0);
+static_assert(__builtin_offsetof(CqeShampo, header_size) == 1);
+static_assert(__builtin_offsetof(CqeShampo, header_entry_index) == 2);
+static_assert(__builtin_offsetof(CqeShampo, data_offset) == 4);
 static_assert(__builtin_offsetof(Cqe64, rss_hash_result) == 12);
 static_assert(__builtin_offsetof(Cqe64, rss_hash_type) == 16);
 static_assert(__builtin_offsetof(Cqe64, ml_path) == 17);

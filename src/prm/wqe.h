@@ -139,6 +139,18 @@ constexpr u32 kMpwrqCqeLenMask = 0xffff;
 
 constexpr u32 kReservedLkey = 0x100;	/* the "physical" mkey the driver uses */
 
+/*
+ * A SHAMPO header ring entry (cmd.h: CreateRqIn headers_pas): one data
+ * segment naming the entry's buffer, byte_count = the entry size, lkey
+ * kReservedLkey; the device reads it each time it writes the entry, so
+ * the driver may point an entry at another buffer while the entry is its
+ * own. [emulator: a ConnectX maps the header buffer through a KSM UMR.]
+ */
+struct ShampoHdrWqe {
+	DataSeg data;
+};
+static_assert(sizeof(ShampoHdrWqe) == 16);
+
 /* Doorbell record words (host memory, big-endian). */
 constexpr u32 kRcvDbr = 0;
 constexpr u32 kSndDbr = 1;
@@ -165,6 +177,7 @@ static_assert(__builtin_offsetof(SendWqe, ctrl) == 0);
 static_assert(__builtin_offsetof(SendWqe, eth) == 16);
 static_assert(__builtin_offsetof(SendWqe, data) == 32);
 static_assert(__builtin_offsetof(RxWqeCyc, data) == 0);
+static_assert(__builtin_offsetof(ShampoHdrWqe, data) == 0);
 static_assert(__builtin_offsetof(SrqNextSeg, next_wqe_index) == 2);
 static_assert(__builtin_offsetof(SrqNextSeg, signature) == 4);
 static_assert(__builtin_offsetof(RxWqeStriding, next) == 0);

@@ -438,6 +438,26 @@ void Link::teardown()
 	rq.rqn = sq.sqn = rxcq.cqn = txcq.cqn = 0;
 }
 
+void steer_rx(Fn *fn, Link &l, uint32_t rqn)
+{
+	uint32_t num;
+	ASSERT_EQ(rss_cmd(fn, prm::kCmdModifyRss, l.rss, { rqn }, kFields4, kMsKey, &num),
+		  prm::kStatOk);
+}
+
+void teardown_rx(Fn *fn, Link &l, uint32_t rqn, Cq &cq)
+{
+	if (l.rss)
+		steer_rx(fn, l, l.rq.rqn);
+	if (rqn) {
+		EXPECT_EQ(destroy(fn, prm::kCmdDestroyRq, rqn), prm::kStatOk);
+	}
+	if (cq.cqn) {
+		EXPECT_EQ(cq.destroy(), prm::kStatOk);
+	}
+	l.teardown();
+}
+
 void Link::send(const Bytes &frame, uint32_t inline_sz, uint8_t cs_flags, bool ce)
 {
 	queue(frame, inline_sz, cs_flags, ce);

@@ -184,6 +184,8 @@ struct StridingRq {
 	uint32_t posted = 0;
 	Dma ring, dbr;
 	std::vector<std::vector<Dma>> bufs;	/* [wqe][segment] */
+	/* If set, create() sends its SHAMPO fields (shampo_enable on) too. */
+	const prm::CreateRqIn *shampo = nullptr;
 
 	uint32_t buf_bytes() const { return 1u << (log_stride + log_num); }
 	uint32_t nsegs() const { return buf_bytes() / seg_bytes; }
@@ -228,6 +230,11 @@ struct StridingRq {
 		in.log_wqe_num_of_strides = enc_num(log_num);
 		in.dbr_addr.set(dbr.dma);
 		in.pas.set(ring.dma);
+		if (shampo) {
+			constexpr size_t from = offsetof(prm::CreateRqIn, shampo_enable);
+			memcpy(reinterpret_cast<uint8_t *>(&in) + from,
+			       reinterpret_cast<const uint8_t *>(shampo) + from, sizeof(in) - from);
+		}
 		prm::CreateObjOut out;
 		uint8_t st = exec(fn, in, &out);
 		if (st == prm::kStatOk)
@@ -327,6 +334,15 @@ struct Link {
 		   bool ce = true);
 	std::vector<std::unique_ptr<TxBuf>> tx_bufs;	/* kept mapped until the link dies */
 };
+
+/*
+ * A test's own RQ (and CQ) behind a Link on its receiving function fn:
+ * steer_rx() points the link's RSS at rqn; teardown_rx() points it back
+ * at the link's RQ, destroys the RQ and CQ (those that exist), then the
+ * link.
+ */
+void steer_rx(Fn *fn, Link &l, uint32_t rqn);
+void teardown_rx(Fn *fn, Link &l, uint32_t rqn, Cq &cq);
 
 /* ---- fixture ---- */
 class HwTest : public ::testing::Test {

@@ -35,25 +35,11 @@ protected:
 			  prm::kStatOk);
 		if (post_all)
 			rq.post(1u << log_rq);
-		uint32_t num;
-		ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { rq.rqn }, kFields4, kMsKey, &num),
-			  prm::kStatOk);
+		steer_rx(fn1, l, rq.rqn);
 	}
 	void TearDown() override
 	{
-		if (l.rss) {
-			uint32_t num;
-			EXPECT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields4, kMsKey,
-					  &num),
-				  prm::kStatOk);
-		}
-		if (rq.rqn) {
-			EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRq, rq.rqn), prm::kStatOk);
-		}
-		if (cq.cqn) {
-			EXPECT_EQ(cq.destroy(), prm::kStatOk);
-		}
-		l.teardown();
+		teardown_rx(fn1, l, rq.rqn, cq);
 		HwTest::TearDown();
 	}
 

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The RX engine's pieces shared by its placements (rx_engine.cpp: cyclic
+ * and striding RQs; shampo.cpp: SHAMPO on a striding RQ): the frame being
+ * received, the CQE fields every RX CQE carries, and the striding RQ's WQE
+ * walking. Inline, as they were when private to rx_engine.cpp, so that the
+ * per-packet paths keep them inlined.
+ */
+#pragma once
+
+#include "hw/checksum.h"
+#include "hw/engine.h"
+#include "hw/rss.h"
+#include "prm/cqe.h"
+#include "prm/wqe.h"
+
+namespace softcx::hw {
+
+struct RxFrame {
+	const u8 *data;
+	u32 len;
+	PacketInfo pi;
+	RssResult rss;
+};
+
+inline u8 l4_cqe_type(const RxFrame &f)
+{
+	if (f.pi.l4_proto == kIpProtoUdp)
+		return prm::kCqeL4Udp;
+	if (f.pi.l4_proto != kIpProtoTcp)
+		return prm::kCqeL4None;
+	const u8 *tcp = f.data + f.pi.l4_off;
+	u32 payload = f.pi.l4_len - (u32)(tcp[12] >> 4) * 4;
+	if (!(tcp[13] & prm::kTcpAck))
+		return prm::kCqeL4TcpNoAck;
+	return payload ? prm::kCqeL4TcpAckData : prm::kCqeL4TcpAckNoData;
+}
+
+inline u8 l3_cqe_type(const RxFrame &f)
+{
+	switch (f.pi.l3) {
+	case L3::Ipv4:
+		return prm::kCqeL3Ipv4;
+	case L3::Ipv6:
+		return prm::kCqeL3Ipv6;
+	default:
+		return prm::kCqeL3None;
+	}
+}
+
+/*
+ * Inlined into both placements: once the striding RQ became its second
+ * caller, GCC stopped inlining it into the cyclic RQ's, which cost 34
+ * instructions per packet (bench/vm/icount.sh, performance-history.md).
+ */
+[[gnu::always_inline]] inline void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
+{
+	__builtin_memset(cqe, 0, sizeof(*cqe));
+	cqe->rss_hash_result.set(f.rss.hash);
+	cqe->rss_hash_type = f.rss.hash_type;
+	/* Raw sum from the L3 header to the end of the frame: CHECKSUM_COMPLETE material. */
+	RxCsum cs;
+	csum_rx(f.data, f.len, f.pi, &cs);
+	cqe->check_sum.set(cs.raw);
+	if (cs.l3_ok)
+		cqe->hds_ip_ext |= prm::kCqeL3Ok;
+	if (cs.l4_ok)
+		cqe->hds_ip_ext |= prm::kCqeL4Ok;
+	cqe->l4_l3_hdr_type = (u8)((l4_cqe_type(f) << 4) | (l3_cqe_type(f) << 2));
+	cqe->byte_cnt.set(f.len);
+	cqe->wqe_counter.set(wqe_counter);
+}
+
+/*
+ * Every RX CQE goes through here: a CQ with cqe_comp_en compresses
+ * (cq_comp.cpp), and `next` is the wqe_counter of a packet that would
+ * continue this one's run.
+ */
+[[gnu::always_inline]] inline bool rx_cqe(Function *fn, Rq *rq, const prm::Cqe64 *cqe, u8 opcode,
+					  u16 next, IrqBatch *irqs)
+{
+	if (__builtin_expect(rq->cq->comp.en, 0))
+		return cq_post_rx(fn, rq, cqe, opcode, next, irqs);
+	return cq_post(fn, rq->cq, cqe, opcode, irqs);
+}
+
+/*
+ * A buffer the device cannot write to: error CQE, the WQE is consumed, the
+ * RQ stops. A striding RQ's error CQE names the WQE (wqe_id) and the stride
+ * (wqe_counter) as its packet CQEs do.
+ */
+void rx_error(Function *fn, Rq *rq, u8 syndrome, IrqBatch *irqs);
+
+/*
+ * The device keeps the last posted count it read and reads the doorbell
+ * record again only when it has caught up with it.
+ */
+inline bool rq_has_wqe(Function *fn, Rq *rq)
+{
+	if ((u16)rq->cc == rq->posted)
+		rq->posted = (u16)dbrec_read(fn, rq->dbrec, prm::kRcvDbr);
+	return (u16)rq->cc != rq->posted;
+}
+
+/* ---- striding RQ ---- */
+
+/*
+ * Data segment k of the current WQE, from the ring. The device fetches
+ * the descriptor once, when it starts the WQE (striding_wqe_ok counts
+ * those bytes); later reads are of its copy.
+ */
+inline prm::DataSeg striding_seg(const Rq *rq, u32 k)
+{
+	prm::DataSeg d;
+	u32 mask = (1u << rq->log_size) - 1;
+	const u8 *wqe = rq->ring + ((usize)(rq->wqe_ix & mask) << rq->log_wqe_bytes);
+	__builtin_memcpy(&d, wqe + sizeof(prm::SrqNextSeg) + (usize)k * sizeof(d), sizeof(d));
+	return d;
+}
+
+inline u32 striding_nsegs(const Rq *rq)
+{
+	return ((1u << rq->log_wqe_bytes) - (u32)sizeof(prm::SrqNextSeg)) / (u32)sizeof(prm::DataSeg);
+}
+
+/*
+ * A WQE the device starts to fill must describe exactly its buffer
+ * (stride size x strides) with the reserved lkey; anything else is a
+ * malformed WQE: length error, the RQ stops.
+ */
+inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
+{
+	u64 want = 1ull << (rq->log_stride + rq->log_num_strides), have = 0;
+	u32 k, first = 0;
+	bool uniform = true;
+
+	for (k = 0; k < striding_nsegs(rq) && have < want; k++) {
+		prm::DataSeg d = striding_seg(rq, k);
+		u32 n = d.byte_count.get();
+		if (!n)
+			break;
+		if (d.lkey.get() != prm::kReservedLkey) {
+			*syndrome = prm::kSyndLocalProtErr;
+			return false;
+		}
+		first = k ? first : n;
+		uniform &= n == first;
+		have += n;
+	}
+	bus_add(&fn->bus.rd_desc_bytes, (u64)k * sizeof(prm::DataSeg));
+	rq->wqe_seg_bytes = uniform ? first : 0;
+	*syndrome = prm::kSyndLocalLengthErr;
+	return have == want;
+}
+
+/*
+ * Scatter len bytes at offset off of the current WQE's buffer; false on a
+ * DMA fault. With segments of one size, the first one written is found
+ * by division, not by walking the WQE.
+ */
+inline bool striding_write(Function *fn, const Rq *rq, u32 off, const u8 *data, u32 len)
+{
+	u32 k = 0;
+
+	if (rq->wqe_seg_bytes) {
+		k = off / rq->wqe_seg_bytes;
+		off -= k * rq->wqe_seg_bytes;
+	}
+	for (; len && k < striding_nsegs(rq); k++) {
+		prm::DataSeg d = striding_seg(rq, k);
+		u32 n = d.byte_count.get();
+		if (off >= n) {
+			off -= n;
+			continue;
+		}
+		n = n - off < len ? n - off : len;
+		void *dst = dma_translate(fn, d.addr.get() + off, n);
+		if (!dst)
+			return false;
+		__builtin_memcpy(dst, data, n);
+		bus_add(&fn->bus.wr_data_bytes, n);
+		data += n;
+		len -= n;
+		off = 0;
+	}
+	return !len;
+}
+
+/* The WQE is used up: move to the one its next segment names. */
+inline void striding_retire(Function *fn, Rq *rq)
+{
+	prm::SrqNextSeg next;
+	u32 mask = (1u << rq->log_size) - 1;
+	__builtin_memcpy(&next, rq->ring + ((usize)(rq->wqe_ix & mask) << rq->log_wqe_bytes),
+			 sizeof(next));
+	bus_add(&fn->bus.rd_desc_bytes, sizeof(next));
+	rq->wqe_ix = next.next_wqe_index.get();
+	rq->stride = 0;
+	rq->cc++;
+}
+
+inline void striding_cqe(Rq *rq, u32 byte_cnt, prm::Cqe64 *cqe)
+{
+	cqe->byte_cnt.set(byte_cnt);
+	cqe->wqe_id.set(rq->wqe_ix);
+	cqe->wqe_counter.set((u16)rq->stride);
+}
+
+/* The strides left in the WQE are too few for the frame: a filler CQE covers them. */
+inline void striding_fill(Function *fn, Rq *rq, IrqBatch *irqs)
+{
+	u32 left = (1u << rq->log_num_strides) - rq->stride;
+	while (left) {
+		u32 n = left < prm::kMpwrqCqeStridesMask ? left : prm::kMpwrqCqeStridesMask;
+		prm::Cqe64 cqe = {};
+		striding_cqe(rq, prm::kMpwrqCqeFiller | n << prm::kMpwrqCqeStridesShift, &cqe);
+		rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, 0, irqs);
+		rq->stride += n;
+		left -= n;
+	}
+	striding_retire(fn, rq);
+}
+
+/* SHAMPO (shampo.cpp): a frame for a striding RQ with shampo.en. Caller holds the RQ lock; RDY. */
+void rq_place_shampo(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs);
+
+} /* namespace softcx::hw */
