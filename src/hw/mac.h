@@ -14,22 +14,26 @@ namespace softcx::hw {
 constexpr u16 kEtherTypeMacControl = 0x8808;
 constexpr u16 kMacControlPause = 0x0001;
 
-/* Group destination address: broadcast (all ones) or multicast. */
-[[gnu::always_inline]] inline void mac_count_group(u64 *multicast, u64 *broadcast, const u8 *frame)
+/*
+ * Frames to a group address (multicast, broadcast: all ones) or MAC
+ * control frames (EtherType 0x8808): what takes the slower path below.
+ */
+[[gnu::always_inline]] inline bool mac_special(const u8 *frame)
 {
-	if (__builtin_expect(!(frame[0] & 1), 1))
-		return;
-	bool bcast = (frame[0] & frame[1] & frame[2] & frame[3] & frame[4] & frame[5]) == 0xff;
-	bus_add(bcast ? broadcast : multicast, 1);
+	return (frame[0] & 1) | (prm::load_be16(frame + 12) == kEtherTypeMacControl);
 }
 
-/* A MAC control frame's opcode (0 when it has none); -1 for any other frame. */
-[[gnu::always_inline]] inline int mac_control_opcode(const u8 *frame, u32 len)
-{
-	if (__builtin_expect(prm::load_be16(frame + 12) != kEtherTypeMacControl, 1))
-		return -1;
-	return len >= prm::kEthHdrLen + 2 ? prm::load_be16(frame + prm::kEthHdrLen) : 0;
-}
+/*
+ * The slower path's counters of one direction (mac.cpp); out of line, so
+ * that the engines' inlining stays as it was (the common unicast frame
+ * pays two tests for it). With `unsupported` set (RX), MAC control frames
+ * that are not PAUSE count there.
+ */
+struct MacDir {
+	u64 *multicast, *broadcast, *control, *pause, *unsupported;
+};
+
+void mac_count_special(const MacDir &d, const u8 *frame, u32 len);
 
 /* A frame leaves the port (len >= kMinFrame). */
 [[gnu::always_inline]] inline void mac_tx(Function *fn, const u8 *frame, u32 len)
@@ -38,13 +42,10 @@ constexpr u16 kMacControlPause = 0x0001;
 
 	bus_add(&c->tx_packets, 1);
 	bus_add(&c->tx_bytes, prm::wire_len(len));
-	mac_count_group(&c->tx_multicast, &c->tx_broadcast, frame);
-	int op = mac_control_opcode(frame, len);
-	if (__builtin_expect(op >= 0, 0)) {
-		bus_add(&c->tx_mac_control, 1);
-		if (op == kMacControlPause)
-			bus_add(&c->tx_pause, 1);
-	}
+	if (__builtin_expect(mac_special(frame), 0))
+		mac_count_special({ &c->tx_multicast, &c->tx_broadcast, &c->tx_mac_control,
+				    &c->tx_pause, nullptr },
+				  frame, len);
 }
 
 /*
@@ -65,12 +66,10 @@ constexpr u16 kMacControlPause = 0x0001;
 		bus_add(&hist[b], 1);
 	bus_add(&c->rx_packets, 1);
 	bus_add(&c->rx_bytes, wire);
-	mac_count_group(&c->rx_multicast, &c->rx_broadcast, frame);
-	int op = mac_control_opcode(frame, len);
-	if (__builtin_expect(op >= 0, 0)) {
-		bus_add(&c->rx_mac_control, 1);
-		bus_add(op == kMacControlPause ? &c->rx_pause : &c->rx_unsupported_op, 1);
-	}
+	if (__builtin_expect(mac_special(frame), 0))
+		mac_count_special({ &c->rx_multicast, &c->rx_broadcast, &c->rx_mac_control,
+				    &c->rx_pause, &c->rx_unsupported_op },
+				  frame, len);
 }
 
 } /* namespace softcx::hw */
