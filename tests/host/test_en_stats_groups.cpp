@@ -179,7 +179,10 @@ TEST_F(Pair, MacCountsGroupAddressesByDirection)
 	EXPECT_EQ(stat(0, "tx_broadcast_phy"), bc);
 }
 
-/* EtherType 0x8808: PAUSE (opcode 1) and another opcode (PFC, 0x0101); an IP frame is neither. */
+/*
+ * EtherType 0x8808: PAUSE (opcode 1), another opcode (PFC, 0x0101) and a
+ * frame too short for one; an IP frame is none of them.
+ */
 TEST_F(Pair, MacCountsControlFramesAndPause)
 {
 	auto control = [](uint16_t opcode) {
@@ -198,24 +201,29 @@ TEST_F(Pair, MacCountsControlFramesAndPause)
 	ASSERT_EQ(send(0, control(0x0101)), 0);
 	ASSERT_EQ(send(0, control(0x0001)), 0);
 	ASSERT_EQ(send(0, udp_of_len(60)), 0);
+	/* too short to carry an opcode: not a PAUSE */
+	Bytes stub = control(0x0001);
+	stub.resize(15);
+	ASSERT_EQ(send(0, stub), 0);
 	poll(1);
 	poll(0);
 
 	scx_mac_stats s[2];
 	scx_stats_mac(p[0].port, &s[0]);
 	scx_stats_mac(p[1].port, &s[1]);
-	EXPECT_EQ(s[0].tx_mac_control, 3u);
+	EXPECT_EQ(s[0].tx_mac_control, 4u);
 	EXPECT_EQ(s[0].tx_pause, 2u);
-	EXPECT_EQ(s[1].rx_mac_control, 3u);
+	EXPECT_EQ(s[1].rx_mac_control, 4u);
 	EXPECT_EQ(s[1].rx_pause, 2u);
-	EXPECT_EQ(s[1].rx_unsupported_op, 1u);
+	EXPECT_EQ(s[1].rx_unsupported_op, 2u);
 	EXPECT_EQ(s[0].rx_mac_control + s[0].rx_pause + s[1].tx_mac_control + s[1].tx_pause, 0u);
-	EXPECT_EQ(s[1].rx_packets, 4u);
-	EXPECT_EQ(s[1].rx_multicast, 3u) << "01:80:c2:00:00:01 is a group address";
-	EXPECT_EQ(s[1].rx_hist[0], 4u);
-	EXPECT_EQ(stat(0, "tx_mac_control_phy"), 3u);
+	EXPECT_EQ(s[1].rx_packets, 5u);
+	EXPECT_EQ(s[1].rx_multicast, 4u) << "01:80:c2:00:00:01 is a group address";
+	EXPECT_EQ(s[1].rx_hist[0], 5u);
+	EXPECT_EQ(s[1].rx_bytes, 5u * 64) << "short frames are padded on the wire";
+	EXPECT_EQ(stat(0, "tx_mac_control_phy"), 4u);
 	EXPECT_EQ(stat(0, "tx_pause_ctrl_phy"), 2u);
-	EXPECT_EQ(stat(1, "rx_mac_control_phy"), 3u);
+	EXPECT_EQ(stat(1, "rx_mac_control_phy"), 4u);
 	EXPECT_EQ(stat(1, "rx_pause_ctrl_phy"), 2u);
-	EXPECT_EQ(stat(1, "rx_unsupported_op_phy"), 1u);
+	EXPECT_EQ(stat(1, "rx_unsupported_op_phy"), 2u);
 }
