@@ -2,8 +2,9 @@
 /*
  * The port's MAC: what it counts of each frame it sends or receives
  * (prm::PortCounters, read by QUERY_PORT_COUNTERS). A frame is counted by
- * its length on the wire (prm::wire_len: padded, with FCS). A few atomic
- * adds a frame, no division; control frames take a branch of their own.
+ * its length on the wire (prm::wire_len: padded, with FCS). Two atomic
+ * adds a frame sent, three a frame received, no division; group addresses
+ * and MAC control frames take a call of their own (mac.cpp).
  */
 #pragma once
 

@@ -52,7 +52,8 @@ constexpr u32 kRxHistBuckets = sizeof(kRxHist) / sizeof(kRxHist[0]);
 
 /*
  * Bucket of kRxHist for a wire length (64 .. 10239): compares and the bit
- * length, no division or search. Checked against the table below.
+ * length, no division or search. Checked against kRxHist for every
+ * length at compile time (rx_hist_bucket_ok).
  */
 constexpr u32 rx_hist_bucket(u32 wire)
 {
