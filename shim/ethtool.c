@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * softcx ethtool_ops: driver info, link, channels, rings, interrupt
- * moderation, private flags, RSS and the core's counter table.
+ * moderation, private flags, RSS, the core's counter table and the
+ * standard statistics groups.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -174,6 +175,85 @@ static void scx_get_ethtool_stats(struct net_device *dev,
 	struct scx_priv *priv = netdev_priv(dev);
 
 	scx_stats_values(priv->port, data);
+}
+
+/*
+ * Standard statistics groups, from the port's MAC counters. The emulated
+ * wire damages no frame and carries none longer than the ports take, and
+ * the link is full duplex: FCS, alignment and too-long errors are true
+ * zeros; collision counters stay unreported. Each read queries the device.
+ */
+static void scx_read_mac_stats(struct net_device *dev, struct scx_mac_stats *s)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	scx_stats_mac(priv->port, s);
+}
+
+static void scx_get_eth_mac_stats(struct net_device *dev, struct ethtool_eth_mac_stats *mac)
+{
+	struct scx_mac_stats s;
+
+	scx_read_mac_stats(dev, &s);
+	mac->FramesTransmittedOK = s.tx_packets;
+	mac->FramesReceivedOK = s.rx_packets;
+	mac->OctetsTransmittedOK = s.tx_bytes;
+	mac->OctetsReceivedOK = s.rx_bytes;
+	mac->MulticastFramesXmittedOK = s.tx_multicast;
+	mac->BroadcastFramesXmittedOK = s.tx_broadcast;
+	mac->MulticastFramesReceivedOK = s.rx_multicast;
+	mac->BroadcastFramesReceivedOK = s.rx_broadcast;
+	mac->FrameCheckSequenceErrors = 0;
+	mac->AlignmentErrors = 0;
+	mac->FrameTooLongErrors = 0;
+}
+
+static void scx_get_eth_ctrl_stats(struct net_device *dev, struct ethtool_eth_ctrl_stats *ctrl)
+{
+	struct scx_mac_stats s;
+
+	scx_read_mac_stats(dev, &s);
+	ctrl->MACControlFramesTransmitted = s.tx_mac_control;
+	ctrl->MACControlFramesReceived = s.rx_mac_control;
+	ctrl->UnsupportedOpcodesReceived = s.rx_unsupported_op;
+}
+
+static void scx_get_rmon_stats(struct net_device *dev, struct ethtool_rmon_stats *rmon,
+			       const struct ethtool_rmon_hist_range **ranges)
+{
+	struct scx_mac_stats s;
+	int i;
+
+	BUILD_BUG_ON(SCX_RX_HIST_BUCKETS > ETHTOOL_RMON_HIST_MAX);
+	BUILD_BUG_ON(sizeof(struct scx_hist_range) != sizeof(struct ethtool_rmon_hist_range));
+	BUILD_BUG_ON(offsetof(struct scx_hist_range, high) !=
+		     offsetof(struct ethtool_rmon_hist_range, high));
+	scx_read_mac_stats(dev, &s);
+	rmon->undersize_pkts = 0;
+	rmon->oversize_pkts = 0;
+	rmon->fragments = 0;
+	rmon->jabbers = 0;
+	for (i = 0; i < SCX_RX_HIST_BUCKETS; i++)
+		rmon->hist[i] = s.rx_hist[i];
+	*ranges = (const struct ethtool_rmon_hist_range *)scx_rx_hist_ranges;
+}
+
+/* No flow control: the port neither sends nor honours PAUSE of its own. */
+static void scx_get_pauseparam(struct net_device *dev, struct ethtool_pauseparam *pause)
+{
+	pause->autoneg = 0;
+	pause->rx_pause = 0;
+	pause->tx_pause = 0;
+}
+
+/* PAUSE frames the MAC carried for the host (counted, never acted on). */
+static void scx_get_pause_stats(struct net_device *dev, struct ethtool_pause_stats *ps)
+{
+	struct scx_mac_stats s;
+
+	scx_read_mac_stats(dev, &s);
+	ps->tx_pause_frames = s.tx_pause;
+	ps->rx_pause_frames = s.rx_pause;
 }
 
 static void scx_get_ringparam(struct net_device *dev, struct ethtool_ringparam *ring,
@@ -469,6 +549,11 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_sset_count		= scx_get_sset_count,
 	.get_strings		= scx_get_strings,
 	.get_ethtool_stats	= scx_get_ethtool_stats,
+	.get_eth_mac_stats	= scx_get_eth_mac_stats,
+	.get_eth_ctrl_stats	= scx_get_eth_ctrl_stats,
+	.get_rmon_stats		= scx_get_rmon_stats,
+	.get_pauseparam		= scx_get_pauseparam,
+	.get_pause_stats	= scx_get_pause_stats,
 	.get_channels		= scx_get_channels,
 	.set_channels		= scx_set_channels,
 	.get_ringparam		= scx_get_ringparam,

@@ -423,6 +423,28 @@ void scx_stats_values(struct scx_port *p, uint64_t *values);
  */
 void scx_stats_link(struct scx_port *p, struct scx_link_stats *s);
 
+/*
+ * The port's MAC counters (device counters: QUERY_PORT_COUNTERS), for the
+ * IEEE 802.3 MAC / MAC control, RMON and pause statistics groups. Octets
+ * are counted on the wire: each frame padded to 60 bytes, plus its FCS.
+ * scx_stats_mac() queries the device as scx_stats_values() does: process
+ * context only.
+ */
+#define SCX_RX_HIST_BUCKETS 10
+struct scx_hist_range {
+	uint16_t low, high;	/* frame length on the wire, inclusive */
+};
+/* The histogram's buckets, then an all-zero entry (ethtool_rmon_hist_range's form). */
+extern const struct scx_hist_range scx_rx_hist_ranges[SCX_RX_HIST_BUCKETS + 1];
+struct scx_mac_stats {
+	uint64_t tx_packets, rx_packets, tx_bytes, rx_bytes;
+	uint64_t tx_multicast, tx_broadcast, rx_multicast, rx_broadcast;	/* bcast not in mcast */
+	uint64_t tx_mac_control, rx_mac_control, rx_unsupported_op;	/* EtherType 0x8808 */
+	uint64_t tx_pause, rx_pause;	/* MAC control opcode PAUSE (the port never acts on one) */
+	uint64_t rx_hist[SCX_RX_HIST_BUCKETS];	/* frames received by wire length */
+};
+void scx_stats_mac(struct scx_port *p, struct scx_mac_stats *s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@ namespace softcx::en {
 /* Device counters: one entry for each of prm/counters.h's lists, in their order. */
 #define SCX_DEV_Q(f, name) { name, StatGroup::Device, __builtin_offsetof(DeviceStats, q.f), nullptr },
 #define SCX_DEV_BUS(f, name) { name, StatGroup::Device, __builtin_offsetof(DeviceStats, bus.f), nullptr },
+#define SCX_DEV_PORT(f, name) { name, StatGroup::Device, __builtin_offsetof(DeviceStats, port.f), nullptr },
 
 const StatDesc kStatDescs[] = {
 	SCX_RQ(packets),
@@ -82,6 +83,7 @@ const StatDesc kStatDescs[] = {
 	SCX_CH(arm),
 	SCX_PRM_Q_COUNTERS(SCX_DEV_Q)
 	SCX_PRM_BUS_COUNTERS(SCX_DEV_BUS)
+	SCX_PRM_PORT_COUNTERS(SCX_DEV_PORT)
 };
 const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 
@@ -93,6 +95,7 @@ const u32 kNumStatDescs = sizeof(kStatDescs) / sizeof(kStatDescs[0]);
 #undef SCX_CH
 #undef SCX_DEV_Q
 #undef SCX_DEV_BUS
+#undef SCX_DEV_PORT
 
 void stats_fold(ChannelStats *into, const ChannelStats *from)
 {
@@ -184,6 +187,7 @@ void query_device(Port *p, DeviceStats *ds)
 {
 	query_counters<prm::QueryQCounterOut>(p, prm::kCmdQueryQCounter, &ds->q);
 	query_counters<prm::QueryBusCountersOut>(p, prm::kCmdQueryBusCounters, &ds->bus);
+	query_counters<prm::QueryPortCountersOut>(p, prm::kCmdQueryPortCounters, &ds->port);
 }
 
 /*
@@ -205,13 +209,16 @@ void refresh_device(Port *p, DeviceStats *out)
 	query_device(p, &ds);
 	LockGuard g(p->stats_lock);
 	DeviceStats *c = &p->dev_cache;
-	/* every counter of both lists, by name */
+	/* every counter of the lists, by name */
 #define SCX_KEEP_Q(field, name) keep_larger(&c->q.field, ds.q.field);
 #define SCX_KEEP_BUS(field, name) keep_larger(&c->bus.field, ds.bus.field);
+#define SCX_KEEP_PORT(field, name) keep_larger(&c->port.field, ds.port.field);
 	SCX_PRM_Q_COUNTERS(SCX_KEEP_Q)
 	SCX_PRM_BUS_COUNTERS(SCX_KEEP_BUS)
+	SCX_PRM_PORT_COUNTERS(SCX_KEEP_PORT)
 #undef SCX_KEEP_Q
 #undef SCX_KEEP_BUS
+#undef SCX_KEEP_PORT
 	*out = *c;
 }
 
@@ -327,4 +334,36 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	s->rx_missed_errors = qc.rx_out_of_buffer;
 	/* tx_dropped: refused before posting; tx_flushed (posted, never sent) as well */
 	s->tx_dropped = total.sq.dropped.read() + total.sq.flushed.read();
+}
+
+#define SCX_HIST_RANGE(X, field, name, low, high) { low, high },
+extern "C" const scx_hist_range scx_rx_hist_ranges[SCX_RX_HIST_BUCKETS + 1] = {
+	SCX_PRM_RX_HIST(_, SCX_HIST_RANGE) { 0, 0 }
+};
+#undef SCX_HIST_RANGE
+static_assert(SCX_RX_HIST_BUCKETS == prm::kRxHistBuckets);
+
+extern "C" void scx_stats_mac(scx_port *p, scx_mac_stats *s)
+{
+	DeviceStats ds;
+	const prm::PortCounters &c = ds.port;
+	u32 b = 0;
+
+	refresh_device(p, &ds);
+	s->tx_packets = c.tx_packets;
+	s->rx_packets = c.rx_packets;
+	s->tx_bytes = c.tx_bytes;
+	s->rx_bytes = c.rx_bytes;
+	s->tx_multicast = c.tx_multicast;
+	s->tx_broadcast = c.tx_broadcast;
+	s->rx_multicast = c.rx_multicast;
+	s->rx_broadcast = c.rx_broadcast;
+	s->tx_mac_control = c.tx_mac_control;
+	s->rx_mac_control = c.rx_mac_control;
+	s->rx_unsupported_op = c.rx_unsupported_op;
+	s->tx_pause = c.tx_pause;
+	s->rx_pause = c.rx_pause;
+#define SCX_HIST_VALUE(X, field, name, low, high) s->rx_hist[b++] = c.field;
+	SCX_PRM_RX_HIST(_, SCX_HIST_VALUE)
+#undef SCX_HIST_VALUE
 }

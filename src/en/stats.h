@@ -88,6 +88,7 @@ struct ChannelStats {
 struct DeviceStats {
 	prm::QCounters q;
 	prm::BusCounters bus;
+	prm::PortCounters port;
 };
 
 enum class StatGroup : u8 { Rx, Tx, Ch, Device };

@@ -257,6 +257,7 @@ struct scx_hw_function {
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
 	softcx::prm::BusCounters bus;		/* bus_add()/bus_read() only */
 	softcx::prm::QCounters qc;		/* bus_add()/bus_read() only */
+	softcx::prm::PortCounters port;		/* the MAC's (hw/mac.h); bus_add()/bus_read() only */
 	softcx::hw::Cq cq[softcx::hw::kMaxCqs];
 	softcx::hw::Sq sq[softcx::hw::kMaxSqs];
 	softcx::hw::Rq rq[softcx::hw::kMaxRqs];

@@ -697,6 +697,11 @@ CmdStatus query_bus_counters(CmdEnv &e)
 	return query_counters<prm::QueryBusCountersOut>(e, e.fn->bus);
 }
 
+CmdStatus query_port_counters(CmdEnv &e)
+{
+	return query_counters<prm::QueryPortCountersOut>(e, e.fn->port);
+}
+
 /* ---- dispatch ---- */
 
 struct CmdDesc {
@@ -726,13 +731,16 @@ constexpr CmdDesc kCmds[] = {
 	  query_q_counter },
 	{ prm::kCmdQueryBusCounters, sizeof(prm::CmdIn), sizeof(prm::QueryBusCountersOut),
 	  query_bus_counters },
+	{ prm::kCmdQueryPortCounters, sizeof(prm::CmdIn), sizeof(prm::QueryPortCountersOut),
+	  query_port_counters },
 };
 
-constexpr u32 kMaxOutbox = 88;
+constexpr u32 kMaxOutbox = 192;
 static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryCqOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryBusCountersOut) <= kMaxOutbox);
+static_assert(sizeof(prm::QueryPortCountersOut) <= kMaxOutbox);
 
 const CmdDesc *find_cmd(u16 opcode)
 {

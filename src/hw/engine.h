@@ -12,6 +12,7 @@
 
 #include "hw/adapter.h"
 #include "hw/cq.h"
+#include "hw/mac.h"
 
 namespace softcx::hw {
 
@@ -26,9 +27,10 @@ void sq_run(Function *fn, u32 sqn);
  */
 void rx_receive(Function *fn, const u8 *frame, u32 len, IrqBatch *irqs);
 
-/* The cable: what fn transmits, its peer receives. */
+/* The cable: what fn's MAC transmits, its peer receives. */
 inline void wire_xmit(Function *fn, const u8 *frame, u32 len, IrqBatch *irqs)
 {
+	mac_tx(fn, frame, len);
 	rx_receive(fn->peer, frame, len, irqs);
 }
 

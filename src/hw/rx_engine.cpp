@@ -147,6 +147,7 @@ void rx_receive(Function *fn, const u8 *data, u32 len, IrqBatch *irqs)
 		bus_add(&fn->qc.rx_malformed, 1);
 		return;
 	}
+	mac_rx(fn, data, len);
 
 	RxFrame f;
 	f.data = data;

@@ -29,6 +29,7 @@ enum CmdOpcode : u16 {
 	kCmdModifyRq = 0x909,
 	kCmdDestroyRq = 0x90a,
 	kCmdQueryBusCounters = 0xa00,
+	kCmdQueryPortCounters = 0xa01,	/* the MAC's counters: mlx5's PPCNT register */
 };
 
 enum CmdStatus : u8 {
@@ -333,6 +334,11 @@ struct QueryBusCountersOut {
 	SCX_PRM_BUS_COUNTERS(SCX_PRM_CTR_BE64)
 };
 
+struct QueryPortCountersOut {
+	CmdOut hdr;
+	SCX_PRM_PORT_COUNTERS(SCX_PRM_CTR_BE64)
+};
+
 /*
  * Outbox <-> host order, field by field from the lists. put() reads each
  * value through load(const u64 *), as the device's counters are updated
@@ -353,6 +359,12 @@ void counters_put(QueryBusCountersOut *out, const BusCounters &c, Load load)
 	SCX_PRM_BUS_COUNTERS(SCX_PRM_CTR_PUT)
 }
 
+template <typename Load>
+void counters_put(QueryPortCountersOut *out, const PortCounters &c, Load load)
+{
+	SCX_PRM_PORT_COUNTERS(SCX_PRM_CTR_PUT)
+}
+
 inline void counters_get(const QueryQCounterOut &out, QCounters *c)
 {
 	SCX_PRM_Q_COUNTERS(SCX_PRM_CTR_GET)
@@ -361,6 +373,11 @@ inline void counters_get(const QueryQCounterOut &out, QCounters *c)
 inline void counters_get(const QueryBusCountersOut &out, BusCounters *c)
 {
 	SCX_PRM_BUS_COUNTERS(SCX_PRM_CTR_GET)
+}
+
+inline void counters_get(const QueryPortCountersOut &out, PortCounters *c)
+{
+	SCX_PRM_PORT_COUNTERS(SCX_PRM_CTR_GET)
 }
 
 #undef SCX_PRM_CTR_PUT
@@ -493,5 +510,8 @@ static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 /* One be64 a counter, in list order, right after the header. */
 static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));
 static_assert(sizeof(QueryBusCountersOut) == sizeof(CmdOut) + sizeof(BusCounters));
+static_assert(sizeof(QueryPortCountersOut) == 192);
+static_assert(__builtin_offsetof(QueryPortCountersOut, hdr) == 0);
+static_assert(sizeof(QueryPortCountersOut) == sizeof(CmdOut) + sizeof(PortCounters));
 
 } /* namespace softcx::prm */

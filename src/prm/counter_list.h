@@ -31,4 +31,46 @@
 	X(emul_ns, "emul_ns")	/* ns spent emulating them (timing on), not a NIC's */    \
 	X(dma_faults, "bus_dma_faults")	/* accesses refused: address not mapped for it */
 
+/*
+ * QUERY_PORT_COUNTERS: the port's MAC (mlx5's PPCNT IEEE 802.3, RFC 2819
+ * and MAC control groups, mlx5's "_phy" names). A frame's length on the
+ * wire is what the MAC would send: padded to 60 bytes, plus the 4-byte FCS.
+ * The wire never damages a frame, every sender pads, and no TX engine sends
+ * a frame longer than the ports carry (max_hw_mtu), so FCS, alignment,
+ * undersize, fragment, jabber and too-long counts are always 0: not kept.
+ */
+#define SCX_PRM_PORT_COUNTERS(X)                                                           \
+	X(tx_packets, "tx_packets_phy")	/* frames sent */                                   \
+	X(rx_packets, "rx_packets_phy")	/* frames received */                               \
+	X(tx_bytes, "tx_bytes_phy")	/* their octets on the wire (with pad, FCS) */        \
+	X(rx_bytes, "rx_bytes_phy")                                                        \
+	X(tx_multicast, "tx_multicast_phy")	/* group address, not broadcast */          \
+	X(tx_broadcast, "tx_broadcast_phy")                                                \
+	X(rx_multicast, "rx_multicast_phy")                                                \
+	X(rx_broadcast, "rx_broadcast_phy")                                                \
+	X(tx_mac_control, "tx_mac_control_phy")	/* EtherType 0x8808 */                     \
+	X(rx_mac_control, "rx_mac_control_phy")                                            \
+	X(rx_unsupported_op, "rx_unsupported_op_phy")	/* MAC control, not PAUSE */        \
+	X(tx_pause, "tx_pause_ctrl_phy")	/* MAC control PAUSE (opcode 1) */            \
+	X(rx_pause, "rx_pause_ctrl_phy")                                                   \
+	SCX_PRM_RX_HIST(X, SCX_PRM_HIST_CTR)
+
+/*
+ * The received frames' length histogram,
+ * in mlx5's buckets: H(X, field, ethtool name, low, high), bounds inclusive.
+ * SCX_PRM_HIST_CTR makes each bucket an entry of the list above.
+ */
+#define SCX_PRM_RX_HIST(X, H)                                                              \
+	H(X, rx_64_bytes, "rx_64_bytes_phy", 0, 64)                                        \
+	H(X, rx_65_to_127_bytes, "rx_65_to_127_bytes_phy", 65, 127)                        \
+	H(X, rx_128_to_255_bytes, "rx_128_to_255_bytes_phy", 128, 255)                     \
+	H(X, rx_256_to_511_bytes, "rx_256_to_511_bytes_phy", 256, 511)                     \
+	H(X, rx_512_to_1023_bytes, "rx_512_to_1023_bytes_phy", 512, 1023)                  \
+	H(X, rx_1024_to_1518_bytes, "rx_1024_to_1518_bytes_phy", 1024, 1518)               \
+	H(X, rx_1519_to_2047_bytes, "rx_1519_to_2047_bytes_phy", 1519, 2047)               \
+	H(X, rx_2048_to_4095_bytes, "rx_2048_to_4095_bytes_phy", 2048, 4095)               \
+	H(X, rx_4096_to_8191_bytes, "rx_4096_to_8191_bytes_phy", 4096, 8191)               \
+	H(X, rx_8192_to_10239_bytes, "rx_8192_to_10239_bytes_phy", 8192, 10239)
+#define SCX_PRM_HIST_CTR(X, field, name, low, high) X(field, name)
+
 #endif /* SCX_PRM_COUNTER_LIST_H */

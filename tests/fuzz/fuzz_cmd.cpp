@@ -572,7 +572,7 @@ void op_misc(State &s, Input &in, uint32_t f)
 			    prm::kCmdQueryCq, prm::kCmdQueryQCounter, prm::kCmdCreateRss, prm::kCmdModifyRss,
 			    prm::kCmdDestroyRss, prm::kCmdCreateSq, prm::kCmdModifySq,
 			    prm::kCmdDestroySq, prm::kCmdCreateRq, prm::kCmdModifyRq,
-			    prm::kCmdDestroyRq, prm::kCmdQueryBusCounters })
+			    prm::kCmdDestroyRq, prm::kCmdQueryBusCounters, prm::kCmdQueryPortCounters })
 		known |= k == opc;
 	if (!known) {
 		expect(st, prm::kStatBadOp, "unknown opcode");
