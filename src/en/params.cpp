@@ -134,7 +134,7 @@ u32 min_log_num_strides(const prm::HcaCaps &caps)
 
 u32 max_log_num_strides(const prm::HcaCaps &caps)
 {
-	return caps.ext_stride_num_range ? prm::kNumStridesLogBase - 1 : prm::kNumStridesLogMax;
+	return caps.ext_stride_num_range ? prm::kNumStridesLogExtMax : prm::kNumStridesLogMax;
 }
 
 } /* namespace */

@@ -168,12 +168,8 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 			goto err;
 		in.log_wq_stride = layout.log_wqe_bytes;
 		in.wq_type = prm::kWqLinkedListStriding;
-		in.log_wqe_stride_size = (u8)(layout.log_stride - prm::kStrideSizeLogBase);
-		in.log_wqe_num_of_strides =
-			layout.log_num_strides >= prm::kNumStridesLogBase ?
-				(u8)(layout.log_num_strides - prm::kNumStridesLogBase) :
-				(u8)(prm::kNumStridesExt |
-				     (layout.log_num_strides - prm::kNumStridesLogExtBase));
+		in.log_wqe_stride_size = prm::enc_log_stride_size(layout.log_stride);
+		in.log_wqe_num_of_strides = prm::enc_log_num_strides(layout.log_num_strides);
 	} else {
 		rq->slots = zalloc_array<RxSlot>(n);
 		if (!rq->slots)

@@ -369,22 +369,11 @@ struct WqKind<Rq> {
 	static bool strides(const prm::HcaCaps &caps, const CreateIn &in, u32 *log_stride,
 			    u32 *log_num)
 	{
-		u8 n = in.log_wqe_num_of_strides;
-		if (in.log_wqe_stride_size > prm::kStrideSizeLogMax - prm::kStrideSizeLogBase)
-			return false;
-		*log_stride = prm::kStrideSizeLogBase + in.log_wqe_stride_size;
-		if (n & prm::kNumStridesExt) {
-			n &= (u8)~prm::kNumStridesExt;
-			if (!caps.ext_stride_num_range ||
-			    n >= prm::kNumStridesLogBase - prm::kNumStridesLogExtBase)
-				return false;
-			*log_num = prm::kNumStridesLogExtBase + n;
-		} else {
-			if (n > prm::kNumStridesLogMax - prm::kNumStridesLogBase)
-				return false;
-			*log_num = prm::kNumStridesLogBase + n;
-		}
-		return *log_stride + *log_num <= kLogMaxStridingWqeBuf;
+		*log_stride = prm::dec_log_stride_size(in.log_wqe_stride_size);
+		*log_num = prm::dec_log_num_strides(in.log_wqe_num_of_strides,
+						    caps.ext_stride_num_range);
+		return *log_stride != prm::kStrideLogInvalid && *log_num != prm::kStrideLogInvalid &&
+		       *log_stride + *log_num <= kLogMaxStridingWqeBuf;
 	}
 
 	static CmdStatus check(CmdEnv &e, const CreateIn &in)

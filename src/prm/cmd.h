@@ -269,7 +269,7 @@ struct CreateRqIn {
 	u8 rsvd;
 	be64 dbr_addr;		/* be32[2]: [kRcvDbr] = WQE counter */
 	be64 pas;
-	/* Striding RQ only (wqe.h: kStrideSizeLogBase, kNumStridesLogBase). */
+	/* Striding RQ only (wqe.h: enc_log_num_strides, enc_log_stride_size). */
 	u8 log_wqe_num_of_strides;
 	u8 log_wqe_stride_size;
 	/* SHAMPO (above); all 0 without it. */

@@ -122,14 +122,74 @@ constexpr u8 kRxWqeStridingMaxLogStride = 10;
  * Stride geometry in CREATE_RQ, encoded as the PRM does: stride size
  * 2^(6 + log_wqe_stride_size) bytes (64 B .. 8 KiB); number of strides
  * 2^(9 + n) for n = 0..7 (512 .. 64 Ki), or with the extended range bit
- * 2^(3 + n) for n = 0..5 (8 .. 256), a cap of newer devices.
+ * 2^(3 + n) for n = 0..5 (8 .. 256), a cap of newer devices
+ * (HcaCaps.ext_stride_num_range). The driver encodes and the device
+ * decodes with the pairs below, and nothing else.
  */
 constexpr u32 kStrideSizeLogBase = 6;
 constexpr u32 kStrideSizeLogMax = 13;
 constexpr u32 kNumStridesLogBase = 9;
 constexpr u32 kNumStridesLogMax = 16;
 constexpr u32 kNumStridesLogExtBase = 3;
+constexpr u32 kNumStridesLogExtMax = kNumStridesLogBase - 1;
 constexpr u8 kNumStridesExt = 0x10;
+
+/* What a decoder returns for a field value out of range (no valid log is 0). */
+constexpr u32 kStrideLogInvalid = 0;
+
+/* log_wqe_stride_size for strides of 2^log_stride bytes (6..13). */
+constexpr u8 enc_log_stride_size(u32 log_stride)
+{
+	return (u8)(log_stride - kStrideSizeLogBase);
+}
+
+/* log2 of the stride size log_wqe_stride_size names, or kStrideLogInvalid. */
+constexpr u32 dec_log_stride_size(u8 v)
+{
+	return v <= kStrideSizeLogMax - kStrideSizeLogBase ? kStrideSizeLogBase + v :
+							       kStrideLogInvalid;
+}
+
+/* log_wqe_num_of_strides for 2^log_num strides: 9..16, or 3..8 in the extended range. */
+constexpr u8 enc_log_num_strides(u32 log_num)
+{
+	return log_num >= kNumStridesLogBase ?
+		       (u8)(log_num - kNumStridesLogBase) :
+		       (u8)(kNumStridesExt | (u8)(log_num - kNumStridesLogExtBase));
+}
+
+/*
+ * log2 of the strides per WQE log_wqe_num_of_strides names, or
+ * kStrideLogInvalid; the extended range only where ext_range (the cap).
+ */
+constexpr u32 dec_log_num_strides(u8 v, bool ext_range)
+{
+	if (v & kNumStridesExt) {
+		u32 n = v & (u8)~kNumStridesExt;
+		return ext_range && n <= kNumStridesLogExtMax - kNumStridesLogExtBase ?
+			       kNumStridesLogExtBase + n :
+			       kStrideLogInvalid;
+	}
+	return v <= kNumStridesLogMax - kNumStridesLogBase ? kNumStridesLogBase + v :
+							    kStrideLogInvalid;
+}
+
+/* The edges: each range's ends round-trip, one past them is refused. */
+static_assert(enc_log_stride_size(6) == 0 && dec_log_stride_size(0) == 6);
+static_assert(enc_log_stride_size(13) == 7 && dec_log_stride_size(7) == 13);
+static_assert(dec_log_stride_size(enc_log_stride_size(5)) == kStrideLogInvalid);
+static_assert(dec_log_stride_size(enc_log_stride_size(14)) == kStrideLogInvalid);
+static_assert(enc_log_num_strides(9) == 0 && dec_log_num_strides(0, false) == 9);
+static_assert(enc_log_num_strides(16) == 7 && dec_log_num_strides(7, false) == 16);
+static_assert(dec_log_num_strides(enc_log_num_strides(17), true) == kStrideLogInvalid);
+static_assert(enc_log_num_strides(3) == kNumStridesExt &&
+	      dec_log_num_strides(kNumStridesExt, true) == 3);
+static_assert(enc_log_num_strides(8) == (kNumStridesExt | 5) &&
+	      dec_log_num_strides(kNumStridesExt | 5, true) == 8);
+static_assert(dec_log_num_strides(enc_log_num_strides(2), true) == kStrideLogInvalid);
+static_assert(dec_log_num_strides(kNumStridesExt | 6, true) == kStrideLogInvalid);
+static_assert(dec_log_num_strides(enc_log_num_strides(8), false) == kStrideLogInvalid);
+static_assert(dec_log_num_strides(enc_log_num_strides(9), true) == 9);
 
 /* Striding RQ CQE: byte_cnt = filler bit, consumed strides, packet length. */
 constexpr u32 kMpwrqCqeFiller = 0x80000000u;

@@ -190,14 +190,6 @@ struct StridingRq {
 	uint32_t buf_bytes() const { return 1u << (log_stride + log_num); }
 	uint32_t nsegs() const { return buf_bytes() / seg_bytes; }
 
-	/* Encoded as CREATE_RQ wants it; ext: the 8..256 range. */
-	static uint8_t enc_num(uint32_t log_n)
-	{
-		return log_n >= prm::kNumStridesLogBase ?
-			       (uint8_t)(log_n - prm::kNumStridesLogBase) :
-			       (uint8_t)(prm::kNumStridesExt | (log_n - prm::kNumStridesLogExtBase));
-	}
-
 	uint8_t create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t log_stride_, uint32_t log_num_,
 		       uint32_t seg = 4096, int log_wqe_override = -1)
 	{
@@ -226,8 +218,8 @@ struct StridingRq {
 		in.log_wq_sz = (uint8_t)log;
 		in.log_wq_stride = (uint8_t)log_wqe;
 		in.wq_type = prm::kWqLinkedListStriding;
-		in.log_wqe_stride_size = (uint8_t)(log_stride - prm::kStrideSizeLogBase);
-		in.log_wqe_num_of_strides = enc_num(log_num);
+		in.log_wqe_stride_size = prm::enc_log_stride_size(log_stride);
+		in.log_wqe_num_of_strides = prm::enc_log_num_strides(log_num);
 		in.dbr_addr.set(dbr.dma);
 		in.pas.set(ring.dma);
 		if (shampo) {

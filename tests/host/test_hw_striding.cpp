@@ -131,6 +131,96 @@ TEST_F(HwStriding, ExtendedStrideRange)
 	cq.cqn = 0;
 }
 
+/*
+ * CREATE_RQ's stride fields, every value of each, over a ring and doorbell
+ * record the device takes: only the PRM's encodings of a buffer of at most
+ * 256 KiB are created, anything else is a bad parameter (cx5: the extended
+ * stride-count range is a cap it has).
+ */
+TEST_F(HwStriding, CreateTakesExactlyTheStrideEncodings)
+{
+	ASSERT_EQ(cq.create(fn1, 6, 3), prm::kStatOk);
+	Dma ring(4 * 32), dbr(8);
+	auto create = [&](uint8_t size_field, uint8_t num_field) {
+		prm::CreateRqIn in;
+		set_op(&in, prm::kCmdCreateRq);
+		in.cqn.set(cq.cqn);
+		in.log_wq_sz = 2;
+		in.log_wq_stride = 5;
+		in.wq_type = prm::kWqLinkedListStriding;
+		in.log_wqe_stride_size = size_field;
+		in.log_wqe_num_of_strides = num_field;
+		in.dbr_addr.set(dbr.dma);
+		in.pas.set(ring.dma);
+		prm::CreateObjOut out;
+		uint8_t st = exec(fn1, in, &out);
+		if (st == prm::kStatOk) {
+			EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRq, out.obj_num.get()), prm::kStatOk);
+		}
+		return st;
+	};
+	for (unsigned v = 0; v < 256; v++) {
+		/* 64 B strides: 8..256 (ext 0..5) and 512..4096 (0..3; 8192 is 512 KiB) */
+		bool num_ok = (v >= 0x10 && v <= 0x15) || v <= 3;
+		/* 8 strides: 64 B .. 8 KiB */
+		bool size_ok = v <= 7;
+		EXPECT_EQ(create(0, (uint8_t)v), num_ok ? prm::kStatOk : prm::kStatBadParam)
+			<< "log_wqe_num_of_strides 0x" << std::hex << v;
+		EXPECT_EQ(create((uint8_t)v, 0x10), size_ok ? prm::kStatOk : prm::kStatBadParam)
+			<< "log_wqe_stride_size 0x" << std::hex << v;
+	}
+	/* the ends of the two ranges, encoded by name, as the driver does */
+	EXPECT_EQ(create(prm::enc_log_stride_size(6), prm::enc_log_num_strides(3)), prm::kStatOk);
+	EXPECT_EQ(create(prm::enc_log_stride_size(6), prm::enc_log_num_strides(8)), prm::kStatOk);
+	EXPECT_EQ(create(prm::enc_log_stride_size(6), prm::enc_log_num_strides(9)), prm::kStatOk);
+	EXPECT_EQ(create(prm::enc_log_stride_size(13), prm::enc_log_num_strides(5)), prm::kStatOk);
+	EXPECT_EQ(create(prm::enc_log_stride_size(6), prm::enc_log_num_strides(2)),
+		  prm::kStatBadParam);
+	EXPECT_EQ(create(prm::enc_log_stride_size(14), prm::enc_log_num_strides(3)),
+		  prm::kStatBadParam);
+	EXPECT_EQ(cq.destroy(), prm::kStatOk);
+	cq.cqn = 0;
+}
+
+/* The encode/decode pair both sides use: every range's edges, with and without the cap. */
+TEST(PrmStrideGeometry, RoundTripAtTheEdges)
+{
+	for (uint32_t l = prm::kStrideSizeLogBase; l <= prm::kStrideSizeLogMax; l++)
+		EXPECT_EQ(prm::dec_log_stride_size(prm::enc_log_stride_size(l)), l) << l;
+	EXPECT_EQ(prm::dec_log_stride_size(prm::enc_log_stride_size(5)), prm::kStrideLogInvalid);
+	EXPECT_EQ(prm::dec_log_stride_size(prm::enc_log_stride_size(14)), prm::kStrideLogInvalid);
+
+	/* 8..256 strides: only with the extended range */
+	for (uint32_t l = 3; l <= 8; l++) {
+		EXPECT_EQ(prm::dec_log_num_strides(prm::enc_log_num_strides(l), true), l) << l;
+		EXPECT_EQ(prm::dec_log_num_strides(prm::enc_log_num_strides(l), false),
+			  prm::kStrideLogInvalid)
+			<< l;
+	}
+	/* 512..64 Ki strides: with it or without */
+	for (uint32_t l = 9; l <= 16; l++) {
+		EXPECT_EQ(prm::dec_log_num_strides(prm::enc_log_num_strides(l), true), l) << l;
+		EXPECT_EQ(prm::dec_log_num_strides(prm::enc_log_num_strides(l), false), l) << l;
+	}
+	for (bool ext : { false, true }) {
+		EXPECT_EQ(prm::dec_log_num_strides(prm::enc_log_num_strides(2), ext),
+			  prm::kStrideLogInvalid);
+		EXPECT_EQ(prm::dec_log_num_strides(prm::enc_log_num_strides(17), ext),
+			  prm::kStrideLogInvalid);
+		/* every field value a decoder takes is the encoding of what it decodes to */
+		for (unsigned v = 0; v < 256; v++) {
+			uint32_t l = prm::dec_log_num_strides((uint8_t)v, ext);
+			if (l != prm::kStrideLogInvalid) {
+				EXPECT_EQ(prm::enc_log_num_strides(l), v) << v;
+			}
+			l = prm::dec_log_stride_size((uint8_t)v);
+			if (l != prm::kStrideLogInvalid) {
+				EXPECT_EQ(prm::enc_log_stride_size(l), v) << v;
+			}
+		}
+	}
+}
+
 /* 512 strides of 64 B over 1 KiB segments: packets of 1..n strides, across segments. */
 TEST_F(HwStriding, PacketsTakeConsecutiveStridesAcrossSegments)
 {
