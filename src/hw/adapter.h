@@ -18,6 +18,7 @@
 #include "prm/packet.h"
 #include "prm/wqe.h"
 #include "prm/types.h"
+#include "hw/striding.h"
 #include "softcx/hw.h"
 #include "softcx/os.h"
 
@@ -217,7 +218,7 @@ struct Rq {
 	u8 log_num_strides;		/* strides per WQE */
 	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */
 	u32 stride;			/* its next free stride */
-	u32 wqe_seg_bytes;		/* its data segments' size when all are one size, else 0 */
+	StridingShape wqe_shape;	/* its data segments, as the device read them */
 	ShampoRq shampo;
 };
 

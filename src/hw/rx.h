@@ -126,13 +126,14 @@ inline u32 striding_nsegs(const Rq *rq)
 /*
  * A WQE the device starts to fill must describe exactly its buffer
  * (stride size x strides) with the reserved lkey; anything else is a
- * malformed WQE: length error, the RQ stops.
+ * malformed WQE: length error, the RQ stops. The shape of its segments
+ * is kept for striding_write (hw/striding.h).
  */
 inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 {
 	u64 want = 1ull << (rq->log_stride + rq->log_num_strides), have = 0;
-	u32 k, first = 0;
-	bool uniform = true;
+	StridingShapeScan scan;
+	u32 k;
 
 	for (k = 0; k < striding_nsegs(rq) && have < want; k++) {
 		prm::DataSeg d = striding_seg(rq, k);
@@ -143,29 +144,26 @@ inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 			*syndrome = prm::kSyndLocalProtErr;
 			return false;
 		}
-		first = k ? first : n;
-		uniform &= n == first;
+		scan.add(n);
 		have += n;
 	}
 	bus_add(&fn->bus.rd_desc_bytes, (u64)k * sizeof(prm::DataSeg));
-	rq->wqe_seg_bytes = uniform ? first : 0;
+	rq->wqe_shape = striding_shape(scan);
 	*syndrome = prm::kSyndLocalLengthErr;
 	return have == want;
 }
 
 /*
- * Scatter len bytes at offset off of the current WQE's buffer; false on a
- * DMA fault. With segments of one size, the first one written is found
- * by division, not by walking the WQE.
+ * Scatter len bytes at offset off of the current WQE's buffer (off + len
+ * within it); false on a DMA fault. The first segment written is found
+ * from the WQE's shape, or by walking the WQE.
  */
 inline bool striding_write(Function *fn, const Rq *rq, u32 off, const u8 *data, u32 len)
 {
 	u32 k = 0;
 
-	if (rq->wqe_seg_bytes) {
-		k = off / rq->wqe_seg_bytes;
-		off -= k * rq->wqe_seg_bytes;
-	}
+	if (rq->wqe_shape.log_seg != kSegWalk)
+		k = striding_locate(rq->wqe_shape, &off);
 	for (; len && k < striding_nsegs(rq); k++) {
 		prm::DataSeg d = striding_seg(rq, k);
 		u32 n = d.byte_count.get();

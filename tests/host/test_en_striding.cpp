@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include "en/params.h"
+#include "hw/adapter.h"
 #include "softcx/errno.h"
 #include "en_pair.h"
 
@@ -32,6 +33,15 @@ protected:
 		o.xdp_ports = xdp_ports;
 		o.log_rq = 6;
 		return o;
+	}
+	/* The device's striding RQ of port 1 (one channel). */
+	const softcx::hw::Rq *device_rq()
+	{
+		const softcx::hw::Rq *found = nullptr;
+		for (const softcx::hw::Rq &r : scx_hw_function(adapter, 1)->rq)
+			if (r.num && r.striding && r.state == softcx::prm::kQueueRdy)
+				found = &r;
+		return found;
 	}
 	/* Send n frames and poll the receiver until they are all in. */
 	void pump(const std::vector<Bytes> &fs)
@@ -126,6 +136,32 @@ TEST_F(Striding, JumboFramesInPiecesAndFillers)
 	EXPECT_GT(stat(1, "rx_mpwqe_filler_cqes"), 0u);
 	EXPECT_EQ(stat(1, "rx_oversize_pkts_sw_drop"), 0u);
 	EXPECT_EQ(stat(1, "rx_wqe_err"), 0u);
+}
+
+/*
+ * The WQEs the driver posts (the first page shortened by the headroom, a
+ * tail the headroom's size; XDP's headroom; none when non-linear) are ones
+ * the device places a frame in by their shape, without walking them.
+ */
+TEST_F(Striding, DeviceLocatesFramesInDriverWqesWithoutAWalk)
+{
+	const struct {
+		uint32_t mtu, xdp_ports, headroom;
+	} cases[] = { { 1500, 0, 64 }, { 1500, 2, 256 }, { 9000, 0, 0 } };
+	for (const auto &c : cases) {
+		SCOPED_TRACE(testing::Message() << "mtu " << c.mtu << " xdp " << c.xdp_ports);
+		build(opts(c.mtu, c.xdp_ports));
+		host::set_xdp_prog([](void *, uint8_t *, scx_xdp_buf *) { return SCX_XDP_PASS; });
+		Bytes f = udp_frame(1200);
+		size_t before = rx(1).size();
+		pump({ f, f });
+		ASSERT_EQ(rx(1).size(), before + 2);
+		EXPECT_EQ(rx(1).back().data, f);
+		const softcx::hw::Rq *r = device_rq();
+		ASSERT_NE(r, nullptr);
+		EXPECT_EQ(r->wqe_shape.first, 4096 - c.headroom);
+		EXPECT_EQ(r->wqe_shape.log_seg, 12) << "the driver's WQE is walked";
+	}
 }
 
 /* A failed skb build gives its stride's reference back; the page still returns. */

@@ -3,9 +3,12 @@
  * The device's striding RQ (linked-list WQEs of many strides): create
  * checks per model, stride placement and the CQE fields, packets spanning
  * strides and data segments, filler CQEs at a WQE's end, the linked-list
- * order, out of buffer, oversize, malformed WQEs and DMA faults, recovery.
+ * order, out of buffer, oversize, malformed WQEs and DMA faults, recovery;
+ * the shape of a WQE's segments that places a frame without a walk.
  */
 #include "frames.h"
+#include "hw/adapter.h"
+#include "hw/striding.h"
 #include "hw_harness.h"
 
 using namespace hwt;
@@ -416,6 +419,187 @@ TEST_F(HwStriding, RecoveryRestartsAtTheFirstWqe)
 	auto rx = cq.poll_all();
 	ASSERT_EQ(rx.size(), 1u);
 	expect_packet(rx[0], f, 0, 0);
+}
+
+/* ---- the shape of a WQE's segments (hw/striding.h) ---- */
+
+/* The reference: walk the segments to the one holding byte off. {segment, offset in it} */
+std::pair<uint32_t, uint32_t> walk(const std::vector<uint32_t> &segs, uint32_t off)
+{
+	uint32_t k = 0;
+	while (off >= segs[k])
+		off -= segs[k++];
+	return { k, off };
+}
+
+hw::StridingShape learn(const std::vector<uint32_t> &segs)
+{
+	hw::StridingShapeScan scan;
+	for (uint32_t n : segs)
+		scan.add(n);
+	return hw::striding_shape(scan);
+}
+
+/* The driver's WQE (en/rq_striding.cpp): its first page from the headroom on, whole pages, a tail. */
+std::vector<uint32_t> driver_wqe(uint32_t pages, uint32_t headroom)
+{
+	std::vector<uint32_t> segs(pages, 4096);
+	segs[0] -= headroom;
+	if (headroom)
+		segs.push_back(headroom);
+	return segs;
+}
+
+/* Every offset of the buffer: the shape's segment and offset are the walk's. */
+void expect_locates_as_the_walk(const std::vector<uint32_t> &segs, hw::StridingShape sh)
+{
+	uint32_t total = 0;
+	for (uint32_t n : segs)
+		total += n;
+	for (uint32_t off = 0; off < total; off++) {
+		uint32_t in = off;
+		uint32_t k = hw::striding_locate(sh, &in);
+		auto want = walk(segs, off);
+		ASSERT_EQ(k, want.first) << "offset " << off;
+		ASSERT_EQ(in, want.second) << "offset " << off;
+	}
+}
+
+/* The driver's WQEs, with the OS's headrooms (XDP and skb) and none: a compare and a shift. */
+TEST(StridingShape, DriverWqesLocateWithoutAWalk)
+{
+	for (uint32_t pages : { 1u, 2u, 16u, 64u }) {
+		for (uint32_t h : { 0u, 64u, 66u, 256u, 320u }) {
+			SCOPED_TRACE(testing::Message() << pages << " pages, headroom " << h);
+			std::vector<uint32_t> segs = driver_wqe(pages, h);
+			hw::StridingShape sh = learn(segs);
+			ASSERT_NE(sh.log_seg, hw::kSegWalk);
+			EXPECT_EQ(sh.first, 4096 - h);
+			if (segs.size() > 2) {
+				EXPECT_EQ(sh.log_seg, 12);
+			}
+			expect_locates_as_the_walk(segs, sh);
+		}
+	}
+}
+
+/* Shapes a compare and a shift cannot place: walked. */
+TEST(StridingShape, OtherWqesAreWalked)
+{
+	const std::vector<std::vector<uint32_t>> walked = {
+		{ 1000, 1000, 1000 },		/* one size, not a power of two */
+		{ 4000, 3000, 3000, 100 },	/* the middle not a power of two */
+		{ 4096, 2048, 4096, 4096 },	/* the middle of two sizes */
+		{ 4032, 4096, 4096, 8192 },	/* the last longer than the middle */
+	};
+	for (const auto &segs : walked)
+		EXPECT_EQ(learn(segs).log_seg, hw::kSegWalk) << segs.size() << " segments";
+	/* but a short last one, or a second one of any size when it is the last, is placed */
+	EXPECT_EQ(learn({ 4032, 4096, 4096, 100 }).log_seg, 12);
+	EXPECT_EQ(learn({ 100, 4096 }).log_seg, 12);
+	EXPECT_EQ(learn({ 100, 3000 }).log_seg, 12);
+	EXPECT_EQ(learn({ 65536 }).first, 65536u);
+	EXPECT_NE(learn({ 65536 }).log_seg, hw::kSegWalk);
+}
+
+/*
+ * Any list of segments (as a fuzzer posts them): where the shape takes
+ * one, it places every offset where the walk does; and it takes exactly
+ * those whose later segments are one power of two, the last no longer.
+ */
+TEST(StridingShape, RandomWqesLocateAsTheWalk)
+{
+	uint32_t seed = 12345;
+	auto rnd = [&](uint32_t n) {
+		seed = seed * 1103515245u + 12345u;
+		return (seed >> 8) % n;
+	};
+	const uint32_t sizes[] = { 1, 2, 3, 7, 64, 100, 128, 1000, 1024, 4096 };
+	uint32_t placed = 0;
+	for (int t = 0; t < 3000; t++) {
+		uint32_t n = 1 + rnd(8), mid = sizes[rnd(10)];
+		std::vector<uint32_t> segs = { sizes[rnd(10)] };
+		for (uint32_t k = 1; k < n; k++)
+			segs.push_back(k + 1 == n || rnd(8) == 0 ? sizes[rnd(10)] : mid);
+		bool pow2 = true, same = true;
+		for (uint32_t k = 1; k + 1 < n; k++) {
+			same &= segs[k] == segs[1];
+			pow2 &= (segs[k] & (segs[k] - 1)) == 0;
+		}
+		uint32_t round_up = 1;
+		while (n > 1 && round_up < segs[1])
+			round_up <<= 1;
+		bool shaped = n < 2 || (same && pow2 && segs[n - 1] <= round_up);
+		hw::StridingShape sh = learn(segs);
+		ASSERT_EQ(sh.log_seg != hw::kSegWalk, shaped) << "trial " << t;
+		if (shaped) {
+			placed++;
+			expect_locates_as_the_walk(segs, sh);
+		}
+	}
+	EXPECT_GT(placed, 1000u);
+}
+
+/*
+ * Driver-shaped WQEs on the device (a first page shortened by the
+ * headroom, 15 whole pages, a tail the headroom's size): a frame at every
+ * stride, across page boundaries and into the tail, lands where walking
+ * the segments puts it, and the device placed it by the WQE's shape.
+ */
+TEST_F(HwStriding, DriverShapedWqePlacesAsTheWalk)
+{
+	setup(2, 11, 5, 4096, false);	/* 32 strides of 2 KiB: 16 pages a WQE */
+	const uint32_t headrooms[] = { 0, 64, 256, 320 };
+	std::vector<Dma> tails;
+	for (uint32_t ix = 0; ix < 4; ix++) {
+		uint32_t h = headrooms[ix];
+		tails.emplace_back(h ? h : 1);
+		rq.write(ix, (ix + 1) & 3);
+		if (h) {
+			rq.set_seg(ix, 0, rq.bufs[ix][0].dma + h, 4096 - h);
+			rq.set_seg(ix, 16, tails.back().dma, h);
+		}
+	}
+	rq.publish(4);
+	hw::Rq *dev = nullptr;
+	for (hw::Rq &r : fn1->rq)
+		if (r.num == rq.rqn)
+			dev = &r;
+	ASSERT_NE(dev, nullptr);
+
+	for (uint32_t ix = 0; ix < 4; ix++) {
+		uint32_t h = headrooms[ix];
+		SCOPED_TRACE(testing::Message() << "headroom " << h);
+		/* the WQE's segments as the driver wrote them: the reference walks them */
+		std::vector<uint8_t *> mem;
+		std::vector<uint32_t> segs = driver_wqe(16, h);
+		mem.push_back(rq.bufs[ix][0].cpu + h);
+		for (uint32_t k = 1; k < 16; k++)
+			mem.push_back(rq.bufs[ix][k].cpu);
+		if (h)
+			mem.push_back(tails[ix].cpu);
+		std::vector<frames::Bytes> sent;
+		for (uint32_t s = 0; s < 32; s++) {
+			sent.push_back(frame_of(s % 4 ? 2048 - (s * 97) % 1900 : 2048, (uint8_t)(s + ix)));
+			l.send(sent.back(), 0, 0, false);
+		}
+		EXPECT_EQ(dev->wqe_shape.first, 4096 - h);
+		EXPECT_EQ(dev->wqe_shape.log_seg, 12) << "the WQE is walked";
+		auto rx = cq.poll_all();
+		ASSERT_EQ(rx.size(), 32u);
+		for (uint32_t s = 0; s < 32; s++) {
+			Got g = decode(rx[s]);
+			EXPECT_FALSE(g.filler);
+			EXPECT_EQ(g.wqe, ix);
+			EXPECT_EQ(g.stride, s);
+			frames::Bytes got;
+			for (uint32_t i = 0; i < sent[s].size(); i++) {
+				auto at = walk(segs, (s << 11) + i);
+				got.push_back(mem[at.first][at.second]);
+			}
+			EXPECT_EQ(got, sent[s]) << "stride " << s;
+		}
+	}
 }
 
 } /* namespace */
