@@ -47,36 +47,60 @@
 
 static struct dentry *scx_debugfs_root;
 
-enum scx_inject {
-	SCX_INJECT_TX_ERROR,
-	SCX_INJECT_TX_STALL,
-	SCX_INJECT_RX_ERROR,
-	SCX_INJECT_RX_CQ_OVERRUN,
+/*
+ * The per-port inject files: each the core's injection on every channel,
+ * with the part of the data path it touches quiesced (NAPI for the RQs,
+ * the queue's TX lock for the SQs). Any write injects; what is written
+ * is not read. The write handler finds its entry from the file's own
+ * file_operations, which each entry carries.
+ */
+struct scx_inject_file {
+	const char *name;
+	void (*inject)(struct scx_channel *c);
+	bool rx;
+	const char *effect;	/* for the log */
+	struct file_operations fops;
 };
 
-/* Apply one fault to every channel, with the part of the data path it touches quiesced. */
-static void scx_inject(struct scx_chan *ch, enum scx_inject what)
+static ssize_t scx_inject_write(struct file *file, const char __user *buf, size_t count,
+				loff_t *ppos);
+
+#define SCX_INJECT_FILE(file, core_call, on_rx, what)					\
+	{										\
+		.name = file, .inject = core_call, .rx = on_rx, .effect = what,		\
+		.fops = { .owner = THIS_MODULE, .open = simple_open,			\
+			  .write = scx_inject_write, .llseek = noop_llseek },		\
+	}
+
+static const struct scx_inject_file scx_inject_files[] = {
+	SCX_INJECT_FILE("inject_tx_error", scx_channel_inject_tx_error, false,
+			"the next TX WQE of each queue will fail"),
+	SCX_INJECT_FILE("inject_tx_stall", scx_channel_inject_tx_stall, false,
+			"TX doorbells of each queue are lost until it recovers"),
+	SCX_INJECT_FILE("inject_rx_error", scx_channel_inject_rx_error, true,
+			"the next RX buffer of each queue will fail"),
+	SCX_INJECT_FILE("inject_rx_cq_overrun", scx_channel_inject_rx_cq_overrun, true,
+			"the RX CQs stop publishing set_ci until their RQ recovers"),
+};
+
+static void scx_inject(struct scx_chan *ch, const struct scx_inject_file *f)
 {
-	if (what == SCX_INJECT_RX_ERROR || what == SCX_INJECT_RX_CQ_OVERRUN) {
+	if (f->rx) {
 		napi_disable(&ch->napi);
-		if (what == SCX_INJECT_RX_ERROR)
-			scx_channel_inject_rx_error(ch->core);
-		else
-			scx_channel_inject_rx_cq_overrun(ch->core);
+		f->inject(ch->core);
 		napi_enable(&ch->napi);
 		return;
 	}
 	__netif_tx_lock_bh(ch->txq);
-	if (what == SCX_INJECT_TX_ERROR)
-		scx_channel_inject_tx_error(ch->core);
-	else
-		scx_channel_inject_tx_stall(ch->core);
+	f->inject(ch->core);
 	__netif_tx_unlock_bh(ch->txq);
 }
 
-static ssize_t scx_inject_write(struct file *file, size_t count, enum scx_inject what,
-				const char *effect)
+static ssize_t scx_inject_write(struct file *file, const char __user *buf, size_t count,
+				loff_t *ppos)
 {
+	const struct scx_inject_file *f =
+		container_of(debugfs_real_fops(file), struct scx_inject_file, fops);
 	struct scx_priv *priv = file->private_data;
 	u32 i;
 
@@ -86,52 +110,11 @@ static ssize_t scx_inject_write(struct file *file, size_t count, enum scx_inject
 		return -ENETDOWN;
 	}
 	for (i = 0; i < priv->nch; i++)
-		scx_inject(&priv->ch[i], what);
+		scx_inject(&priv->ch[i], f);
 	rtnl_unlock();
-	netdev_info(priv->netdev, "debugfs: %s\n", effect);
+	netdev_info(priv->netdev, "debugfs: %s\n", f->effect);
 	return count;
 }
-
-static ssize_t scx_inject_tx_error_write(struct file *file, const char __user *buf,
-					 size_t count, loff_t *ppos)
-{
-	return scx_inject_write(file, count, SCX_INJECT_TX_ERROR,
-				"the next TX WQE of each queue will fail");
-}
-
-static ssize_t scx_inject_tx_stall_write(struct file *file, const char __user *buf,
-					 size_t count, loff_t *ppos)
-{
-	return scx_inject_write(file, count, SCX_INJECT_TX_STALL,
-				"TX doorbells of each queue are lost until it recovers");
-}
-
-static ssize_t scx_inject_rx_error_write(struct file *file, const char __user *buf,
-					 size_t count, loff_t *ppos)
-{
-	return scx_inject_write(file, count, SCX_INJECT_RX_ERROR,
-				"the next RX buffer of each queue will fail");
-}
-
-static ssize_t scx_inject_rx_cq_overrun_write(struct file *file, const char __user *buf,
-					      size_t count, loff_t *ppos)
-{
-	return scx_inject_write(file, count, SCX_INJECT_RX_CQ_OVERRUN,
-				"the RX CQs stop publishing set_ci until their RQ recovers");
-}
-
-#define SCX_INJECT_FOPS(name) \
-	static const struct file_operations scx_##name##_fops = { \
-		.owner	= THIS_MODULE, \
-		.open	= simple_open, \
-		.write	= scx_##name##_write, \
-		.llseek	= noop_llseek, \
-	}
-
-SCX_INJECT_FOPS(inject_tx_error);
-SCX_INJECT_FOPS(inject_tx_stall);
-SCX_INJECT_FOPS(inject_rx_error);
-SCX_INJECT_FOPS(inject_rx_cq_overrun);
 
 static ssize_t scx_inject_dma_fault_write(struct file *file, const char __user *buf,
 					  size_t count, loff_t *ppos)
@@ -201,18 +184,15 @@ void scx_debugfs_exit(void)
 
 void scx_debugfs_port_add(struct scx_priv *priv)
 {
+	u32 i;
+
 	if (IS_ERR_OR_NULL(scx_debugfs_root))
 		return;
 	priv->debugfs = debugfs_create_dir(netdev_name(priv->netdev), scx_debugfs_root);
-	debugfs_create_file("inject_tx_error", 0200, priv->debugfs, priv,
-			    &scx_inject_tx_error_fops);
-	debugfs_create_file("inject_tx_stall", 0200, priv->debugfs, priv,
-			    &scx_inject_tx_stall_fops);
-	debugfs_create_file("inject_rx_error", 0200, priv->debugfs, priv,
-			    &scx_inject_rx_error_fops);
+	for (i = 0; i < ARRAY_SIZE(scx_inject_files); i++)
+		debugfs_create_file(scx_inject_files[i].name, 0200, priv->debugfs, priv,
+				    &scx_inject_files[i].fops);
 	debugfs_create_file("cqs", 0400, priv->debugfs, priv, &scx_cqs_fops);
-	debugfs_create_file("inject_rx_cq_overrun", 0200, priv->debugfs, priv,
-			    &scx_inject_rx_cq_overrun_fops);
 }
 
 void scx_debugfs_port_del(struct scx_priv *priv)
