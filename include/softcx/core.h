@@ -57,6 +57,7 @@ struct scx_port_caps {
 	uint32_t xdp_tx_mpwqe;	/* XDP frames may go out in MPWQE sessions */
 	uint32_t rx_striding;	/* striding RQs (multi-packet RX WQEs) */
 	uint32_t rx_cqe_compress;	/* RX CQE compression */
+	uint32_t rx_hw_gro;	/* SHAMPO: header-data split and hardware GRO (rx-gro-hw) */
 	uint32_t xdp_max_mtu;	/* largest MTU with an XDP program (one page per packet) */
 	/* ring sizes a user may set (ethtool -G), log2: SQ in WQEBBs, RQ in packets */
 	uint32_t min_log_sq_size, max_log_sq_size;
@@ -77,6 +78,7 @@ void scx_params_queue_sizes(struct scx_queue_sizes *qs);
 #define SCX_FEATURE_XDP_TX_MPWQE 1	/* scx_port_params.xdp_tx_mpwqe */
 #define SCX_FEATURE_RX_STRIDING 2	/* scx_port_params.rx_striding */
 #define SCX_FEATURE_RX_CQE_COMPRESS 3	/* scx_port_params.rx_cqe_compress */
+#define SCX_FEATURE_RX_HW_GRO 4		/* scx_port_params.rx_hw_gro */
 
 struct scx_port_params {
 	uint32_t nch;
@@ -103,6 +105,14 @@ struct scx_port_params {
 	uint32_t rx_striding;
 	/* the RQs' CQs compress CQEs (needs caps.rx_cqe_compress) */
 	uint32_t rx_cqe_compress;
+	/*
+	 * SHAMPO: headers and payload split, consecutive TCP segments merged
+	 * by the device and delivered as one skb per session
+	 * (scx_os_rx_deliver_hds). Needs caps.rx_hw_gro, rx_striding, no XDP
+	 * and no CQE compression (else -EOPNOTSUPP; scx_params_conflict()
+	 * says why).
+	 */
+	uint32_t rx_hw_gro;
 };
 
 /*
@@ -176,6 +186,12 @@ void scx_port_get_caps(const struct scx_port *p, struct scx_port_caps *caps);
  * reason in *why (a static string, for the OS's log).
  */
 int scx_port_feature_check(const struct scx_port *p, uint32_t feature, const char **why);
+/*
+ * Why a port cannot run with these parameters because of a rule between
+ * features (a static string in ethtool's words, for an extack or the log),
+ * or NULL when none is broken.
+ */
+const char *scx_params_conflict(const struct scx_port *p, const struct scx_port_params *params);
 
 /*
  * Build and start a channel set: CQs, SQs, RQs (filled), RSS over the RQs.

@@ -176,6 +176,34 @@ struct scx_rx_piece {
 };
 int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
 			     const struct scx_rx_piece *pieces, uint32_t n);
+/*
+ * A packet whose headers the device split from its payload (SHAMPO), or
+ * a hardware GRO session of several: the hdr_len header bytes (L2..L4,
+ * those of the session's first segment with the lengths, IPv4 header
+ * checksum and TCP flags already as software GRO leaves a merged packet)
+ * are copied into the skb's head, the payload attached from the n pieces
+ * (n may be 0: a packet without payload) as page fragments, each holding
+ * one reference the shim takes over. pkt->len = hdr_len + the pieces.
+ * gso NULL: one packet, checksum verdict pkt->csum. gso set: a session of
+ * gso->segs segments of gso->size payload bytes (the last may be
+ * shorter), the TCP checksum field holding the pseudo-header sum
+ * (CHECKSUM_PARTIAL at gso->l4_off). Returns as scx_os_rx_deliver().
+ */
+struct scx_rx_gso {
+	uint16_t size;		/* payload bytes of every segment but the last */
+	uint16_t segs;		/* segments merged (> 1) */
+	uint16_t l4_off;	/* TCP header offset in the frame */
+	uint8_t type;		/* SCX_RX_GSO_* */
+};
+enum {
+	SCX_RX_GSO_TCPV4 = 1,
+	SCX_RX_GSO_TCPV6 = 2,
+	SCX_RX_GSO_FIXEDID = 4,	/* IPv4 with DF: every segment carries the same ID */
+	SCX_RX_GSO_ECN = 8,	/* CWR set in the first segment */
+};
+int scx_os_rx_deliver_hds(void *os_channel, const struct scx_rx_pkt *pkt, const void *hdr,
+			  uint32_t hdr_len, const struct scx_rx_piece *pieces, uint32_t n,
+			  const struct scx_rx_gso *gso);
 
 /* ---- driver core -> XDP (NAPI context) ---- */
 enum {

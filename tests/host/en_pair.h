@@ -43,6 +43,7 @@ struct Options {
 	bool xdp_mpwqe = false;		/* xdp_tx_mpwqe (both ports) */
 	bool rx_striding = false;	/* rx_striding_rq (both ports) */
 	bool rx_cqe_compress = false;	/* rx_cqe_compress (both ports) */
+	bool rx_hw_gro = false;		/* rx-gro-hw: SHAMPO (both ports; needs rx_striding) */
 };
 
 /* One TX buffer the test owns until its completion. */

@@ -564,31 +564,37 @@ void scx_os_rx_frag_put(struct scx_os_rxq *q, void *page, uint32_t n, int napi)
 	rxbuf_put(page, n);
 }
 
-int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
-			     const struct scx_rx_piece *pieces, uint32_t n)
+namespace {
+
+/* The pieces' bytes after `data` (under g_mu); false when a piece is not in a fragmented RX buffer. */
+bool gather_pieces(const struct scx_rx_piece *pieces, uint32_t n, std::vector<uint8_t> *data)
 {
-	std::vector<uint8_t> data;
 	bool ok = true;
+
+	for (uint32_t i = 0; i < n; i++) {
+		auto it = g_rxbufs.find(pieces[i].page);
+		if (it == g_rxbufs.end() || it->second.refs <= 0 ||
+		    (uint64_t)pieces[i].off + pieces[i].len > it->second.size || !pieces[i].len) {
+			host_error("rx_deliver: piece %u (%p +%u %u) is not in a fragmented RX buffer",
+				   i, pieces[i].page, pieces[i].off, pieces[i].len);
+			ok = false;
+			continue;
+		}
+		const uint8_t *p = static_cast<const uint8_t *>(pieces[i].page) + pieces[i].off;
+		data->insert(data->end(), p, p + pieces[i].len);
+	}
+	return ok;
+}
+
+/* Record a packet built from pieces (after `data` holds its bytes); every piece's reference goes back. */
+int deliver_gathered(void *os_channel, const struct scx_rx_pkt *pkt, std::vector<uint8_t> data,
+		     bool ok, const struct scx_rx_piece *pieces, uint32_t n,
+		     const struct scx_rx_gso *gso)
+{
 	{
 		std::lock_guard<std::recursive_mutex> l(g_mu);
-		uint32_t total = 0;
-		for (uint32_t i = 0; i < n; i++) {
-			auto it = g_rxbufs.find(pieces[i].page);
-			if (it == g_rxbufs.end() || it->second.refs <= 0 ||
-			    (uint64_t)pieces[i].off + pieces[i].len > it->second.size ||
-			    !pieces[i].len) {
-				host_error("rx_deliver_pieces: piece %u (%p +%u %u) is not in a fragmented RX buffer",
-					   i, pieces[i].page, pieces[i].off, pieces[i].len);
-				ok = false;
-				continue;
-			}
-			const uint8_t *p = static_cast<const uint8_t *>(pieces[i].page) + pieces[i].off;
-			data.insert(data.end(), p, p + pieces[i].len);
-			total += pieces[i].len;
-		}
-		if (total != pkt->len) {
-			host_error("rx_deliver_pieces: pieces of %u bytes for a %u-byte packet", total,
-				   pkt->len);
+		if (ok && data.size() != pkt->len) {
+			host_error("rx_deliver: %zu bytes for a %u-byte packet", data.size(), pkt->len);
 			ok = false;
 		}
 		if (ok && g_fail_deliveries > 0) {
@@ -596,11 +602,47 @@ int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
 			ok = false;
 		}
 		if (ok)
-			g_delivered[os_channel].push_back(host::RxRecord{ data, *pkt });
+			g_delivered[os_channel].push_back(
+				host::RxRecord{ std::move(data), *pkt, gso ? *gso : scx_rx_gso{} });
 	}
 	for (uint32_t i = 0; i < n; i++)
 		rxbuf_put(pieces[i].page);
 	return ok ? 0 : -1;
+}
+
+} /* namespace */
+
+int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
+			     const struct scx_rx_piece *pieces, uint32_t n)
+{
+	std::vector<uint8_t> data;
+	bool ok;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		ok = gather_pieces(pieces, n, &data);
+	}
+	return deliver_gathered(os_channel, pkt, std::move(data), ok, pieces, n, nullptr);
+}
+
+int scx_os_rx_deliver_hds(void *os_channel, const struct scx_rx_pkt *pkt, const void *hdr,
+			  uint32_t hdr_len, const struct scx_rx_piece *pieces, uint32_t n,
+			  const struct scx_rx_gso *gso)
+{
+	const uint8_t *h = static_cast<const uint8_t *>(hdr);
+	std::vector<uint8_t> data(h, h + hdr_len);
+	bool ok = hdr_len >= 14;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		if (!ok)
+			host_error("rx_deliver_hds: a %u-byte header", hdr_len);
+		if (gso && (gso->segs < 2 || !gso->size || gso->l4_off >= hdr_len)) {
+			host_error("rx_deliver_hds: gso size %u segs %u l4_off %u (header %u)", gso->size,
+				   gso->segs, gso->l4_off, hdr_len);
+			ok = false;
+		}
+		ok = gather_pieces(pieces, n, &data) && ok;
+	}
+	return deliver_gathered(os_channel, pkt, std::move(data), ok, pieces, n, gso);
 }
 
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
@@ -628,7 +670,7 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 		else {
 			const uint8_t *p = static_cast<const uint8_t *>(pkt->page) + pkt->headroom;
 			g_delivered[os_channel].push_back(
-				host::RxRecord{ std::vector<uint8_t>(p, p + pkt->len), *pkt });
+				host::RxRecord{ std::vector<uint8_t>(p, p + pkt->len), *pkt, scx_rx_gso{} });
 			rxbuf_put(pkt->page);
 			return 0;
 		}
