@@ -94,17 +94,19 @@ Bytes build(const Spec &s)
 
 	Bytes l4;
 	if (s.proto == 6) {
+		Bytes opts = s.tcp_opts;
+		while (opts.size() % 4)
+			opts.push_back(1);	/* NOP */
 		l4.assign(20, 0);
 		put16(l4, 0, s.sport);
 		put16(l4, 2, s.dport);
-		l4[4] = (uint8_t)(s.tcp_seq >> 24);
-		l4[5] = (uint8_t)(s.tcp_seq >> 16);
-		l4[6] = (uint8_t)(s.tcp_seq >> 8);
-		l4[7] = (uint8_t)s.tcp_seq;
-		l4[12] = 5 << 4;
+		put32(l4, 4, s.tcp_seq);
+		put32(l4, 8, s.tcp_ack);
+		l4[12] = (uint8_t)((5 + opts.size() / 4) << 4);
 		l4[13] = s.tcp_flags;
-		put16(l4, 14, 65535);
+		put16(l4, 14, s.tcp_window);
 		put16(l4, 16, 0xdead);	/* garbage until filled */
+		l4.insert(l4.end(), opts.begin(), opts.end());
 	} else if (s.proto == 17) {
 		l4.assign(8, 0);
 		put16(l4, 0, s.sport);
@@ -117,20 +119,21 @@ Bytes build(const Spec &s)
 	Bytes src = ip_bytes(s.src), dst = ip_bytes(s.dst);
 	if (s.v6) {
 		Bytes ip(40, 0);
-		ip[0] = 0x60;
+		put32(ip, 0, 6u << 28 | (uint32_t)s.tos << 20 | (s.flow_label & 0xfffff));
 		put16(ip, 4, (uint16_t)l4.size());
 		ip[6] = s.proto;
-		ip[7] = 64;
+		ip[7] = s.ttl;
 		memcpy(&ip[8], src.data(), 16);
 		memcpy(&ip[24], dst.data(), 16);
 		f.insert(f.end(), ip.begin(), ip.end());
 	} else {
 		Bytes ip(20, 0);
 		ip[0] = 0x45;
+		ip[1] = s.tos;
 		put16(ip, 2, (uint16_t)(20 + l4.size()));
-		put16(ip, 4, 0x1234);
-		put16(ip, 6, 0x4000);	/* DF */
-		ip[8] = 64;
+		put16(ip, 4, s.ip_id);
+		put16(ip, 6, s.df ? 0x4000 : 0);
+		ip[8] = s.ttl;
 		ip[9] = s.proto;
 		put16(ip, 10, 0xabcd);	/* garbage until filled */
 		memcpy(&ip[12], src.data(), 4);
@@ -140,6 +143,10 @@ Bytes build(const Spec &s)
 	f.insert(f.end(), l4.begin(), l4.end());
 	if (s.good_csums)
 		fill_reference_csums(f);
+	if (s.good_csums && s.bad_l4_csum && (s.proto == 6 || s.proto == 17)) {
+		size_t at = l4_off(f) + (s.proto == 6 ? 16 : 6);
+		put16(f, at, (uint16_t)(get16(f, at) ^ 0x0101));	/* never another form of the same sum */
+	}
 	return f;
 }
 
@@ -188,6 +195,29 @@ void fill_reference_csums(Bytes &f)
 		put16(f, l4_off(f) + 16, ref_l4_csum(f));
 	else if (proto == 17)
 		put16(f, l4_off(f) + 6, ref_l4_csum(f));
+}
+
+Bytes tcp_ts_option(uint32_t tsval, uint32_t tsecr)
+{
+	Bytes o = { 1, 1, 8, 10, 0, 0, 0, 0, 0, 0, 0, 0 };
+	put32(o, 4, tsval);
+	put32(o, 8, tsecr);
+	return o;
+}
+
+Bytes Flow::next(size_t n, uint8_t flags)
+{
+	Spec s = tmpl;
+
+	s.proto = 6;
+	s.tcp_seq = seq;
+	s.tcp_flags = flags;
+	s.ip_id = id;
+	s.payload = payload(n, (uint8_t)(seq * 7 + sent.size()));
+	sent.insert(sent.end(), s.payload.begin(), s.payload.end());
+	seq += (uint32_t)n;
+	id = (uint16_t)(id + id_step);
+	return build(s);
 }
 
 Bytes small(uint8_t seed)

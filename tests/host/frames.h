@@ -25,7 +25,27 @@ struct Spec {
 	int vlan = -1;			/* TCI when >= 0 */
 	Bytes payload;
 	bool good_csums = true;		/* fill correct checksums, else leave garbage */
+	/* TCP */
+	uint32_t tcp_ack = 0;
+	uint16_t tcp_window = 65535;
+	Bytes tcp_opts;			/* padded with NOPs to a multiple of 4 */
+	bool bad_l4_csum = false;	/* correct checksums but a wrong TCP/UDP one */
+	/* IPv4 */
+	uint16_t ip_id = 0x1234;
+	bool df = true;
+	uint8_t ttl = 64;		/* IPv4 TTL, IPv6 hop limit */
+	uint8_t tos = 0;		/* IPv4 TOS, IPv6 traffic class (ECN in bits 1:0) */
+	/* IPv6 */
+	uint32_t flow_label = 0;
 };
+
+/* TCP flag bits */
+enum : uint8_t {
+	kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPsh = 0x08, kAck = 0x10, kUrg = 0x20,
+	kEce = 0x40, kCwr = 0x80,
+};
+/* NOP, NOP, timestamps (the 12 option bytes Linux sends on an established flow). */
+Bytes tcp_ts_option(uint32_t tsval, uint32_t tsecr);
 
 Bytes build(const Spec &s);
 Bytes payload(size_t n, uint8_t seed = 1);
@@ -45,11 +65,34 @@ uint16_t ref_sum(const Bytes &f, size_t from);
 /* Recompute every checksum with the reference. */
 void fill_reference_csums(Bytes &f);
 
+/*
+ * Consecutive TCP segments of one flow: next() builds the segment after
+ * the last one from tmpl (addresses, ports, options, IP fields), at seq,
+ * with IPv4 ID id (then advanced by id_step), and appends its payload to
+ * sent. Payload bytes differ from segment to segment.
+ */
+struct Flow {
+	Spec tmpl;
+	uint32_t seq = 1000;
+	uint16_t id = 0x100;
+	uint16_t id_step = 1;
+	Bytes sent;
+
+	Bytes next(size_t n, uint8_t flags = kAck);
+};
+
 inline uint16_t get16(const Bytes &f, size_t off) { return (uint16_t)(f[off] << 8 | f[off + 1]); }
 inline void put16(Bytes &f, size_t off, uint16_t v)
 {
 	f[off] = (uint8_t)(v >> 8);
 	f[off + 1] = (uint8_t)v;
+}
+
+inline uint32_t get32(const Bytes &f, size_t off) { return (uint32_t)get16(f, off) << 16 | get16(f, off + 2); }
+inline void put32(Bytes &f, size_t off, uint32_t v)
+{
+	put16(f, off, (uint16_t)(v >> 16));
+	put16(f, off + 2, (uint16_t)v);
 }
 
 } /* namespace frames */
