@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * SHAMPO (hardware GRO) end to end: frames sent from port 0 to port 1 of
+ * a ConnectX-7 pair with rx_hw_gro, port 1 polled once for the whole
+ * batch, and what the driver hands the stack judged against the software
+ * GRO reference (gro_ref.h):
+ *  (a) per flow, the delivered payload is the sent payload, in order;
+ *  (b) every delivered skb lies within one skb of the reference (the
+ *      device may end a session earlier at its limits, one open session
+ *      per RQ among them, never merge what Linux would not);
+ *  (c) every delivered skb cut back by gso_size gives exactly the sent
+ *      frames, per flow in order;
+ *  (d) where no device limit is in play, the skbs are the reference's
+ *      (bytes, gso size/segs/type; order within a flow aside);
+ *  (e) with rx_hw_gro off the same frames arrive one by one, unchanged.
+ */
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "gro_ref.h"
+#include "en_pair.h"
+
+using namespace enpair;
+using frames::Bytes;
+using frames::Flow;
+using gro::Skb;
+
+namespace {
+
+constexpr uint8_t kAck = frames::kAck;
+
+struct ShampoCase {
+	const char *name;
+	std::function<std::vector<Bytes>()> frames;
+	bool exact;	/* (d): no device limit in play */
+};
+
+Flow v4(uint16_t sport = 1000)
+{
+	Flow f;
+	f.tmpl.sport = sport;
+	f.tmpl.tcp_opts = frames::tcp_ts_option(100, 200);
+	return f;
+}
+
+Flow v6(uint16_t sport = 1000)
+{
+	Flow f = v4(sport);
+	f.tmpl.v6 = true;
+	f.tmpl.src = "fd00::1";
+	f.tmpl.dst = "fd00::2";
+	return f;
+}
+
+std::vector<Bytes> run(Flow f, std::initializer_list<std::pair<size_t, uint8_t>> segs)
+{
+	std::vector<Bytes> v;
+	for (auto &s : segs)
+		v.push_back(f.next(s.first, s.second));
+	return v;
+}
+
+std::vector<Bytes> n_segs(Flow &f, int n, size_t len, uint8_t last_flags = kAck)
+{
+	std::vector<Bytes> v;
+	for (int i = 0; i < n; i++)
+		v.push_back(f.next(len, i == n - 1 ? last_flags : kAck));
+	return v;
+}
+
+void append(std::vector<Bytes> &to, const std::vector<Bytes> &v) { to.insert(to.end(), v.begin(), v.end()); }
+
+/* Frames whose template changes after `before` segments. */
+std::vector<Bytes> change_after(Flow f, int before, int after, const std::function<void(Flow &)> &change)
+{
+	std::vector<Bytes> v = n_segs(f, before, 1000);
+	change(f);
+	append(v, n_segs(f, after, 1000));
+	return v;
+}
+
+Bytes udp(size_t n)
+{
+	frames::Spec s;
+	s.proto = 17;
+	s.payload = frames::payload(n, 9);
+	return frames::build(s);
+}
+
+Bytes icmp(size_t n)
+{
+	frames::Spec s;
+	s.proto = 1;
+	s.payload = frames::payload(n, 11);
+	return frames::build(s);
+}
+
+const ShampoCase kCases[] = {
+	{ "in_order_v4", [] { Flow f = v4(); return n_segs(f, 10, 1448, kAck | frames::kPsh); }, true },
+	{ "in_order_v6", [] { Flow f = v6(); return n_segs(f, 10, 1428); }, true },
+	{ "single_segment", [] { Flow f = v4(); return n_segs(f, 1, 700); }, true },
+	{ "short_last_then_more", [] { return run(v4(), { { 1000, kAck }, { 1000, kAck }, { 300, kAck },
+							 { 1000, kAck }, { 1000, kAck } }); }, true },
+	{ "larger_second", [] { return run(v4(), { { 500, kAck }, { 1000, kAck }, { 1000, kAck } }); }, true },
+	{ "seq_gap", [] {
+		  Flow f = v4();
+		  auto v = n_segs(f, 3, 1000);
+		  f.seq += 1000;
+		  append(v, n_segs(f, 3, 1000));
+		  return v;
+	  }, true },
+	{ "seq_back", [] {
+		  Flow f = v4();
+		  auto v = n_segs(f, 3, 1000);
+		  f.seq -= 2000;
+		  append(v, n_segs(f, 3, 1000));
+		  return v;
+	  }, true },
+	{ "psh_ends", [] { Flow f = v4(); auto v = n_segs(f, 3, 1000, kAck | frames::kPsh);
+			   append(v, n_segs(f, 3, 1000)); return v; }, true },
+	{ "fin_ends", [] { Flow f = v4(); return n_segs(f, 4, 1000, kAck | frames::kFin); }, true },
+	{ "syn_in_middle", [] { return run(v4(), { { 1000, kAck }, { 1000, kAck }, { 1000, kAck | frames::kSyn },
+						  { 1000, kAck }, { 1000, kAck } }); }, true },
+	{ "rst_in_middle", [] { return run(v4(), { { 1000, kAck }, { 1000, kAck }, { 1000, kAck | frames::kRst },
+						  { 1000, kAck }, { 1000, kAck } }); }, true },
+	{ "urg_in_middle", [] { return run(v4(), { { 1000, kAck }, { 1000, kAck }, { 1000, kAck | frames::kUrg },
+						  { 1000, kAck }, { 1000, kAck } }); }, true },
+	{ "cwr_second", [] { return run(v4(), { { 1000, kAck }, { 1000, kAck | frames::kCwr }, { 1000, kAck },
+					       { 1000, kAck } }); }, true },
+	{ "cwr_first", [] { return run(v4(), { { 1000, kAck | frames::kCwr }, { 1000, kAck }, { 1000, kAck } }); },
+	  true },
+	{ "ece_all", [] { return run(v4(), { { 1000, kAck | frames::kEce }, { 1000, kAck | frames::kEce } }); },
+	  true },
+	{ "tsval_change", [] { return change_after(v4(), 3, 3, [](Flow &f) {
+		  f.tmpl.tcp_opts = frames::tcp_ts_option(101, 200); }); }, true },
+	{ "no_options", [] { Flow f = v4(); f.tmpl.tcp_opts.clear(); return n_segs(f, 5, 1000); }, true },
+	{ "window_change", [] { return change_after(v4(), 2, 2, [](Flow &f) { f.tmpl.tcp_window = 500; }); }, true },
+	{ "ack_change", [] { return change_after(v4(), 2, 2, [](Flow &f) { f.tmpl.tcp_ack = 5000; }); }, true },
+	{ "ip_id_fixed_df", [] { Flow f = v4(); f.id_step = 0; return n_segs(f, 5, 1000); }, true },
+	{ "ip_id_fixed_no_df", [] { Flow f = v4(); f.id_step = 0; f.tmpl.df = false; return n_segs(f, 4, 1000); },
+	  true },
+	{ "ip_id_inc_no_df", [] { Flow f = v4(); f.tmpl.df = false; return n_segs(f, 5, 1000); }, true },
+	{ "ip_id_random", [] { Flow f = v4(); f.id_step = 0x3a5b; return n_segs(f, 4, 1000); }, true },
+	{ "ip_id_fixed_then_inc", [] {
+		  Flow f = v4();
+		  f.id_step = 0;
+		  auto v = n_segs(f, 2, 1000);
+		  f.id_step = 1;
+		  append(v, n_segs(f, 3, 1000));
+		  return v;
+	  }, true },
+	{ "ttl_change", [] { return change_after(v4(), 3, 3, [](Flow &f) { f.tmpl.ttl = 63; }); }, true },
+	{ "ecn_ce_change", [] { return change_after(v4(), 3, 3, [](Flow &f) { f.tmpl.tos = 3; }); }, true },
+	{ "v6_traffic_class_change", [] { return change_after(v6(), 3, 3, [](Flow &f) { f.tmpl.tos = 0x20; }); },
+	  true },
+	{ "v6_hop_limit_change", [] { return change_after(v6(), 3, 3, [](Flow &f) { f.tmpl.ttl = 1; }); }, true },
+	{ "v6_flow_label_change", [] { return change_after(v6(), 3, 3, [](Flow &f) { f.tmpl.flow_label = 7; }); },
+	  true },
+	{ "bad_checksum", [] {
+		  Flow f = v4();
+		  auto v = n_segs(f, 3, 1000);
+		  f.tmpl.bad_l4_csum = true;
+		  v.push_back(f.next(1000));
+		  f.tmpl.bad_l4_csum = false;
+		  append(v, n_segs(f, 3, 1000));
+		  return v;
+	  }, true },
+	{ "bad_checksum_first", [] {
+		  Flow f = v4();
+		  f.tmpl.bad_l4_csum = true;
+		  std::vector<Bytes> v = { f.next(1000) };
+		  f.tmpl.bad_l4_csum = false;
+		  append(v, n_segs(f, 3, 1000));
+		  return v;
+	  }, true },
+	{ "vlan", [] { Flow f = v4(); f.tmpl.vlan = 100; return n_segs(f, 5, 1000); }, true },
+	{ "pure_acks", [] { return run(v4(), { { 1000, kAck }, { 1000, kAck }, { 0, kAck }, { 0, kAck },
+					      { 1000, kAck }, { 1000, kAck } }); }, true },
+	{ "pure_acks_only", [] { return run(v4(), { { 0, kAck }, { 0, kAck }, { 0, kAck } }); }, true },
+	{ "two_flows_in_turn", [] {
+		  Flow a = v4(1000), b = v4(1001);
+		  auto v = n_segs(a, 4, 1000);
+		  append(v, n_segs(b, 4, 1000));
+		  append(v, n_segs(a, 4, 1000));
+		  return v;
+	  }, false },
+	{ "two_flows_interleaved", [] {
+		  Flow a = v4(1000), b = v4(1001);
+		  std::vector<Bytes> v;
+		  for (int i = 0; i < 6; i++) {
+			  v.push_back(a.next(1000));
+			  v.push_back(b.next(800));
+		  }
+		  return v;
+	  }, false },
+	{ "v4_and_v6_interleaved", [] {
+		  Flow a = v4(1000), b = v6(1000);
+		  std::vector<Bytes> v;
+		  for (int i = 0; i < 4; i++) {
+			  append(v, n_segs(a, 2, 1000));
+			  append(v, n_segs(b, 2, 1000));
+		  }
+		  return v;
+	  }, false },
+	{ "udp_icmp_between", [] {
+		  Flow f = v4();
+		  auto v = n_segs(f, 3, 1000);
+		  v.push_back(udp(300));
+		  append(v, n_segs(f, 3, 1000));
+		  v.push_back(icmp(64));
+		  append(v, n_segs(f, 3, 1000));
+		  return v;
+	  }, false },
+	{ "over_64k_in_a_row", [] { Flow f = v4(); return n_segs(f, 100, 1448); }, false },
+	{ "over_64k_v6", [] { Flow f = v6(); return n_segs(f, 60, 1428); }, false },
+	{ "many_small_segments", [] { Flow f = v4(); return n_segs(f, 120, 64); }, false },
+};
+
+/* The record as an skb: gso fields only for a session of several. */
+Skb as_skb(const host::RxRecord &r)
+{
+	Skb s;
+	s.data = r.data;
+	if (r.gso.segs > 1) {
+		s.gso_size = r.gso.size;
+		s.gso_segs = r.gso.segs;
+		s.gso_type = r.gso.type;
+	}
+	return s;
+}
+
+/* A flow's name for messages: its key in hex ("" for every non-TCP frame). */
+std::string flow_of(const Bytes &f)
+{
+	std::string hex;
+	char b[3];
+	for (char c : gro::parse(f).flow) {
+		snprintf(b, sizeof(b), "%02x", (uint8_t)c);
+		hex += b;
+	}
+	return hex;
+}
+
+/* "" if equal, else where the lists of byte strings first differ. */
+std::string first_diff(const std::vector<Bytes> &a, const std::vector<Bytes> &b)
+{
+	for (size_t i = 0; i < a.size() || i < b.size(); i++) {
+		if (i >= a.size() || i >= b.size())
+			return "lengths " + std::to_string(a.size()) + " vs " + std::to_string(b.size());
+		if (a[i] == b[i])
+			continue;
+		size_t j = 0;
+		while (j < a[i].size() && j < b[i].size() && a[i][j] == b[i][j])
+			j++;
+		return "item " + std::to_string(i) + " (" + std::to_string(a[i].size()) + " vs " +
+		       std::to_string(b[i].size()) + " bytes) differs at byte " + std::to_string(j);
+	}
+	return "";
+}
+
+/* Sent frames per flow ("" = not TCP), in order. */
+std::map<std::string, std::vector<Bytes>> by_flow(const std::vector<Bytes> &fs)
+{
+	std::map<std::string, std::vector<Bytes>> m;
+	for (const Bytes &f : fs)
+		m[flow_of(f)].push_back(f);
+	return m;
+}
+
+Bytes payload_of(const Bytes &f)
+{
+	gro::Parsed p = gro::parse(f);
+	if (!p.tcp)
+		return f;
+	return Bytes(f.begin() + (long)p.payload, f.begin() + (long)(p.payload + p.payload_len));
+}
+
+/* Sorted, for comparing skb lists whose order within a flow may differ (a bad checksum's). */
+std::vector<Skb> sorted(std::vector<Skb> v)
+{
+	std::sort(v.begin(), v.end(), [](const Skb &a, const Skb &b) { return a.data < b.data; });
+	return v;
+}
+
+class Shampo : public Pair, public ::testing::WithParamInterface<ShampoCase> {
+protected:
+	void SetUp() override { host::reset(); }
+
+	static Options opts(bool hw_gro)
+	{
+		Options o;
+		o.model = 7;
+		o.rx_striding = true;
+		o.rx_hw_gro = hw_gro;
+		o.log_sq = 8;
+		o.log_rq = 7;
+		return o;
+	}
+
+	/* Send the batch from port 0 (reaping TX completions), then poll port 1 once. */
+	std::vector<Skb> deliver(const std::vector<Bytes> &fs)
+	{
+		std::vector<Skb> out;
+		for (size_t i = 0; i < fs.size(); i++) {
+			EXPECT_GE(post(0, fs[i]), 0) << i;
+			if (i % 64 == 63 || i + 1 == fs.size()) {
+				doorbell(0);
+				poll(0, 256);
+			}
+		}
+		poll(1, 4096);
+		for (const host::RxRecord &r : rx(1))
+			out.push_back(as_skb(r));
+		EXPECT_EQ(stat(1, "rx_out_of_buffer"), 0u);
+		return out;
+	}
+};
+
+TEST_P(Shampo, MatchesSoftwareGro)
+{
+	const std::vector<Bytes> sent = GetParam().frames();
+	const std::vector<Skb> ref = gro::receive(sent);
+
+	build(opts(true));
+	if (HasFatalFailure())
+		return;
+	const std::vector<Skb> got = deliver(sent);
+	std::string all;
+	for (const Skb &s : got)
+		all += "\n  " + gro::describe(s);
+	SCOPED_TRACE("delivered:" + all);
+
+	/* (a) payload per flow, in order */
+	std::map<std::string, std::vector<Bytes>> want_pl, got_pl;
+	for (const Bytes &f : sent) {
+		Bytes p = payload_of(f);
+		auto &v = want_pl[flow_of(f)];
+		v.resize(1);
+		v[0].insert(v[0].end(), p.begin(), p.end());
+	}
+	for (const Skb &s : got) {
+		Bytes p = payload_of(s.data);
+		auto &v = got_pl[flow_of(s.data)];
+		v.resize(1);
+		v[0].insert(v[0].end(), p.begin(), p.end());
+	}
+	EXPECT_EQ(got_pl.size(), want_pl.size());
+	for (auto &w : want_pl)
+		EXPECT_EQ(first_diff(got_pl[w.first], w.second), "") << "payload of flow " << w.first;
+
+	/* (c) cut back, the wire frames per flow in order */
+	std::vector<Bytes> back;
+	for (const Skb &s : got)
+		append(back, gro::resegment(s));
+	auto back_by = by_flow(back), sent_by = by_flow(sent);
+	EXPECT_EQ(back_by.size(), sent_by.size());
+	for (auto &w : sent_by)
+		EXPECT_EQ(first_diff(back_by[w.first], w.second), "") << "frames of flow " << w.first;
+
+	/* (b) each delivered skb within one reference skb: frames mapped to their reference skb */
+	std::map<Bytes, std::vector<size_t>> ref_of;	/* frame -> reference skb ids, in order */
+	for (size_t i = 0; i < ref.size(); i++)
+		for (const Bytes &f : gro::resegment(ref[i]))
+			ref_of[f].push_back(i);
+	for (const Skb &s : got) {
+		std::vector<size_t> ids;
+		for (const Bytes &f : gro::resegment(s)) {
+			auto &q = ref_of[f];
+			ids.push_back(q.empty() ? ~size_t(0) : q.front());
+			if (!q.empty())
+				q.erase(q.begin());
+		}
+		EXPECT_TRUE(std::all_of(ids.begin(), ids.end(), [&](size_t id) { return id == ids[0]; }) &&
+			    ids[0] != ~size_t(0))
+			<< "merged beyond software GRO: " << gro::describe(s);
+	}
+	for (size_t i = 0; i < got.size(); i++)
+		if (got[i].gso_segs) {
+			EXPECT_EQ(rx(1)[i].gso.l4_off, gro::parse(got[i].data).l4) << i;
+			EXPECT_EQ(rx(1)[i].meta.len, got[i].data.size()) << i;
+		}
+
+	/* (d) exactly the reference */
+	if (GetParam().exact) {
+		std::string want;
+		for (const Skb &s : ref)
+			want += "\n  " + gro::describe(s);
+		EXPECT_TRUE(sorted(got) == sorted(ref)) << "software GRO:" << want;
+	}
+}
+
+/* (e) without hardware GRO: the frames one by one, as sent. */
+TEST_P(Shampo, WithoutHwGroFramesArriveUnchanged)
+{
+	const std::vector<Bytes> sent = GetParam().frames();
+
+	build(opts(false));
+	if (HasFatalFailure())
+		return;
+	const std::vector<Skb> got = deliver(sent);
+	ASSERT_EQ(got.size(), sent.size());
+	for (size_t i = 0; i < sent.size(); i++) {
+		EXPECT_EQ(got[i].data, sent[i]) << i;
+		EXPECT_EQ(got[i].gso_segs, 0) << i;
+	}
+}
+
+void PrintTo(const ShampoCase &c, std::ostream *os) { *os << c.name; }
+
+INSTANTIATE_TEST_SUITE_P(Cases, Shampo, ::testing::ValuesIn(kCases),
+			 [](const ::testing::TestParamInfo<ShampoCase> &i) { return std::string(i.param.name); });
+
+} /* namespace */
