@@ -2,7 +2,9 @@
 #include "gro_ref.h"
 
 #include <cstring>
+#include <deque>
 #include <list>
+#include <map>
 
 namespace gro {
 
@@ -277,6 +279,23 @@ std::vector<Bytes> resegment(const Skb &s)
 			break;
 	}
 	return segs;
+}
+
+std::vector<size_t> skb_of_frames(const std::vector<Bytes> &frames, const std::vector<Skb> &skbs)
+{
+	std::map<Bytes, std::deque<size_t>> of;
+	std::vector<size_t> out;
+
+	for (size_t i = 0; i < skbs.size(); i++)
+		for (const Bytes &f : resegment(skbs[i]))
+			of[f].push_back(i);
+	for (const Bytes &f : frames) {
+		auto &q = of[f];
+		out.push_back(q.empty() ? kNoSkb : q.front());
+		if (!q.empty())
+			q.pop_front();
+	}
+	return out;
 }
 
 std::string describe(const Skb &s)

@@ -57,6 +57,14 @@ std::vector<Skb> receive(const std::vector<Bytes> &poll);
  */
 std::vector<Bytes> resegment(const Skb &s);
 
+/*
+ * For each frame, the index of the skb in `skbs` whose resegment() gives
+ * it (each frame of an skb taken once, first come first served), or
+ * kNoSkb.
+ */
+constexpr size_t kNoSkb = ~(size_t)0;
+std::vector<size_t> skb_of_frames(const std::vector<Bytes> &frames, const std::vector<Skb> &skbs);
+
 /* ---- frame parsing shared with the tests ---- */
 struct Parsed {
 	bool tcp = false;	/* IPv4 or IPv6 TCP, headers complete */

@@ -10,6 +10,8 @@
 #include <random>
 
 #include "frames.h"
+#include "gro_cases.h"
+#include "gro_ref.h"
 #include "hw_harness.h"
 #include "prm/packet.h"
 
@@ -1018,5 +1020,52 @@ TEST_F(HwShampo, RandomTrafficKeepsTheFormat)
 	EXPECT_GT(splits, 4000u);
 	EXPECT_GT(wqe, 20u);
 }
+
+
+/*
+ * The device's sessions (a packet CQE without match opens one, one with
+ * match continues it) against the software GRO reference on the shared
+ * cases (gro_cases.h), with mlx5e's geometry (64 KiB reservations of 64
+ * packets): a session never spans two of the reference's skbs, and where
+ * no device limit is in play the sessions are its skbs.
+ */
+class HwShampoRef : public HwShampo, public ::testing::WithParamInterface<gro_cases::Case> {};
+
+TEST_P(HwShampoRef, SessionsLieWithinSoftwareGro)
+{
+	Geo g;
+	g.log_res = 16;
+	g.log_pkts = 6;
+	setup(g);
+	ASSERT_FALSE(HasFatalFailure());
+	const std::vector<frames::Bytes> fs = GetParam().frames();
+	const std::vector<gro::Skb> ref = gro::receive(fs);
+	const std::vector<size_t> skb_of = gro::skb_of_frames(fs, ref);
+	size_t k = 0, sessions = 0;
+	bool open = false;
+
+	for (const prm::Cqe64 &c : run(fs)) {
+		Got d = decode(c);
+		if (d.filler)
+			continue;
+		ASSERT_LT(k, fs.size());
+		if (d.match) {
+			EXPECT_TRUE(open) << "frame " << k << ": a match continues an open session";
+			EXPECT_EQ(skb_of[k], skb_of[k - 1])
+				<< "frame " << k << " merged beyond software GRO: " << gro::describe(ref[skb_of[k]]);
+		} else {
+			sessions++;
+		}
+		open = !d.flush;
+		k++;
+	}
+	EXPECT_EQ(k, fs.size());
+	if (GetParam().exact) {
+		EXPECT_EQ(sessions, ref.size()) << "software GRO hands up as many skbs";
+	}
+}
+
+INSTANTIATE_TEST_SUITE_P(Cases, HwShampoRef, ::testing::ValuesIn(gro_cases::cases()),
+			 [](const ::testing::TestParamInfo<gro_cases::Case> &i) { return std::string(i.param.name); });
 
 } /* namespace */
