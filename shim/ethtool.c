@@ -121,6 +121,22 @@ static bool scx_pflag_supported(struct scx_priv *priv, u32 changed, u32 flags, u
 	return false;
 }
 
+/* Refuse flags that break a rule between features (rx-gro-hw with the legacy RQ or compression). */
+static bool scx_pflags_conflict(struct scx_priv *priv, u32 flags)
+{
+	struct scx_port_params params;
+	const char *why;
+
+	scx_fill_params(priv, priv->nch, priv->netdev->mtu, priv->xdp_prog, &params);
+	params.rx_striding = !!(flags & BIT(SCX_PFLAG_RX_STRIDING_RQ));
+	params.rx_cqe_compress = !!(flags & BIT(SCX_PFLAG_RX_CQE_COMPRESS));
+	why = scx_params_conflict(priv->port, &params);
+	if (!why)
+		return false;
+	netdev_err(priv->netdev, "private flags refused: %s; turn rx-gro-hw off first\n", why);
+	return true;
+}
+
 /*
  * RTNL held (ethtool). A change while up switches to a channel set built
  * with the new flags, like an MTU change; on failure the old set runs on.
@@ -138,6 +154,8 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_RX_STRIDING_RQ) ||
 	    !scx_pflag_supported(priv, changed, flags, SCX_PFLAG_RX_CQE_COMPRESS))
 		return -EOPNOTSUPP;
+	if (scx_pflags_conflict(priv, flags))
+		return -EINVAL;
 	/* the period modes apply in place, the WQE kinds through a rebuild */
 	if (changed & SCX_PFLAGS_MODER) {
 		err = scx_set_cqe_moder(priv, flags);

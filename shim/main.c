@@ -148,6 +148,9 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->tx_mpwqe = caps.tx_mpwqe;	/* skb_tx_mpwqe: on where the device can */
 	priv->xdp_tx_mpwqe = caps.xdp_tx_mpwqe;	/* xdp_tx_mpwqe: likewise */
 	priv->rx_striding = caps.rx_striding;	/* rx_striding_rq: likewise */
+	/* rx-gro-hw (SHAMPO) changeable where the device has it, off by default as mlx5 */
+	if (caps.rx_hw_gro)
+		priv->netdev->hw_features |= NETIF_F_GRO_HW;
 	/* RSS: the kernel's key, so a flow hashes as the stack's RSS tools expect */
 	scx_port_get_rss(priv->port, priv->nch, &rss);
 	netdev_rss_key_fill(rss.key, sizeof(rss.key));

@@ -13,8 +13,8 @@
 
 #include "softcx.h"
 
-static void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
-			    struct scx_port_params *params)
+void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
+		     struct scx_port_params *params)
 {
 	*params = (struct scx_port_params){
 		.nch = nch,
@@ -28,6 +28,7 @@ static void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool 
 		.rss_keep_table = netif_is_rxfh_configured(priv->netdev),
 		.rx_striding = priv->rx_striding,
 		.rx_cqe_compress = priv->rx_cqe_compress,
+		.rx_hw_gro = priv->rx_hw_gro,
 	};
 }
 
@@ -236,11 +237,58 @@ static void scx_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *st
 	stats->rx_missed_errors = s.rx_missed_errors;
 }
 
+/*
+ * rx-gro-hw is dropped (with the reason in the log, as mlx5) while a rule
+ * between features forbids it: XDP attached, the legacy RQ, CQE
+ * compression. It comes back on its own once the conflict is gone
+ * (netdev_update_features() after the change that removed it).
+ */
+static netdev_features_t scx_fix_features(struct net_device *dev, netdev_features_t features)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_port_params params;
+	const char *why;
+
+	if (!(features & NETIF_F_GRO_HW))
+		return features;
+	scx_fill_params(priv, priv->nch, dev->mtu, priv->xdp_prog, &params);
+	params.rx_hw_gro = 1;
+	why = scx_params_conflict(priv->port, &params);
+	if (why) {
+		netdev_warn(dev, "rx-gro-hw stays off: %s\n", why);
+		features &= ~NETIF_F_GRO_HW;
+	}
+	return features;
+}
+
+/* RTNL. rx-gro-hw switches to a channel set with (or without) SHAMPO RQs; the old one runs on if that fails. */
+static int scx_set_features(struct net_device *dev, netdev_features_t features)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	bool gro_hw = features & NETIF_F_GRO_HW;
+	int err;
+
+	if (gro_hw == priv->rx_hw_gro)
+		return 0;
+	priv->rx_hw_gro = gro_hw;
+	if (!priv->up)
+		return 0;
+	err = scx_datapath_switch(priv, priv->nch, dev->mtu, priv->xdp_prog);
+	if (err) {
+		netdev_err(dev, "cannot build channels with rx-gro-hw %s: %d; keeping the old ones\n",
+			   gro_hw ? "on" : "off", err);
+		priv->rx_hw_gro = !gro_hw;
+	}
+	return err;
+}
+
 const struct net_device_ops scx_netdev_ops = {
 	.ndo_open		= scx_open,
 	.ndo_stop		= scx_stop,
 	.ndo_start_xmit		= scx_start_xmit,
 	.ndo_features_check	= scx_features_check,
+	.ndo_fix_features	= scx_fix_features,
+	.ndo_set_features	= scx_set_features,
 	.ndo_tx_timeout		= scx_tx_timeout,
 	.ndo_get_stats64	= scx_get_stats64,
 	.ndo_set_mac_address	= eth_mac_addr,

@@ -9,6 +9,7 @@
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
+#include <linux/tcp.h>
 #include <net/page_pool.h>
 #include <net/xdp.h>
 
@@ -97,9 +98,8 @@ void scx_os_rx_frag_put(struct scx_os_rxq *q, void *page, uint32_t n, int napi)
 		page_pool_put_defragged_page(q->pool, page, -1, napi);
 }
 
-/* What every received skb gets from its CQE, then GRO. */
-static void scx_rx_complete(struct scx_chan *ch, struct sk_buff *skb,
-			    const struct scx_rx_pkt *pkt)
+/* What every received skb gets from its CQE. */
+static void scx_rx_meta(struct scx_chan *ch, struct sk_buff *skb, const struct scx_rx_pkt *pkt)
 {
 	struct net_device *dev = ch->priv->netdev;
 
@@ -111,6 +111,13 @@ static void scx_rx_complete(struct scx_chan *ch, struct sk_buff *skb,
 		skb_set_hash(skb, pkt->hash, pkt->hash_type == SCX_HASH_L4 ?
 			     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 	skb_record_rx_queue(skb, ch->ix);
+}
+
+/* The CQE's metadata, then GRO. */
+static void scx_rx_complete(struct scx_chan *ch, struct sk_buff *skb,
+			    const struct scx_rx_pkt *pkt)
+{
+	scx_rx_meta(ch, skb, pkt);
 	napi_gro_receive(&ch->napi, skb);
 }
 
@@ -193,5 +200,62 @@ int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
 drop:
 	for (i = 0; i < n; i++)
 		page_pool_recycle_direct(pool, pieces[i].page);
+	return -1;
+}
+
+/* SHAMPO: the GSO fields of a hardware GRO session, as tcp_gro_complete() leaves them. */
+static void scx_rx_set_gso(struct sk_buff *skb, const struct scx_rx_gso *gso)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+
+	sh->gso_size = gso->size;
+	sh->gso_segs = gso->segs;
+	sh->gso_type = gso->type & SCX_RX_GSO_TCPV6 ? SKB_GSO_TCPV6 : SKB_GSO_TCPV4;
+	if (gso->type & SCX_RX_GSO_FIXEDID)
+		sh->gso_type |= SKB_GSO_TCP_FIXEDID;
+	if (gso->type & SCX_RX_GSO_ECN)
+		sh->gso_type |= SKB_GSO_TCP_ECN;
+	/* the core left the pseudo-header sum in the TCP checksum field */
+	skb->ip_summed = CHECKSUM_PARTIAL;
+	skb->csum_start = skb_mac_header(skb) - skb->head + gso->l4_off;
+	skb->csum_offset = offsetof(struct tcphdr, check);
+}
+
+/*
+ * A split packet or a hardware GRO session (SHAMPO): the headers copied
+ * from the header ring into a small head, the payload attached as the
+ * strides' page fragments.
+ */
+int scx_os_rx_deliver_hds(void *os_channel, const struct scx_rx_pkt *pkt, const void *hdr,
+			  uint32_t hdr_len, const struct scx_rx_piece *pieces, uint32_t n,
+			  const struct scx_rx_gso *gso)
+{
+	struct scx_chan *ch = os_channel;
+	struct sk_buff *skb;
+	u32 i;
+
+	BUILD_BUG_ON(SCX_RX_GRO_MAX_FRAGS > MAX_SKB_FRAGS);
+	for (i = 0; i < n; i++)
+		scx_rx_sync_for_cpu(ch->priv->dmadev, scx_rx_page_dma(pieces[i].page) + pieces[i].off,
+				    pieces[i].len, DMA_FROM_DEVICE);
+	if (unlikely(hdr_len < ETH_HLEN || n > SCX_RX_GRO_MAX_FRAGS))
+		goto drop;
+	skb = napi_alloc_skb(&ch->napi, max_t(u32, hdr_len, SCX_RX_HDS_HEAD));
+	if (unlikely(!skb))
+		goto drop;
+	skb_mark_for_recycle(skb);
+	skb_put_data(skb, hdr, hdr_len);
+	for (i = 0; i < n; i++)
+		skb_add_rx_frag(skb, i, pieces[i].page, pieces[i].off, pieces[i].len,
+				pieces[i].truesize);
+	scx_rx_meta(ch, skb, pkt);
+	if (gso)
+		scx_rx_set_gso(skb, gso);
+	napi_gro_receive(&ch->napi, skb);
+	return 0;
+
+drop:
+	for (i = 0; i < n; i++)
+		page_pool_recycle_direct(((struct page *)pieces[i].page)->pp, pieces[i].page);
 	return -1;
 }

@@ -115,6 +115,7 @@ struct scx_priv {
 	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */
 	bool rx_striding;		/* priv flag rx_striding_rq (RTNL) */
 	bool rx_cqe_compress;		/* priv flag rx_cqe_compress (RTNL), off by default as mlx5 */
+	bool rx_hw_gro;			/* NETIF_F_GRO_HW in features: SHAMPO (RTNL) */
 	/*
 	 * Interrupt moderation (RTNL): ethtool -c's static values (their
 	 * from_cqe are the priv flags rx_cqe_moder / tx_cqe_moder) and
@@ -162,6 +163,9 @@ void scx_stats_work(struct work_struct *work);
  * port up): the new set is built first; a failure leaves the old one running.
  */
 int scx_datapath_switch(struct scx_priv *priv, u32 nch, u32 mtu, struct bpf_prog *prog);
+/* The core's parameters for the port as configured, with nch, mtu and XDP on or off. */
+void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
+		     struct scx_port_params *params);
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 
 /* tx.c */

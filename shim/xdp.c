@@ -39,6 +39,20 @@ static int scx_xdp_set(struct net_device *dev, struct bpf_prog *prog,
 	struct bpf_prog *old = priv->xdp_prog;
 	int err;
 
+	if (prog && !old) {
+		struct scx_port_params params;
+		const char *why;
+
+		scx_fill_params(priv, priv->nch, dev->mtu, true, &params);
+		why = scx_params_conflict(priv->port, &params);
+		if (why) {
+			/* the core's reason, a static string (NL_SET_ERR_MSG takes literals only) */
+			if (extack)
+				extack->_msg = why;
+			netdev_warn(dev, "XDP refused: %s; turn rx-gro-hw off first\n", why);
+			return -EOPNOTSUPP;
+		}
+	}
 	if (prog && dev->mtu > priv->xdp_max_mtu) {
 		if (prog->aux->xdp_has_frags)
 			NL_SET_ERR_MSG_MOD(extack,
@@ -66,6 +80,9 @@ static int scx_xdp_set(struct net_device *dev, struct bpf_prog *prog,
 	priv->xdp_prog = prog;
 	if (old)
 		bpf_prog_put(old);
+	/* rx-gro-hw, wanted but held off by the program, may come back */
+	if (old && !prog)
+		netdev_update_features(dev);
 	return 0;
 }
 

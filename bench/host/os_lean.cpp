@@ -243,7 +243,7 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 	return 0;
 }
 
-/* The bench runs cyclic RQs only (rx_striding off): the striding RQ's hooks never run. */
+/* The bench runs cyclic RQs only (rx_striding off): the striding RQ's and SHAMPO's hooks never run. */
 void scx_os_rx_frag_set(struct scx_os_rxq *, void *, uint32_t)
 {
 	__builtin_trap();
@@ -256,6 +256,12 @@ void scx_os_rx_frag_put(struct scx_os_rxq *, void *, uint32_t, int)
 
 int scx_os_rx_deliver_pieces(void *, const struct scx_rx_pkt *, const struct scx_rx_piece *,
 			     uint32_t)
+{
+	__builtin_trap();
+}
+
+int scx_os_rx_deliver_hds(void *, const struct scx_rx_pkt *, const void *, uint32_t,
+			  const struct scx_rx_piece *, uint32_t, const struct scx_rx_gso *)
 {
 	__builtin_trap();
 }

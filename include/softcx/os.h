@@ -189,6 +189,8 @@ int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
  * shorter), the TCP checksum field holding the pseudo-header sum
  * (CHECKSUM_PARTIAL at gso->l4_off). Returns as scx_os_rx_deliver().
  */
+#define SCX_RX_GRO_MAX_FRAGS 17	/* pieces of one session at most (MAX_SKB_FRAGS) */
+#define SCX_RX_HDS_HEAD 128	/* head bytes a split skb gets for its headers, unless longer */
 struct scx_rx_gso {
 	uint16_t size;		/* payload bytes of every segment but the last */
 	uint16_t segs;		/* segments merged (> 1) */

@@ -201,7 +201,9 @@ extern "C" int scx_channel_poll(scx_channel *c, int budget, scx_tx_done *done)
 	if (c->rx_xdp != RxXdp::Off)
 		busy |= xdpsq_poll<SqKind::Page>(&c->xdpsq);
 	busy |= xdpsq_poll<SqKind::Frame>(&c->xmitsq);
-	if (c->rq.layout.striding)
+	if (c->rq.layout.shampo)
+		work = rq_poll_cq_shampo(&c->rq, budget);	/* never with XDP */
+	else if (c->rq.layout.striding)
 		work = rx_poll<true>(c, budget);
 	else
 		work = rx_poll<false>(c, budget);

@@ -82,6 +82,28 @@ bool striding_rq_ok(const prm::HcaCaps &caps, const char **why)
 	return true;
 }
 
+bool hw_gro_ok(const prm::HcaCaps &caps, const char **why)
+{
+	if (!caps.shampo || !caps.striding_rq)
+		return refuse(why, "no HW-GRO (SHAMPO) on this device");
+	return true;
+}
+
+const char *params_conflict(const prm::HcaCaps &caps, const scx_port_params &params)
+{
+	if (!params.rx_hw_gro)
+		return nullptr;
+	if (!hw_gro_ok(caps, nullptr))
+		return "no HW-GRO (SHAMPO) on this device";
+	if (!params.rx_striding)
+		return "HW-GRO needs the striding RQ (private flag rx_striding_rq)";
+	if (params.xdp)
+		return "HW-GRO is incompatible with XDP";
+	if (params.rx_cqe_compress)
+		return "HW-GRO is incompatible with CQE compression";
+	return nullptr;
+}
+
 bool cqe_compress_ok(const prm::HcaCaps &caps, const char **why)
 {
 	if (!caps.cqe_compression)
@@ -139,8 +161,11 @@ u32 max_log_num_strides(const prm::HcaCaps &caps)
 
 } /* namespace */
 
-bool rx_striding_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
-			u32 log_rq_size, bool xdp, RqLayout *out)
+namespace {
+
+/* The striding geometry; nonlinear: 256-byte strides whatever the MTU (SHAMPO). */
+bool striding_geometry(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
+		       u32 log_rq_size, bool xdp, bool nonlinear, RqLayout *out)
 {
 	u32 frame = mtu + kHwMtuOverhead;
 	u32 headroom = xdp ? os.rx_headroom : os.rx_skb_headroom;
@@ -150,7 +175,7 @@ bool rx_striding_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 m
 
 	if (!striding_rq_ok(caps, nullptr))
 		return false;
-	if (linear_need <= kPageSize) {
+	if (linear_need <= kPageSize && !nonlinear) {
 		/* XDP: one frame per page, so XDP_TX and redirect hold whole pages */
 		log_stride = xdp ? log2_ceil(kPageSize) : log2_ceil(linear_need);
 		if (log_stride < prm::kStrideSizeLogBase)
@@ -198,6 +223,43 @@ bool rx_striding_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 m
 	l.log_stride = (u8)log_stride;
 	l.log_num_strides = (u8)log_num;
 	l.log_wqes = (u8)log_wqes;
+	*out = l;
+	return true;
+}
+
+} /* namespace */
+
+bool rx_striding_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
+			u32 log_rq_size, bool xdp, RqLayout *out)
+{
+	return striding_geometry(caps, os, mtu, log_rq_size, xdp, false, out);
+}
+
+bool rx_shampo_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
+		      u32 log_rq_size, RqLayout *out)
+{
+	RqLayout l;
+
+	if (!hw_gro_ok(caps, nullptr) ||
+	    !striding_geometry(caps, os, mtu, log_rq_size, false, true, &l))
+		return false;
+	u32 log_buf = l.log_stride + l.log_num_strides;
+	l.log_res = (u8)(log_buf < kShampoLogRes ? log_buf : kShampoLogRes);
+	if (l.log_res < prm::kShampoLogReservationBase)
+		return false;
+	l.log_res_pkts = (u8)kShampoLogResPkts;
+	l.log_hd_entry = (u8)kShampoLogHdEntry;
+	l.log_hd_entries =
+		(u8)prm::shampo_log_min_hd_entries(l.log_wqes, log_buf, l.log_res, l.log_res_pkts);
+	if (l.log_hd_entries > prm::kShampoLogMaxHdrEntries)
+		return false;
+	/* a CQE per packet (each takes a header entry) and a filler per reservation at most */
+	l.log_cqes = (u8)(l.log_hd_entries + 1);
+	if (l.log_cqes < log_rq_size)
+		l.log_cqes = (u8)log_rq_size;
+	if (l.log_cqes > caps.log_max_cq_sz)
+		return false;
+	l.shampo = true;
 	*out = l;
 	return true;
 }
@@ -267,7 +329,8 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	if ((params->tx_mpwqe && !tx_mpwqe_ok(caps, nullptr)) ||
 	    (params->xdp_tx_mpwqe && !xdp_tx_mpwqe_ok(caps, nullptr)) ||
 	    (params->rx_striding && !striding_rq_ok(caps, nullptr)) ||
-	    (params->rx_cqe_compress && !cqe_compress_ok(caps, nullptr)))
+	    (params->rx_cqe_compress && !cqe_compress_ok(caps, nullptr)) ||
+	    params_conflict(caps, *params))
 		return -SCX_EOPNOTSUPP;
 
 	*cp = ChannelParams{};
@@ -283,6 +346,11 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
 	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
 		return -SCX_EINVAL;
+	if (params->rx_hw_gro) {
+		if (!rx_shampo_layout(caps, p->os, params->mtu, params->log_rq_size, &cp->rx))
+			return -SCX_EINVAL;
+		return 0;
+	}
 	/* striding where asked and the device takes this geometry, else cyclic */
 	if (!params->rx_striding ||
 	    !rx_striding_layout(caps, p->os, params->mtu, params->log_rq_size, cp->xdp, &cp->rx)) {
@@ -318,6 +386,7 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->xdp_tx_mpwqe = xdp_tx_mpwqe_ok(p->caps, nullptr);
 	caps->rx_striding = striding_rq_ok(p->caps, nullptr);
 	caps->rx_cqe_compress = cqe_compress_ok(p->caps, nullptr);
+	caps->rx_hw_gro = hw_gro_ok(p->caps, nullptr);
 	caps->xdp_max_mtu = xdp_max_mtu(p->os);
 	caps->min_log_sq_size = kMinUserLogQueue;
 	caps->max_log_sq_size = p->caps.log_max_sq_sz;
@@ -349,9 +418,17 @@ extern "C" int scx_port_feature_check(const scx_port *p, uint32_t feature, const
 	case SCX_FEATURE_RX_CQE_COMPRESS:
 		ok = cqe_compress_ok(p->caps, why);
 		break;
+	case SCX_FEATURE_RX_HW_GRO:
+		ok = hw_gro_ok(p->caps, why);
+		break;
 	default:
 		refuse(why, "unknown feature");
 		return -SCX_EINVAL;
 	}
 	return ok ? 0 : -SCX_EOPNOTSUPP;
+}
+
+extern "C" const char *scx_params_conflict(const scx_port *p, const scx_port_params *params)
+{
+	return params_conflict(p->caps, *params);
 }

@@ -133,6 +133,10 @@ bool xdp_tx_mpwqe_ok(const prm::HcaCaps &caps, const char **why);
 
 /* Striding RQ (multi-packet RX WQEs): where the device has it (cx5 and later). */
 bool striding_rq_ok(const prm::HcaCaps &caps, const char **why);
+/* SHAMPO header-data split and hardware GRO (rx-gro-hw): where the device has it (cx7). */
+bool hw_gro_ok(const prm::HcaCaps &caps, const char **why);
+/* Why parameters break a rule between features (ethtool's words), or null. */
+const char *params_conflict(const prm::HcaCaps &caps, const scx_port_params &params);
 
 /*
  * RX CQE compression (title + mini CQEs, prm/cqe.h), as the RQ's CQ runs
@@ -178,6 +182,12 @@ struct RqLayout {
 	u8 log_wqe_bytes;	/* striding: WQE size (next segment + data segments) */
 	u8 log_cqes;		/* striding: CQ size (a CQE per stride, capped) */
 	u16 pages_per_wqe;	/* striding */
+	/* SHAMPO (a non-linear striding RQ, headroom 0): reservations and the header ring */
+	bool shampo;
+	u8 log_res;		/* reservation: a session's payload lies in one */
+	u8 log_res_pkts;	/* packet CQEs a reservation takes */
+	u8 log_hd_entry;	/* header entry size */
+	u8 log_hd_entries;	/* header ring entries: one per packet the posted WQEs take */
 
 	u32 stride_size() const { return 1u << log_stride; }
 	u32 wqe_buf_bytes() const { return 1u << (log_stride + log_num_strides); }
@@ -225,6 +235,19 @@ bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out);
  */
 bool rx_striding_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
 			u32 log_rq_size, bool xdp, RqLayout *out);
+/*
+ * SHAMPO geometry: non-linear 256-byte strides (payloads land back to
+ * back, the headers go to the header ring), 64 KiB reservations (the GRO
+ * limit), 64 packets per reservation (a 1500-byte MTU fills one with 45
+ * segments; pure ACKs take no stride), 256-byte header entries (every TCP
+ * header with options and two VLAN tags). False where the device has no
+ * SHAMPO or cannot take the geometry.
+ */
+constexpr u32 kShampoLogRes = 16;
+constexpr u32 kShampoLogResPkts = 6;
+constexpr u32 kShampoLogHdEntry = 8;
+bool rx_shampo_layout(const prm::HcaCaps &caps, const scx_os_layout &os, u32 mtu,
+		      u32 log_rq_size, RqLayout *out);
 /* Largest MTU with an XDP program: one order-0 page per packet with the OS's head- and tailroom. */
 u32 xdp_max_mtu(const scx_os_layout &os);
 /* The OS's layout is one the core can build buffers for (its page size, a frame fits). */

@@ -170,6 +170,11 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 		in.wq_type = prm::kWqLinkedListStriding;
 		in.log_wqe_stride_size = prm::enc_log_stride_size(layout.log_stride);
 		in.log_wqe_num_of_strides = prm::enc_log_num_strides(layout.log_num_strides);
+		if (layout.shampo) {
+			err = shampo_alloc(rq, &in);
+			if (err)
+				goto err;
+		}
 	} else {
 		rq->slots = zalloc_array<RxSlot>(n);
 		if (!rq->slots)
@@ -224,6 +229,7 @@ void rq_destroy(Rq *rq)
 		mpw_release_posted(rq, 0);
 		mpw_free(rq);
 	}
+	shampo_free(rq);
 	if (rq->pool)
 		scx_os_rxq_destroy(rq->pool);
 	rq->pool = nullptr;
@@ -293,6 +299,7 @@ int rq_recover(Rq *rq)
 	rq->pc = 0;
 	rq->cc = 0;
 	rq->strides_used = 0;
+	shampo_reset(rq);
 	rq->lkey.set(prm::kReservedLkey);
 	rq->dbrec[prm::kRcvDbr].set(0);
 	wmb();

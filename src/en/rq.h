@@ -39,6 +39,7 @@ constexpr u32 kMpwPageBias = 1u << 15;
 
 struct Sq;
 struct ChannelParams;
+struct Shampo;
 
 /*
  * Why an RQ needs a reset: an error CQE (the RQ is in ERR), a CQE that made
@@ -79,6 +80,7 @@ struct Rq {
 	void *os_port;
 	QueueMem mem;
 	DmaBuf tail;		/* striding, linear: where each WQE's headroom shift ends */
+	Shampo *shampo;		/* SHAMPO: header ring, open session (rq_shampo.cpp) */
 
 	u32 size() const { return mask + 1u; }
 	u32 missing() const { return size() - (u16)(pc - cc); }
@@ -109,6 +111,8 @@ void rq_inject_error(Rq *rq);
 int mpw_alloc(Rq *rq);
 void mpw_free(Rq *rq);
 bool mpw_refill(Rq *rq);
+/* A frame over several strides (and maybe pages) of WQE pages pg at off: one reference per page piece. */
+void mpw_nonlinear_frame(Rq *rq, MpwPage *pg, u32 off, scx_rx_pkt *pkt);
 /* Give back the pages of every posted WQE (close, recovery: the RQ is in RST or gone). */
 void mpw_release_posted(Rq *rq, int napi);
 /*
@@ -118,6 +122,16 @@ void mpw_release_posted(Rq *rq, int napi);
  * NAPI polls again).
  */
 int rq_poll_recover(Rq *rq, int work, int budget);
+
+/* ---- SHAMPO (rq_shampo.cpp): a striding RQ with header-data split and HW-GRO ---- */
+
+/* The header ring, and CREATE_RQ's SHAMPO fields in `in`; 0 or a negative errno. */
+int shampo_alloc(Rq *rq, prm::CreateRqIn *in);
+void shampo_free(Rq *rq);
+/* The RQ was reset (recovery): the device starts again at header entry 0. */
+void shampo_reset(Rq *rq);
+/* Handle up to budget CQEs as rq_poll_cq(); every session is delivered by the poll's end. */
+int rq_poll_cq_shampo(Rq *rq, int budget);
 
 /* Consume every CQE left in the CQ (close, recovery): the packets they held. */
 u32 rq_drain_cq(Rq *rq);

@@ -21,6 +21,7 @@
  */
 #include "en/rq.h"
 
+#include "en/rq_mpw.h"
 #include "en/rx_pkt.h"
 #include "en/sq.h"
 
@@ -46,34 +47,17 @@ prm::DataSeg *wqe_dsegs(const Rq *rq, u16 i)
 	return reinterpret_cast<prm::DataSeg *>(wqe_at(rq, i) + sizeof(prm::SrqNextSeg));
 }
 
-MpwPage *wqe_pages(const Rq *rq, u16 i)
-{
-	return &rq->mpw[(usize)(i & rq->mask) * rq->layout.pages_per_wqe];
-}
-
-/* The WQE's pages go back: the references nobody took, all at once. */
-void release_wqe(Rq *rq, u16 i, int napi)
-{
-	MpwPage *pg = wqe_pages(rq, i);
-
-	for (u32 k = 0; k < rq->layout.pages_per_wqe; k++) {
-		if (pg[k].page)
-			scx_os_rx_frag_put(rq->pool, pg[k].page, kMpwPageBias - pg[k].refs, napi);
-		pg[k].page = nullptr;
-	}
-}
-
 /* Pages for WQE i and its data segments; false (nothing held) when the pool ran dry. */
 bool alloc_wqe(Rq *rq, u16 i)
 {
 	const RqLayout &l = rq->layout;
-	MpwPage *pg = wqe_pages(rq, i);
+	MpwPage *pg = mpw_wqe_pages(rq, i);
 	prm::DataSeg *d = wqe_dsegs(rq, i);
 
 	for (u32 k = 0; k < l.pages_per_wqe; k++) {
 		pg[k].page = scx_os_rx_alloc(rq->pool, &pg[k].dma);
 		if (!pg[k].page) {
-			release_wqe(rq, i, 0);
+			mpw_release_wqe(rq, i, 0);
 			return false;
 		}
 		scx_os_rx_frag_set(rq->pool, pg[k].page, kMpwPageBias);
@@ -118,8 +102,34 @@ template <RxXdp X> void linear_frame(Rq *rq, MpwPage *pg, u32 off, scx_rx_pkt *p
 	rx_count_delivered(rq->stats, *pkt);
 }
 
-/* A frame over several strides (and maybe pages): one reference per page piece. */
-void nonlinear_frame(Rq *rq, MpwPage *pg, u32 off, scx_rx_pkt *pkt)
+/* inlined in each poll loop (one per CQE compression mode) */
+template <RxXdp X>
+__attribute__((always_inline)) inline void handle_striding_cqe(Rq *rq, const prm::Cqe64 *cqe)
+{
+	mpw_handle_cqe<false>(rq, cqe, [](Rq *r, const prm::Cqe64 *c, MpwPage *pg, u32 len) {
+		const RqLayout &l = r->layout;
+		u32 off = ((u32)c->wqe_counter.get() << l.log_stride) + l.headroom;
+		scx_rx_pkt pkt;
+
+		if (__builtin_expect(len > l.frame_room, 0)) {
+			/* longer than a stride holds (linear) or than any frame: never seen by anyone */
+			r->stats->oversize_pkts_sw_drop.inc();
+		} else if (__builtin_expect(len < prm::kMinFrame, 0)) {
+			r->stats->skb_err.inc();
+		} else {
+			pkt.len = len;
+			rx_pkt_meta(c, &pkt);
+			if (l.linear)
+				linear_frame<X>(r, pg, off, &pkt);
+			else
+				mpw_nonlinear_frame(r, pg, off, &pkt);
+		}
+	});
+}
+
+} /* namespace */
+
+void mpw_nonlinear_frame(Rq *rq, MpwPage *pg, u32 off, scx_rx_pkt *pkt)
 {
 	scx_rx_piece pieces[kMaxRxPieces];
 	u32 n = 0, left = pkt->len;
@@ -144,65 +154,6 @@ void nonlinear_frame(Rq *rq, MpwPage *pg, u32 off, scx_rx_pkt *pkt)
 	}
 	rx_count_delivered(rq->stats, *pkt);
 }
-
-/* inlined in each poll loop (one per CQE compression mode) */
-template <RxXdp X>
-__attribute__((always_inline)) inline void handle_striding_cqe(Rq *rq, const prm::Cqe64 *cqe)
-{
-	const RqLayout &l = rq->layout;
-	u32 nstrides = 1u << l.log_num_strides;
-	u32 bc = cqe->byte_cnt.get();
-	u32 used = (bc >> prm::kMpwrqCqeStridesShift) & prm::kMpwrqCqeStridesMask;
-	u32 first = cqe->wqe_counter.get();
-	u16 ix = rq->cc & rq->mask;
-	u8 op = cqe->opcode();
-	/* the CQE names the WQE at cc and the stride after those seen */
-	bool in_order = rq->cc != rq->pc && cqe->wqe_id.get() == ix && first == rq->strides_used;
-
-	/* as the cyclic RQ: the frame is lost, the WQE stays until the recovery */
-	if (__builtin_expect(op == prm::kCqeRespErr && in_order, 0)) {
-		rq->stats->wqe_err.inc();
-		rq->recover = kRecoverErrCqe;
-		return;
-	}
-	if (__builtin_expect(op != prm::kCqeRespSend || !in_order || !used ||
-			     first + used > nstrides, 0)) {
-		rq->stats->wqe_err.inc();
-		rq->recover = kRecoverConfused;
-		return;
-	}
-
-	if (__builtin_expect(bc & prm::kMpwrqCqeFiller, 0)) {
-		rq->stats->mpwqe_filler_cqes.inc();
-		rq->stats->mpwqe_filler_strides.add(used);
-	} else {
-		u32 len = bc & prm::kMpwrqCqeLenMask;
-		u32 off = (first << l.log_stride) + l.headroom;
-		scx_rx_pkt pkt;
-
-		if (__builtin_expect(len > l.frame_room, 0)) {
-			/* longer than a stride holds (linear) or than any frame: never seen by anyone */
-			rq->stats->oversize_pkts_sw_drop.inc();
-		} else if (__builtin_expect(len < prm::kMinFrame, 0)) {
-			rq->stats->skb_err.inc();
-		} else {
-			pkt.len = len;
-			rx_pkt_meta(cqe, &pkt);
-			if (l.linear)
-				linear_frame<X>(rq, wqe_pages(rq, ix), off, &pkt);
-			else
-				nonlinear_frame(rq, wqe_pages(rq, ix), off, &pkt);
-		}
-	}
-	rq->strides_used += used;
-	if (rq->strides_used == nstrides) {
-		release_wqe(rq, ix, 1);
-		rq->strides_used = 0;
-		rq->cc++;
-	}
-}
-
-} /* namespace */
 
 int mpw_alloc(Rq *rq)
 {
@@ -258,7 +209,7 @@ bool mpw_refill(Rq *rq)
 void mpw_release_posted(Rq *rq, int napi)
 {
 	for (; rq->cc != rq->pc; rq->cc++)
-		release_wqe(rq, rq->cc, napi);
+		mpw_release_wqe(rq, rq->cc, napi);
 	rq->strides_used = 0;
 }
 

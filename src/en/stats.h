@@ -31,6 +31,16 @@ struct RqStats {
 	/* CQE compression */
 	Counter cqe_compress_blks;	/* runs: titles with mini CQEs */
 	Counter cqe_compress_pkts;	/* packets that came as mini CQEs */
+	/* SHAMPO (rx-gro-hw) */
+	Counter gro_packets;	/* segments delivered in skbs of several (HW-GRO sessions) */
+	Counter gro_bytes;	/* their bytes on the wire (headers of every segment included) */
+	Counter gro_skbs;	/* skbs of several segments */
+	Counter gro_match_packets;	/* CQEs that continued the previous packet's session */
+	Counter gro_large_hds;	/* split headers longer than the skb's small head (larger one taken) */
+	Counter hds_nosplit_packets;	/* not split by the device (not TCP, long headers) */
+	Counter hds_nosplit_bytes;
+	Counter hds_nodata_packets;	/* split with no payload (pure ACKs) */
+	Counter hds_nodata_bytes;
 };
 
 struct SqStats {
