@@ -128,9 +128,12 @@ Bytes build(const Spec &s)
 		f.insert(f.end(), ip.begin(), ip.end());
 	} else {
 		Bytes ip(20, 0);
-		ip[0] = 0x45;
+		ip.insert(ip.end(), s.ip_opts.begin(), s.ip_opts.end());
+		while (ip.size() % 4)
+			ip.push_back(1);	/* NOP */
+		ip[0] = (uint8_t)(0x40 | ip.size() / 4);
 		ip[1] = s.tos;
-		put16(ip, 2, (uint16_t)(20 + l4.size()));
+		put16(ip, 2, (uint16_t)(ip.size() + l4.size()));
 		put16(ip, 4, s.ip_id);
 		put16(ip, 6, s.df ? 0x4000 : 0);
 		ip[8] = s.ttl;

@@ -35,6 +35,7 @@ struct Spec {
 	bool df = true;
 	uint8_t ttl = 64;		/* IPv4 TTL, IPv6 hop limit */
 	uint8_t tos = 0;		/* IPv4 TOS, IPv6 traffic class (ECN in bits 1:0) */
+	Bytes ip_opts;			/* IPv4 options, padded with NOPs to a multiple of 4 */
 	/* IPv6 */
 	uint32_t flow_label = 0;
 };

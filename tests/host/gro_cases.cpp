@@ -66,6 +66,15 @@ std::vector<Bytes> n_segs(Flow &f, int n, size_t len, uint8_t last_flags)
 
 void append(std::vector<Bytes> &to, const std::vector<Bytes> &v) { to.insert(to.end(), v.begin(), v.end()); }
 
+Flow v4_long_headers(uint16_t sport)
+{
+	Flow f = v4(sport);
+	f.tmpl.ip_opts = { 7, 39, 4 };
+	f.tmpl.ip_opts.resize(39);
+	f.tmpl.tcp_opts.resize(40, 1);
+	return f;
+}
+
 Bytes udp(size_t n)
 {
 	frames::Spec s;
@@ -150,6 +159,8 @@ const std::vector<Case> &cases()
 			  append(v, n_segs(f, 3, 1000));
 			  return v;
 		  }, true },
+		{ "ip_options", [] { Flow f = v4(); f.tmpl.ip_opts = { 7, 7, 4 }; return n_segs(f, 3, 1000); }, true },
+		{ "long_headers", [] { Flow f = v4_long_headers(); return n_segs(f, 3, 1000); }, true },
 		{ "vlan", [] { Flow f = v4(); f.tmpl.vlan = 100; return n_segs(f, 5, 1000); }, true },
 		{ "pure_acks", [] { return run(v4(), { { 1000, kAck }, { 1000, kAck }, { 0, kAck }, { 0, kAck },
 						      { 1000, kAck }, { 1000, kAck } }); }, true },

@@ -32,6 +32,8 @@ frames::Flow v6(uint16_t sport = 1000);
 /* n segments of len payload, ACK only but the last (last_flags). */
 std::vector<frames::Bytes> n_segs(frames::Flow &f, int n, size_t len, uint8_t last_flags = frames::kAck);
 void append(std::vector<frames::Bytes> &to, const std::vector<frames::Bytes> &v);
+/* A flow whose headers pass 128 bytes: 40 bytes of IPv4 options (record route), 40 of TCP options. */
+frames::Flow v4_long_headers(uint16_t sport = 1000);
 frames::Bytes udp(size_t n);
 frames::Bytes icmp(size_t n);
 
