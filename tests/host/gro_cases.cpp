@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "gro_cases.h"
 
+#include <random>
+
 namespace gro_cases {
 
 using frames::Bytes;
@@ -73,6 +75,38 @@ Flow v4_long_headers(uint16_t sport)
 	f.tmpl.ip_opts.resize(39);
 	f.tmpl.tcp_opts.resize(40, 1);
 	return f;
+}
+
+std::vector<Bytes> random_traffic(uint32_t seed, size_t n)
+{
+	std::mt19937 rng(seed);
+	Flow fl[3] = { v4(3000), v4(3001), v6(3002) };
+	std::vector<Bytes> v;
+
+	fl[1].tmpl.vlan = 7;
+	while (v.size() < n) {
+		Flow &f = fl[rng() % 3];
+		uint8_t flags = kAck;
+		size_t len = 1000;
+		Bytes bad;
+		switch (rng() % 32) {
+		case 0: case 1: len = 1 + rng() % 999; break;
+		case 2: len = 1200; break;
+		case 3: case 4: flags |= frames::kPsh; break;
+		case 5: f.seq += 1000; break;
+		case 6: case 7: len = 0; break;
+		case 8: f.tmpl.ttl ^= 1; break;
+		case 9: f.tmpl.tcp_opts = frames::tcp_ts_option(rng(), 200); break;
+		case 10: f.id = (uint16_t)rng(); break;
+		case 11: flags |= frames::kCwr; break;
+		case 12: f.tmpl.bad_l4_csum = true; break;
+		case 13: v.push_back(udp(10 + rng() % 900)); continue;
+		default: break;
+		}
+		v.push_back(f.next(len, flags));
+		f.tmpl.bad_l4_csum = false;
+	}
+	return v;
 }
 
 Bytes udp(size_t n)

@@ -281,6 +281,12 @@ std::vector<Bytes> resegment(const Skb &s)
 	return segs;
 }
 
+bool gro_could_build(const Skb &s)
+{
+	std::vector<Skb> again = receive(resegment(s));
+	return again.size() == 1 && again[0] == s;
+}
+
 std::vector<size_t> skb_of_frames(const std::vector<Bytes> &frames, const std::vector<Skb> &skbs)
 {
 	std::map<Bytes, std::deque<size_t>> of;

@@ -58,6 +58,16 @@ std::vector<Skb> receive(const std::vector<Bytes> &poll);
 std::vector<Bytes> resegment(const Skb &s);
 
 /*
+ * Whether software GRO, given just the frames resegment(s) gives back,
+ * hands up s itself: s is an skb software GRO could have built (its
+ * segments merge by every rule, its headers and gso fields are those GRO
+ * sets). A device that sees the same traffic with other session starts
+ * (one open session, limits) may merge differently from receive() of the
+ * whole poll, but never into anything else.
+ */
+bool gro_could_build(const Skb &s);
+
+/*
  * For each frame, the index of the skb in `skbs` whose resegment() gives
  * it (each frame of an skb taken once, first come first served), or
  * kNoSkb.
