@@ -271,3 +271,32 @@ TEST_F(HwGro, ManyWqesWrapWithoutLosingAByte)
 	EXPECT_LT(stat(1, "rx_gro_skbs") * 20, sent);
 	EXPECT_EQ(stat(1, "rx_wqe_err"), 0u);
 }
+
+/* An error CQE recovers the RQ; the header ring starts again at entry 0 on both sides. */
+TEST_F(HwGro, ErrorCqeRecoversAndSessionsResume)
+{
+	std::vector<Bytes> fs;
+	for (uint32_t i = 0; i < 3; i++)
+		fs.push_back(seg(i));
+	burst(fs);
+	ASSERT_EQ(this->rx(1).size(), 1u);
+	scx_channel_inject_rx_error(ch(1));
+	/* enough to need another WQE: the spoiled one gives an error CQE */
+	for (uint32_t round = 0; round < 6; round++) {
+		fs.clear();
+		for (uint32_t i = 0; i < 40; i++)
+			fs.push_back(seg(3 + round * 40 + i, 1448));
+		burst(fs);
+	}
+	EXPECT_GE(stat(1, "rx_wqe_err"), 1u);
+	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+	size_t before = this->rx(1).size();
+	fs.clear();
+	for (uint32_t i = 0; i < 10; i++)
+		fs.push_back(seg(1000 + i));
+	burst(fs);
+	ASSERT_EQ(this->rx(1).size(), before + 1);
+	EXPECT_EQ(this->rx(1).back().gso.segs, 10u);
+	/* no second recovery: the header entries the CQEs name are the ones expected */
+	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+}
