@@ -198,7 +198,8 @@ def per_packet(small, big, n_small, n_big, h_small, h_big):
     dn = float(n_big - n_small)
     dh = float(h_big - h_small) if h_big is not None and h_small is not None and h_big > h_small else dn
     r = {"func": {}, "gof": {}, "group": collections.Counter(),
-         "cpu_group": collections.defaultdict(collections.Counter), "func_cpu0": {}}
+         "cpu_group": collections.defaultdict(collections.Counter), "func_cpu0": {},
+         "func_cpu1": {}}
     for label in set(small.func) | set(big.func):
         d = (big.func.get(label, 0) - small.func.get(label, 0)) / dn
         if d:
@@ -214,6 +215,8 @@ def per_packet(small, big, n_small, n_big, h_small, h_big):
                 r["cpu_group"][v][gof.get(label, "rest of kernel")] += d
                 if v == 0:
                     r["func_cpu0"][label] = d
+                if v == 1:	# the receiver's metric: per handled frame
+                    r["func_cpu1"][label] = d * dn / dh
     r["user"] = (big.user - small.user) / dn
     g = r["group"]
     r["kernel"] = sum(g.values())
@@ -385,6 +388,20 @@ def main():
         print("%4s %9s %6s  %-15s %s" % ("#", "instr/pkt", "share", "group", "function"))
         for i, (label, d) in enumerate(acc.most_common(a.top), 1):
             print("%4d %9.1f %5.1f%%  %-15s %s" % (i, d, 100.0 * d / total, gof[label], label[:110]))
+        if cfg.startswith("rx1-") and rs[0].get("func_cpu1"):
+            print()
+            print("top %d kernel functions on vCPU 1 (the receiver) without the device model, %s, "
+                  "per handled frame:" % (a.top, cfg))
+            acc = collections.Counter()
+            for r in rs:
+                for label, d in r["func_cpu1"].items():
+                    if r["gof"].get(label) != "device model":
+                        acc[label] += d / len(rs)
+                        gof[label] = r["gof"].get(label, "rest of kernel")
+            total = mean([r["rx_cpu1"] for r in rs]) or 1.0
+            print("%4s %9s %6s  %-15s %s" % ("#", "instr", "share", "group", "function"))
+            for i, (label, d) in enumerate(acc.most_common(a.top), 1):
+                print("%4d %9.1f %5.1f%%  %-15s %s" % (i, d, 100.0 * d / total, gof[label], label[:110]))
         if not (cfg.endswith("-rxcpu1") and rs[0].get("func_cpu0")):
             continue
         print()

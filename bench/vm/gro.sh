@@ -9,12 +9,16 @@
 # iperf3 TCP over IPv4, scx0 (root netns, client pinned to CPU 0) -> scx1
 # (netns, server pinned to CPU 1), channels=1, cx7 striding RQ. scx1's NAPI
 # is threaded and pinned to CPU 1 with the server, so vCPU 1 holds the
-# receiver: NAPI, GRO, TCP and the copy to the server. rx-gro-hw is set on
-# scx1 only (scx0 receives the ACKs as always).
+# receiver: NAPI, GRO, TCP and the copy to the server; scx0's NAPI is
+# threaded and pinned to CPU 0, so the sender's TCP (its ACK processing
+# and the transmissions it triggers) and the device model's work for the
+# data stay on vCPU 0. rx-gro-hw is set on scx1 only (scx0 receives the
+# ACKs as always).
 # - Exact (bench/icount): receiver instructions per KiB received = vCPU 1's
 #   kernel instructions minus the device model's there, over the KiB the
 #   server received (rx1-* configurations, window pairs of
-#   SCX_BENCH_GRO_N1 / _N2 bytes: 16 / 48 MiB), software / hardware GRO.
+#   SCX_BENCH_GRO_N1 / _N2 bytes: 16 / 48 MiB, SCX_BENCH_IC_REPS (3)
+#   repetitions), software / hardware GRO.
 # - Throughput (wall clock, moves under TCG: compare within this run):
 #   iperf3 -t SCX_BENCH_GRO_SECS (5) per mode, SCX_BENCH_GRO_REPS (3)
 #   times, alternating.
@@ -40,11 +44,11 @@ ip addr add $IPS/24 dev scx0
 ip -n "$NSB" addr add $IPR/24 dev scx1
 taskset -p -c 0 $$ > /dev/null || fail "cannot pin the benchmark to CPU 0"
 bench_napi_thread scx1 "$NSB" 1
-ping_ok "" $IPR 2 >/dev/null 2>&1 || wait_for 10 ping -c 1 -W 1 $IPR > /dev/null ||
-	fail "no IPv4 between scx0 and scx1"
+bench_napi_thread scx0 "" 0
+wait_for 20 ping -c 1 -W 1 $IPR > /dev/null || fail "no IPv4 between scx0 and scx1"
 bg_start ip netns exec "$NSB" taskset -c 1 iperf3 -s -p 5320
 wait_for 10 sh -c "ip netns exec $NSB ss -Htln 'sport = :5320' | grep -q ." || fail "iperf3 server did not start"
-say "guest kernel $(uname -r), $(nproc) CPUs; softcx cx7 channels=1, striding RQ; iperf3 TCP/IPv4 scx0 (CPU 0) -> scx1 (netns, server and NAPI kthread on CPU 1)"
+say "guest kernel $(uname -r), $(nproc --all) CPUs; softcx cx7 channels=1, striding RQ; iperf3 TCP/IPv4 scx0 (client and NAPI kthread on CPU 0) -> scx1 (netns, server and NAPI kthread on CPU 1)"
 
 gro() {	# on|off on scx1 (a channel switch), NAPI threaded and pinned again
 	ip netns exec "$NSB" ethtool -K scx1 rx-gro-hw "$1" || fail "ethtool -K scx1 rx-gro-hw $1"
@@ -79,7 +83,7 @@ for ((k = 1; k <= ${SCX_BENCH_GRO_REPS:-3}; k++)); do
 	for m in off on; do
 		gro $m
 		timed $m
-		TP[$m]="${TP[$m]} $MBPS"
+		TP[$m]="${TP[$m]:-} $MBPS"
 		say "$(printf 'rx-gro-hw %-3s run %d: %8s Mbit/s | scx1 rx_packets +%s rx_gro_packets +%s rx_gro_skbs +%s rx_out_of_buffer +%s' \
 			$m "$k" "$MBPS" "${D[0]}" "${D[1]}" "${D[2]}" "${D[3]}")"
 	done
@@ -89,7 +93,7 @@ off_m=$(med "${TP[off]}") on_m=$(med "${TP[on]}")
 say "throughput median: software GRO $off_m Mbit/s, hardware GRO $on_m Mbit/s, ratio x$(awk -v a="$on_m" -v b="$off_m" 'BEGIN {printf "%.2f", a / b}')"
 
 if ic_on; then
-	for ((k = 1; k <= ${SCX_BENCH_IC_REPS:-2}; k++)); do
+	for ((k = 1; k <= ${SCX_BENCH_IC_REPS:-3}; k++)); do
 		gro off
 		ic_pair rx1-tcp-swgro "$N1" "$N2" xfer
 		gro on

@@ -300,3 +300,29 @@ TEST_F(HwGro, ErrorCqeRecoversAndSessionsResume)
 	/* no second recovery: the header entries the CQEs name are the ones expected */
 	EXPECT_EQ(stat(1, "rx_recover"), 1u);
 }
+
+/* MTU 9000: seven 8948-byte segments fill a 64 KiB reservation, one skb. */
+TEST_F(HwGro, JumboSegments)
+{
+	Options o = opts();
+	o.mtu = 9000;
+	build(o);
+	std::vector<Bytes> fs;
+	for (uint32_t i = 0; i < 14; i++)
+		fs.push_back(seg(i, 8948));
+	burst(fs);
+	const auto &rx = this->rx(1);
+	ASSERT_EQ(rx.size(), 2u);
+	size_t l4 = frames::l4_off(fs[0]);
+	for (int k = 0; k < 2; k++) {
+		EXPECT_EQ(rx[k].gso.segs, 7u);
+		EXPECT_EQ(rx[k].gso.size, 8948u);
+		ASSERT_EQ(rx[k].data.size(), l4 + 20 + 7 * 8948u);
+		for (uint32_t i = 0; i < 7; i++) {
+			Bytes pl = payload_of(fs[k * 7 + i]);
+			EXPECT_TRUE(std::equal(pl.begin(), pl.end(),
+					       rx[k].data.begin() + l4 + 20 + i * 8948));
+		}
+	}
+	EXPECT_EQ(stat(1, "rx_packets"), 14u);
+}
