@@ -52,7 +52,7 @@ demo:
 # in build/vm-results/<run>/); SCX_BENCH_* variables reach the guest script.
 BENCH_TARGETS := bench-host bench-host-mpwqe bench-pktgen bench-icount \
 	bench-mpwqe bench-mpwqe-icount bench-mpwqe-ab bench-xdp bench-xdp-icount \
-	bench-dma-cost bench-profile bench-rx
+	bench-dma-cost bench-profile bench-rx bench-gro
 .PHONY: $(BENCH_TARGETS) bpf
 
 bench:
@@ -106,6 +106,11 @@ bench-xdp-icount: module bpf
 # (receiver on its own vCPU, XDP_DROP and IP drop), with CQE bytes per frame.
 bench-rx: module bpf
 	@scripts/vm-run.sh --icount-percpu --timeout 3600 bench/vm/rx.sh
+
+# One TCP stream, software vs hardware GRO (rx-gro-hw): receiver instructions
+# per KiB (exact) and throughput, in one boot.
+bench-gro: module
+	@scripts/vm-run.sh --icount-percpu --timeout 3600 bench/vm/gro.sh
 
 # Instructions per packet of the device's DMA view (dma_view=1 vs 0).
 bench-dma-cost: module

@@ -198,7 +198,8 @@ def per_packet(small, big, n_small, n_big, h_small, h_big):
     dn = float(n_big - n_small)
     dh = float(h_big - h_small) if h_big is not None and h_small is not None and h_big > h_small else dn
     r = {"func": {}, "gof": {}, "group": collections.Counter(),
-         "cpu_group": collections.defaultdict(collections.Counter), "func_cpu0": {}}
+         "cpu_group": collections.defaultdict(collections.Counter), "func_cpu0": {},
+         "func_cpu1": {}}
     for label in set(small.func) | set(big.func):
         d = (big.func.get(label, 0) - small.func.get(label, 0)) / dn
         if d:
@@ -214,6 +215,8 @@ def per_packet(small, big, n_small, n_big, h_small, h_big):
                 r["cpu_group"][v][gof.get(label, "rest of kernel")] += d
                 if v == 0:
                     r["func_cpu0"][label] = d
+                if v == 1:	# the receiver's metric: per handled frame
+                    r["func_cpu1"][label] = d * dn / dh
     r["user"] = (big.user - small.user) / dn
     g = r["group"]
     r["kernel"] = sum(g.values())
@@ -243,6 +246,26 @@ def metric(r, name):
 def fmt(x, w=8):
     return ("%*.1f" % (w, x)) if x is not None else "%*s" % (w, "-")
 
+
+
+def mean(xs):
+    xs = [x for x in xs if x is not None]
+    return sum(xs) / len(xs) if xs else None
+
+
+def print_cpu_top(rs, key, total_key, unit, top):
+    """The top functions of one vCPU (rs[i][key]) without the device model."""
+    acc = collections.Counter()
+    gof = {}
+    for r in rs:
+        for label, d in r[key].items():
+            if r["gof"].get(label) != "device model":
+                acc[label] += d / len(rs)
+                gof[label] = r["gof"].get(label, "rest of kernel")
+    total = mean([r[total_key] for r in rs]) or 1.0
+    print("%4s %9s %6s  %-15s %s" % ("#", unit, "share", "group", "function"))
+    for i, (label, d) in enumerate(acc.most_common(top), 1):
+        print("%4d %9.1f %5.1f%%  %-15s %s" % (i, d, 100.0 * d / total, gof[label], label[:110]))
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
@@ -307,10 +330,6 @@ def main():
           " the kernel; sendfn = pktgen + drvTX + shimTX%s)" %
           ("; cpu0 = the kernel on vCPU 0; send0 = cpu0 minus the device model on vCPU 0" if percpu else ""))
     print()
-
-    def mean(xs):
-        xs = [x for x in xs if x is not None]
-        return sum(xs) / len(xs) if xs else None
 
     def spread(xs):
         xs = [x for x in xs if x is not None]
@@ -385,21 +404,16 @@ def main():
         print("%4s %9s %6s  %-15s %s" % ("#", "instr/pkt", "share", "group", "function"))
         for i, (label, d) in enumerate(acc.most_common(a.top), 1):
             print("%4d %9.1f %5.1f%%  %-15s %s" % (i, d, 100.0 * d / total, gof[label], label[:110]))
-        if not (cfg.endswith("-rxcpu1") and rs[0].get("func_cpu0")):
-            continue
-        print()
-        print("top %d kernel functions on vCPU 0 (the sender) without the device model, %s:" % (a.top, cfg))
-        acc = collections.Counter()
-        for r in rs:
-            for label, d in r["func_cpu0"].items():
-                if r["gof"].get(label) != "device model":
-                    acc[label] += d / len(rs)
-                    gof[label] = r["gof"].get(label, "rest of kernel")
-        total = mean([r["sender_cpu0"] for r in rs]) or 1.0
-        print("%4s %9s %6s  %-15s %s" % ("#", "instr/pkt", "share", "group", "function"))
-        for i, (label, d) in enumerate(acc.most_common(a.top), 1):
-            print("%4d %9.1f %5.1f%%  %-15s %s" % (i, d, 100.0 * d / total, gof[label], label[:110]))
-
+        if cfg.startswith("rx1-") and rs[0].get("func_cpu1"):
+            print()
+            print("top %d kernel functions on vCPU 1 (the receiver) without the device model, %s, "
+                  "per handled frame:" % (a.top, cfg))
+            print_cpu_top(rs, "func_cpu1", "rx_cpu1", "instr", a.top)
+        if cfg.endswith("-rxcpu1") and rs[0].get("func_cpu0"):
+            print()
+            print("top %d kernel functions on vCPU 0 (the sender) without the device model, %s:"
+                  % (a.top, cfg))
+            print_cpu_top(rs, "func_cpu0", "sender_cpu0", "instr/pkt", a.top)
 
 if __name__ == "__main__":
     main()

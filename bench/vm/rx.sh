@@ -46,16 +46,11 @@ say "pktgen: pkt_size 60 (+4 FCS), burst 32, 1 flow, delay 0; scx1 NAPI threaded
 nsx() { ip netns exec "$NSB" "$@"; }
 # scx1_set STRIDING COMPRESS RECV: scx1's flags and program; its NAPI kthread on CPU 1
 scx1_set() {
-	local p
 	[ -z "$(xdp_attached scx1 "$NSB")" ] || xdp_detach scx1 "$NSB"
 	nsx ethtool --set-priv-flags scx1 rx_striding_rq "$1" rx_cqe_compress "$2"
 	[ "$3" != xdp ] || xdp_attach scx1 "$NSB" "$BPF/xdp_drop.o" xdpdrv
 	wait_carrier scx1 "$NSB"
-	nsx sh -c 'echo 1 > /sys/class/net/scx1/threaded && echo 100 > /sys/class/net/scx1/napi_defer_hard_irqs &&
-		echo 1000000 > /sys/class/net/scx1/gro_flush_timeout' || fail "cannot make scx1's NAPI threaded"
-	for p in $(pgrep '^napi/scx1-'); do
-		taskset -p -c 1 "$p" > /dev/null || fail "cannot pin napi kthread $p to CPU 1"
-	done
+	bench_napi_thread scx1 "$NSB" 1
 }
 
 CNT=(rx_packets rx_xdp_drop rx_out_of_buffer rx_cqe_compress_pkts bus_wr_cqe_bytes bus_rd_desc_bytes bus_wr_data_bytes bus_rd_dbr_bytes)

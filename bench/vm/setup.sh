@@ -19,6 +19,18 @@ bench_scx_pair() {
 	MAC=$(dev_mac scx1 "$ns")
 }
 
+# bench_napi_thread DEV NS CPU: DEV's NAPI (in netns NS, "" for the root) threaded, polled from a timer
+# (napi_defer_hard_irqs 100, gro_flush_timeout 1 ms), its kthreads pinned
+# to CPU: the receiver's work on a vCPU of its own.
+bench_napi_thread() {
+	local dev=$1 ns=$2 cpu=$3 p
+	in_ns "$ns" sh -c "echo 1 > /sys/class/net/$dev/threaded && echo 100 > /sys/class/net/$dev/napi_defer_hard_irqs &&
+		echo 1000000 > /sys/class/net/$dev/gro_flush_timeout" || fail "cannot make $dev's NAPI threaded"
+	for p in $(pgrep "^napi/$dev-"); do
+		taskset -p -c "$cpu" "$p" > /dev/null || fail "cannot pin napi kthread $p to CPU $cpu"
+	done
+}
+
 # SCX_BENCH_SCX_PARAMS: more module parameters (e.g. "dma_view=0").
 bench_setup_pairs() {
 	modprobe pktgen

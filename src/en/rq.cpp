@@ -259,10 +259,7 @@ bool rq_refill(Rq *rq)
 			 rq->lkey);
 		rq->pc++;
 	}
-	if (rq->pc != start) {
-		dma_wmb();
-		rq->dbrec[prm::kRcvDbr].set(rq->pc);
-	}
+	rq_post_doorbell(rq, start);
 	return rq->missing() >= rq->bulk;
 }
 

@@ -90,6 +90,15 @@ struct Rq {
 int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats);
 void rq_destroy(Rq *rq);
 
+/* The WQEs posted since `start` go to the device: one doorbell record write. */
+__attribute__((always_inline)) inline void rq_post_doorbell(Rq *rq, u16 start)
+{
+	if (rq->pc != start) {
+		dma_wmb();
+		rq->dbrec[prm::kRcvDbr].set(rq->pc);
+	}
+}
+
 /* Post buffers while at least `bulk` are missing; true if a refill fell short. */
 bool rq_refill(Rq *rq);
 /*

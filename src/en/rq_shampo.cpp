@@ -230,8 +230,17 @@ void gro_append(GroSession *s, MpwPage *pg, u32 off, u32 len)
 	}
 }
 
-/* Pieces a payload of len bytes may add, at most. */
-u32 pieces_for(u32 len) { return len / kPageSize + 2; }
+/* Pieces the payload at off (len > 0) in WQE pages pg adds to the session: its pages, less one it continues. */
+u32 pieces_for(const GroSession *s, const MpwPage *pg, u32 off, u32 len)
+{
+	u32 n = (off + len - 1) / kPageSize - off / kPageSize + 1;
+	const scx_rx_piece *last = s->npieces ? &s->pieces[s->npieces - 1] : nullptr;
+
+	if (last && last->page == pg[off / kPageSize].page &&
+	    last->off + last->len == off % kPageSize)
+		n--;
+	return n;
+}
 
 __attribute__((always_inline)) inline void shampo_cqe(Rq *rq, const prm::Cqe64 *cqe)
 {
@@ -260,6 +269,10 @@ __attribute__((always_inline)) inline void shampo_cqe(Rq *rq, const prm::Cqe64 *
 			gro_flush(r);
 			r->stats->hds_nosplit_packets.inc();
 			r->stats->hds_nosplit_bytes.add(len);
+			if (__builtin_expect(len > r->layout.frame_room, 0)) {
+				r->stats->oversize_pkts_sw_drop.inc();
+				return;
+			}
 			if (__builtin_expect(len < prm::kMinFrame, 0)) {
 				r->stats->skb_err.inc();
 				return;
@@ -274,7 +287,7 @@ __attribute__((always_inline)) inline void shampo_cqe(Rq *rq, const prm::Cqe64 *
 									 << r->layout.log_hd_entry);
 
 		if (s->segs && (!match || !s->mergeable || hlen != s->hdr_len ||
-				s->npieces + pieces_for(dlen) > SCX_RX_GRO_MAX_FRAGS ||
+				(dlen && s->npieces + pieces_for(s, pg, off, dlen) > SCX_RX_GRO_MAX_FRAGS) ||
 				s->hdr_len + s->payload + dlen > 0xffff))
 			gro_flush(r);
 		if (s->segs)

@@ -199,10 +199,7 @@ bool mpw_refill(Rq *rq)
 		}
 		rq->pc++;
 	}
-	if (rq->pc != start) {
-		dma_wmb();
-		rq->dbrec[prm::kRcvDbr].set(rq->pc);
-	}
+	rq_post_doorbell(rq, start);
 	return rq->missing() != 0;
 }
 

@@ -271,3 +271,58 @@ TEST_F(HwGro, ManyWqesWrapWithoutLosingAByte)
 	EXPECT_LT(stat(1, "rx_gro_skbs") * 20, sent);
 	EXPECT_EQ(stat(1, "rx_wqe_err"), 0u);
 }
+
+/* An error CQE recovers the RQ; the header ring starts again at entry 0 on both sides. */
+TEST_F(HwGro, ErrorCqeRecoversAndSessionsResume)
+{
+	std::vector<Bytes> fs;
+	for (uint32_t i = 0; i < 3; i++)
+		fs.push_back(seg(i));
+	burst(fs);
+	ASSERT_EQ(this->rx(1).size(), 1u);
+	scx_channel_inject_rx_error(ch(1));
+	/* enough to need another WQE: the spoiled one gives an error CQE */
+	for (uint32_t round = 0; round < 6; round++) {
+		fs.clear();
+		for (uint32_t i = 0; i < 40; i++)
+			fs.push_back(seg(3 + round * 40 + i, 1448));
+		burst(fs);
+	}
+	EXPECT_GE(stat(1, "rx_wqe_err"), 1u);
+	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+	size_t before = this->rx(1).size();
+	fs.clear();
+	for (uint32_t i = 0; i < 10; i++)
+		fs.push_back(seg(1000 + i));
+	burst(fs);
+	ASSERT_EQ(this->rx(1).size(), before + 1);
+	EXPECT_EQ(this->rx(1).back().gso.segs, 10u);
+	/* no second recovery: the header entries the CQEs name are the ones expected */
+	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+}
+
+/* MTU 9000: seven 8948-byte segments fill a 64 KiB reservation, one skb. */
+TEST_F(HwGro, JumboSegments)
+{
+	Options o = opts();
+	o.mtu = 9000;
+	build(o);
+	std::vector<Bytes> fs;
+	for (uint32_t i = 0; i < 14; i++)
+		fs.push_back(seg(i, 8948));
+	burst(fs);
+	const auto &rx = this->rx(1);
+	ASSERT_EQ(rx.size(), 2u);
+	size_t l4 = frames::l4_off(fs[0]);
+	for (int k = 0; k < 2; k++) {
+		EXPECT_EQ(rx[k].gso.segs, 7u);
+		EXPECT_EQ(rx[k].gso.size, 8948u);
+		ASSERT_EQ(rx[k].data.size(), l4 + 20 + 7 * 8948u);
+		for (uint32_t i = 0; i < 7; i++) {
+			Bytes pl = payload_of(fs[k * 7 + i]);
+			EXPECT_TRUE(std::equal(pl.begin(), pl.end(),
+					       rx[k].data.begin() + l4 + 20 + i * 8948));
+		}
+	}
+	EXPECT_EQ(stat(1, "rx_packets"), 14u);
+}
