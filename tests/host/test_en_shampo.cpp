@@ -105,10 +105,11 @@ class ShampoPair : public Pair {
 protected:
 	void SetUp() override { host::reset(); }
 
-	static Options opts(bool hw_gro)
+	static Options opts(bool hw_gro, uint32_t mtu = 1500)
 	{
 		Options o;
 		o.model = 7;
+		o.mtu = mtu;
 		o.rx_striding = true;
 		o.rx_hw_gro = hw_gro;
 		o.log_sq = 8;
@@ -205,6 +206,28 @@ TEST_P(Shampo, MatchesSoftwareGro)
 	if (HasFatalFailure())
 		return;
 	judge(sent, deliver(sent), GetParam().exact);
+}
+
+/*
+ * MTU 9000, one flow a batch: sessions of 7 jumbo segments (the most under
+ * 64 KiB), then the rest, exactly software GRO's skbs.
+ */
+TEST_F(ShampoPair, JumboSessionsAreSoftwareGros)
+{
+	for (bool v6 : { false, true }) {
+		SCOPED_TRACE(v6 ? "IPv6" : "IPv4");
+		Flow f = v6 ? gro_cases::v6() : v4();
+		const std::vector<Bytes> sent = n_segs(f, 12, 9000 - (v6 ? 72 : 52), frames::kAck | frames::kPsh);
+		destroy();
+		host::reset();
+		build(opts(true, 9000));
+		ASSERT_FALSE(HasFatalFailure());
+		const std::vector<Skb> got = deliver(sent);
+		judge(sent, got, true);
+		ASSERT_EQ(got.size(), 2u);
+		EXPECT_EQ(got[0].gso_segs, 7);
+		EXPECT_EQ(got[1].gso_segs, 5);
+	}
 }
 
 /* Random traffic of three flows, batches of 100 frames: (a)-(c). */
