@@ -77,7 +77,7 @@ Flow v4_long_headers(uint16_t sport)
 	return f;
 }
 
-std::vector<Bytes> random_traffic(uint32_t seed, size_t n)
+std::vector<Bytes> random_traffic(uint32_t seed, size_t n, size_t mss)
 {
 	std::mt19937 rng(seed);
 	Flow fl[3] = { v4(3000), v4(3001), v6(3002) };
@@ -87,13 +87,12 @@ std::vector<Bytes> random_traffic(uint32_t seed, size_t n)
 	while (v.size() < n) {
 		Flow &f = fl[rng() % 3];
 		uint8_t flags = kAck;
-		size_t len = 1000;
-		Bytes bad;
+		size_t len = mss;
 		switch (rng() % 32) {
-		case 0: case 1: len = 1 + rng() % 999; break;
-		case 2: len = 1200; break;
+		case 0: case 1: len = 1 + rng() % (mss - 1); break;
+		case 2: len = mss + 200; break;
 		case 3: case 4: flags |= frames::kPsh; break;
-		case 5: f.seq += 1000; break;
+		case 5: f.seq += (uint32_t)mss; break;
 		case 6: case 7: len = 0; break;
 		case 8: f.tmpl.ttl ^= 1; break;
 		case 9: f.tmpl.tcp_opts = frames::tcp_ts_option(rng(), 200); break;

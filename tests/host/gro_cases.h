@@ -28,12 +28,12 @@ const std::vector<Case> &cases();
 void PrintTo(const Case &c, std::ostream *os);
 
 /*
- * n frames of three flows (IPv4, IPv4 on a VLAN, IPv6; 1000-byte MSS)
+ * n frames of three flows (IPv4, IPv4 on a VLAN, IPv6; mss payload)
  * with events drawn from seed: short and longer segments, PSH, seq gaps,
  * pure ACKs, TTL/hop limit, TSval and IP ID changes, CWR, bad checksums,
  * UDP datagrams.
  */
-std::vector<frames::Bytes> random_traffic(uint32_t seed, size_t n = 100);
+std::vector<frames::Bytes> random_traffic(uint32_t seed, size_t n = 100, size_t mss = 1000);
 
 /* Flows of the cases: 10.0.0.1 -> .2 or fd00::1 -> ::2, port sport -> 2000, timestamps. */
 frames::Flow v4(uint16_t sport = 1000);
