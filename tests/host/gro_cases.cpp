@@ -216,8 +216,20 @@ const std::vector<Case> &cases()
 			  append(v, n_segs(f, 3, 1000));
 			  return v;
 		  }, false },
-		{ "over_64k_in_a_row", [] { Flow f = v4(); return n_segs(f, 100, 1448); }, false },
-		{ "over_64k_v6", [] { Flow f = v6(); return n_segs(f, 60, 1428); }, false },
+		/* 45 segments fill 64 KiB for software GRO and the device alike */
+		{ "over_64k_in_a_row", [] { Flow f = v4(); return n_segs(f, 100, 1448); }, true },
+		{ "over_64k_v6", [] { Flow f = v6(); return n_segs(f, 60, 1428); }, true },
+		/*
+		 * IP length 65535: software GRO takes the 46th (323 bytes), the
+		 * device's 64 KiB counts the Ethernet header too (prm/cqe.h) and
+		 * ends the session at 45: within the reference, not equal to it.
+		 */
+		{ "ip_length_65535", [] {
+			  Flow f = v4();
+			  auto v = n_segs(f, 45, 1448);
+			  append(v, n_segs(f, 1, 65535 - 52 - 45 * 1448));
+			  return v;
+		  }, false },
 		{ "many_small_segments", [] { Flow f = v4(); return n_segs(f, 120, 64); }, false },
 	};
 	return kCases;

@@ -370,6 +370,28 @@ TEST(GroRef, SixtyFourKiBLimit)
 	expect_resegments_to(out, in);
 }
 
+/* 64 KiB exactly: an IP length of 65535 is still taken. */
+TEST(GroRef, IpLength65535IsTaken)
+{
+	Flow f = v4flow();
+	std::vector<Bytes> in;
+	for (int i = 0; i < 45; i++)
+		in.push_back(f.next(1448));
+	in.push_back(f.next(65535 - 40 - 45 * 1448));
+	auto out = gro::receive(in);
+
+	ASSERT_EQ(out.size(), 1u);
+	EXPECT_EQ(out[0].gso_segs, 46);
+	EXPECT_EQ(get16(out[0].data, 16), 65535);
+	/* one byte more and it is not */
+	f = v4flow();
+	in.clear();
+	for (int i = 0; i < 45; i++)
+		in.push_back(f.next(1448));
+	in.push_back(f.next(65536 - 40 - 45 * 1448));
+	EXPECT_EQ(gro::receive(in).size(), 2u);
+}
+
 TEST(GroRef, VlanTaggedFlowsMergeApart)
 {
 	Flow a = v4flow(), b = v4flow();
