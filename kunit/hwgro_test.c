@@ -59,8 +59,12 @@ KUNIT_ARRAY_PARAM(scx_hwgro, scx_hwgro_cases, scx_hwgro_case_desc);
 
 static const u8 scx_hwgro_dst[ETH_ALEN] = { 0x02, 0x00, 0x5c, 0x00, 0x00, 0x22 };
 static const u8 scx_hwgro_src[ETH_ALEN] = { 0x02, 0x00, 0x5c, 0x00, 0x00, 0x21 };
-static const struct in6_addr scx_hwgro_saddr6 = { { { 0xfd, 0x00, [14] = 0x12, [15] = 1 } } };
-static const struct in6_addr scx_hwgro_daddr6 = { { { 0xfd, 0x00, [14] = 0x12, [15] = 2 } } };
+static const struct scx_kt_flow scx_hwgro_flow[2] = {
+	{ scx_hwgro_dst, scx_hwgro_src, false, 0x0a0c0001, 0x0a0c0002 },
+	{ scx_hwgro_dst, scx_hwgro_src, true,
+	  .saddr6 = { { { 0xfd, 0x00, [14] = 0x12, [15] = 1 } } },
+	  .daddr6 = { { { 0xfd, 0x00, [14] = 0x12, [15] = 2 } } } },
+};
 
 /* What the receiver's rx_handler got: the first skbs, held for the test thread. */
 struct scx_hwgro_rx {
@@ -97,20 +101,6 @@ static u8 scx_hwgro_byte(u32 off)
 	return (u8)(off * 7 + (off >> 8) + 3);
 }
 
-/* The TCP checksum of the segment in f (l4_len bytes from its TCP header) with its pseudo header. */
-static __sum16 scx_hwgro_tcp_csum(const struct scx_hwgro_case *c, const u8 *f, u32 l4_len,
-				  __wsum sum)
-{
-	if (c->v6) {
-		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)(f + ETH_HLEN);
-
-		return csum_ipv6_magic(&ip6->saddr, &ip6->daddr, l4_len, IPPROTO_TCP, sum);
-	}
-	return csum_tcpudp_magic(((const struct iphdr *)(f + ETH_HLEN))->saddr,
-				 ((const struct iphdr *)(f + ETH_HLEN))->daddr, l4_len, IPPROTO_TCP,
-				 sum);
-}
-
 /*
  * A segment of the flow as a TCP stack sends it: plen payload bytes from
  * stream offset off (sequence number SEQ0 + off), IPv4 id `id` with DF,
@@ -121,38 +111,10 @@ static u32 scx_hwgro_frame(const struct scx_hwgro_case *c, u8 *f, u32 off, u32 p
 			   u8 flags)
 {
 	u32 l4 = scx_hwgro_l4_off(c), hlen = scx_hwgro_hlen(c), l4_len = hlen - l4 + plen, i;
-	struct ethhdr *eth = (struct ethhdr *)f;
 	struct tcphdr *th = (struct tcphdr *)(f + l4);
 	u8 *opt = (u8 *)(th + 1);
 
-	memcpy(eth->h_dest, scx_hwgro_dst, ETH_ALEN);
-	memcpy(eth->h_source, scx_hwgro_src, ETH_ALEN);
-	eth->h_proto = htons(c->v6 ? ETH_P_IPV6 : ETH_P_IP);
-	if (c->v6) {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)(f + ETH_HLEN);
-
-		memset(ip6, 0, sizeof(*ip6));
-		ip6->version = 6;
-		ip6->payload_len = htons(l4_len);
-		ip6->nexthdr = IPPROTO_TCP;
-		ip6->hop_limit = 64;
-		ip6->saddr = scx_hwgro_saddr6;
-		ip6->daddr = scx_hwgro_daddr6;
-	} else {
-		struct iphdr *ip = (struct iphdr *)(f + ETH_HLEN);
-
-		memset(ip, 0, sizeof(*ip));
-		ip->version = 4;
-		ip->ihl = 5;
-		ip->ttl = 64;
-		ip->protocol = IPPROTO_TCP;
-		ip->tot_len = htons(sizeof(*ip) + l4_len);
-		ip->id = htons(id);
-		ip->frag_off = htons(IP_DF);
-		ip->saddr = htonl(0x0a0c0001);
-		ip->daddr = htonl(0x0a0c0002);
-		ip->check = ip_fast_csum(ip, ip->ihl);
-	}
+	scx_kt_ip_fill(f, &scx_hwgro_flow[c->v6], IPPROTO_TCP, l4_len, id);
 	memset(th, 0, sizeof(*th));
 	th->source = htons(40000);
 	th->dest = htons(5201);
@@ -169,7 +131,7 @@ static u32 scx_hwgro_frame(const struct scx_hwgro_case *c, u8 *f, u32 off, u32 p
 	put_unaligned_be32(0x55667788, opt + 8);
 	for (i = 0; i < plen; i++)
 		f[hlen + i] = scx_hwgro_byte(off + i);
-	th->check = scx_hwgro_tcp_csum(c, f, l4_len, csum_partial(th, l4_len, 0));
+	th->check = scx_kt_l4_csum(f, IPPROTO_TCP, l4_len, csum_partial(th, l4_len, 0));
 	return hlen + plen;
 }
 
@@ -294,7 +256,7 @@ static void scx_hwgro_merged_headers(const struct scx_hwgro_case *c, u8 *h)
 		ip->check = ip_fast_csum(ip, ip->ihl);
 	}
 	/* tcp4/6_gro_complete(): the pseudo-header sum, not inverted */
-	th->check = ~scx_hwgro_tcp_csum(c, h, l4_len, 0);
+	th->check = ~scx_kt_l4_csum(h, IPPROTO_TCP, l4_len, 0);
 }
 
 /* The kernel's GSO splits a clone of the merged skb back into the frames sent. */
@@ -376,7 +338,7 @@ static void scx_hwgro_check_merged(struct kunit *test, struct scx_hwgro *t,
 		KUNIT_EXPECT_EQ(test, ntohs(((struct ipv6hdr *)(skb->data + ETH_HLEN))->payload_len),
 				skb->len - l4);
 		KUNIT_EXPECT_EQ(test, (u16)th->check,
-				(u16)~csum_ipv6_magic(&scx_hwgro_saddr6, &scx_hwgro_daddr6,
+				(u16)~csum_ipv6_magic(&scx_hwgro_flow[1].saddr6, &scx_hwgro_flow[1].daddr6,
 						      skb->len - l4, IPPROTO_TCP, 0));
 	} else {
 		const struct iphdr *ip = (const struct iphdr *)(skb->data + ETH_HLEN);
