@@ -15,7 +15,6 @@
 #include <linux/tcp.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
-#include <net/ip6_checksum.h>
 #include <net/tcp.h>
 
 #include "../shim/softcx.h"
@@ -55,8 +54,12 @@ KUNIT_ARRAY_PARAM(scx_lso, scx_lso_cases, scx_lso_case_desc);
 
 static const u8 scx_lso_dst[ETH_ALEN] = { 0x02, 0x00, 0x5c, 0x00, 0x00, 0x12 };
 static const u8 scx_lso_src[ETH_ALEN] = { 0x02, 0x00, 0x5c, 0x00, 0x00, 0x11 };
-static const struct in6_addr scx_lso_saddr6 = { { { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } } };
-static const struct in6_addr scx_lso_daddr6 = { { { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 } } };
+static const struct scx_kt_flow scx_lso_flow[2] = {
+	{ scx_lso_dst, scx_lso_src, false, 0x0a0b0001, 0x0a0b0002 },
+	{ scx_lso_dst, scx_lso_src, true,
+	  .saddr6 = { { { 0x20, 0x01, 0x0d, 0xb8, [15] = 1 } } },
+	  .daddr6 = { { { 0x20, 0x01, 0x0d, 0xb8, [15] = 2 } } } },
+};
 
 /* What the receiver saw, frame by frame. */
 struct scx_lso_rx {
@@ -92,40 +95,10 @@ static u32 scx_lso_ihs(const struct scx_lso_case *c)
 /* Headers of the whole send, as the stack builds them for a GSO skb. */
 static void scx_lso_fill_headers(const struct scx_lso_case *c, u8 *h)
 {
-	u32 l3 = ETH_HLEN, l4 = l3 + scx_lso_l3_hlen(c);
 	u32 l4_len = scx_lso_l4_hlen(c) + c->payload;
 	u8 proto = c->udp ? IPPROTO_UDP : IPPROTO_TCP;
-	struct ethhdr *eth = (struct ethhdr *)h;
+	u32 l4 = scx_kt_ip_fill(h, &scx_lso_flow[c->v6], proto, l4_len, SCX_LSO_IP_ID);
 
-	memcpy(eth->h_dest, scx_lso_dst, ETH_ALEN);
-	memcpy(eth->h_source, scx_lso_src, ETH_ALEN);
-	eth->h_proto = htons(c->v6 ? ETH_P_IPV6 : ETH_P_IP);
-	if (c->v6) {
-		struct ipv6hdr *ip6 = (struct ipv6hdr *)(h + l3);
-
-		memset(ip6, 0, sizeof(*ip6));
-		ip6->version = 6;
-		ip6->payload_len = htons(l4_len);
-		ip6->nexthdr = proto;
-		ip6->hop_limit = 64;
-		ip6->saddr = scx_lso_saddr6;
-		ip6->daddr = scx_lso_daddr6;
-	} else {
-		struct iphdr *ip = (struct iphdr *)(h + l3);
-
-		memset(ip, 0, sizeof(*ip));
-		ip->version = 4;
-		ip->ihl = 5;
-		ip->ttl = 64;
-		ip->protocol = proto;
-		ip->tot_len = htons(sizeof(*ip) + l4_len);
-		ip->id = htons(SCX_LSO_IP_ID);
-		ip->frag_off = htons(IP_DF);
-		ip->saddr = htonl(0x0a0b0001);
-		ip->daddr = htonl(0x0a0b0002);
-		ip->check = ip_fast_csum(ip, ip->ihl);
-	}
-	/* L4 checksum: the pseudo-header sum without the length, as for CHECKSUM_PARTIAL GSO */
 	if (c->udp) {
 		struct udphdr *uh = (struct udphdr *)(h + l4);
 
@@ -148,17 +121,8 @@ static void scx_lso_fill_headers(const struct scx_lso_case *c, u8 *h)
 		for (i = 0; i < c->tcp_opt; i++)	/* NOPs, then end of options */
 			h[l4 + sizeof(*th) + i] = i + 1 < c->tcp_opt ? TCPOPT_NOP : TCPOPT_EOL;
 	}
-	if (c->v6) {
-		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)(h + l3);
-		__sum16 *check = (__sum16 *)(h + l4 + (c->udp ? 6 : 16));
-
-		*check = ~csum_ipv6_magic(&ip6->saddr, &ip6->daddr, 0, proto, 0);
-	} else {
-		const struct iphdr *ip = (const struct iphdr *)(h + l3);
-		__sum16 *check = (__sum16 *)(h + l4 + (c->udp ? 6 : 16));
-
-		*check = ~csum_tcpudp_magic(ip->saddr, ip->daddr, 0, proto, 0);
-	}
+	/* L4 checksum: the pseudo-header sum without the length, as for CHECKSUM_PARTIAL GSO */
+	*(__sum16 *)(h + l4 + (c->udp ? 6 : 16)) = ~scx_kt_l4_csum(h, proto, 0, 0);
 }
 
 /* The GSO skb: headers + head_payload linear, the rest of the payload in pages. */
@@ -208,17 +172,10 @@ static struct sk_buff *scx_lso_skb(const struct scx_lso_case *c)
 /* L4 checksum over the segment with its pseudo header: 0 when right. */
 static __sum16 scx_lso_l4_check(const struct scx_lso_case *c, const u8 *f, u32 l4_len)
 {
-	u32 l3 = ETH_HLEN, l4 = l3 + scx_lso_l3_hlen(c);
-	u8 proto = c->udp ? IPPROTO_UDP : IPPROTO_TCP;
-	__wsum sum = csum_partial(f + l4, l4_len, 0);
+	u32 l4 = ETH_HLEN + scx_lso_l3_hlen(c);
 
-	if (c->v6) {
-		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)(f + l3);
-
-		return csum_ipv6_magic(&ip6->saddr, &ip6->daddr, l4_len, proto, sum);
-	}
-	return csum_tcpudp_magic(((const struct iphdr *)(f + l3))->saddr,
-				 ((const struct iphdr *)(f + l3))->daddr, l4_len, proto, sum);
+	return scx_kt_l4_csum(f, c->udp ? IPPROTO_UDP : IPPROTO_TCP, l4_len,
+			      csum_partial(f + l4, l4_len, 0));
 }
 
 /* One frame on the receiver: segment k of the send. */

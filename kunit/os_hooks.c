@@ -10,9 +10,11 @@
 #include <linux/dma-mapping.h>
 #include <linux/if_ether.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/platform_device.h>
 #include <linux/udp.h>
 #include <net/checksum.h>
+#include <net/ip6_checksum.h>
 #include <net/gro.h>
 #include <asm/unaligned.h>
 
@@ -149,6 +151,52 @@ int scx_kt_frame_check(const u8 *buf, u32 len, u32 *seq)
 			return -EBADMSG;
 	*seq = s;
 	return 0;
+}
+
+u32 scx_kt_ip_fill(u8 *h, const struct scx_kt_flow *fl, u8 proto, u32 l4_len, u16 id)
+{
+	struct ethhdr *eth = (struct ethhdr *)h;
+	struct ipv6hdr *ip6 = (struct ipv6hdr *)(eth + 1);
+	struct iphdr *ip = (struct iphdr *)(eth + 1);
+
+	memcpy(eth->h_dest, fl->dst, ETH_ALEN);
+	memcpy(eth->h_source, fl->src, ETH_ALEN);
+	eth->h_proto = htons(fl->v6 ? ETH_P_IPV6 : ETH_P_IP);
+	if (fl->v6) {
+		memset(ip6, 0, sizeof(*ip6));
+		ip6->version = 6;
+		ip6->payload_len = htons(l4_len);
+		ip6->nexthdr = proto;
+		ip6->hop_limit = 64;
+		ip6->saddr = fl->saddr6;
+		ip6->daddr = fl->daddr6;
+		return ETH_HLEN + sizeof(*ip6);
+	}
+	memset(ip, 0, sizeof(*ip));
+	ip->version = 4;
+	ip->ihl = 5;
+	ip->ttl = 64;
+	ip->protocol = proto;
+	ip->tot_len = htons(sizeof(*ip) + l4_len);
+	ip->id = htons(id);
+	ip->frag_off = htons(IP_DF);
+	ip->saddr = htonl(fl->saddr4);
+	ip->daddr = htonl(fl->daddr4);
+	ip->check = ip_fast_csum(ip, ip->ihl);
+	return ETH_HLEN + sizeof(*ip);
+}
+
+__sum16 scx_kt_l4_csum(const u8 *f, u8 proto, u32 l4_len, __wsum sum)
+{
+	const struct ethhdr *eth = (const struct ethhdr *)f;
+
+	if (eth->h_proto == htons(ETH_P_IPV6)) {
+		const struct ipv6hdr *ip6 = (const struct ipv6hdr *)(eth + 1);
+
+		return csum_ipv6_magic(&ip6->saddr, &ip6->daddr, l4_len, proto, sum);
+	}
+	return csum_tcpudp_magic(((const struct iphdr *)(eth + 1))->saddr,
+				 ((const struct iphdr *)(eth + 1))->daddr, l4_len, proto, sum);
 }
 
 /* ---- RX: what the shim delivered to the stack ---- */

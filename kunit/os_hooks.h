@@ -28,6 +28,7 @@
 #include <kunit/test.h>
 #include <linux/atomic.h>
 #include <linux/device.h>
+#include <linux/in6.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 
@@ -99,6 +100,28 @@ rx_handler_result_t scx_kt_rx_handler(struct sk_buff **pskb);
 void scx_kt_frame_fill(u8 *buf, u32 len, u32 seq);
 /* 0 and the sequence number when the frame is exactly what fill() wrote. */
 int scx_kt_frame_check(const u8 *buf, u32 len, u32 *seq);
+
+/*
+ * TCP/UDP test frames (softcx_lso, softcx_hwgro): the Ethernet and IP
+ * headers of a flow, and the L4 checksum with its pseudo header.
+ */
+struct scx_kt_flow {
+	const u8 *dst, *src;		/* MAC addresses */
+	bool v6;
+	u32 saddr4, daddr4;		/* IPv4, host order */
+	struct in6_addr saddr6, daddr6;
+};
+/*
+ * Ethernet + IPv6 (hop limit 64) or IPv4 header (no options, TTL 64, DF,
+ * ID id, header checksum) at h, carrying l4_len bytes of proto: the L4
+ * offset.
+ */
+u32 scx_kt_ip_fill(u8 *h, const struct scx_kt_flow *fl, u8 proto, u32 l4_len, u16 id);
+/*
+ * csum_tcpudp_magic() / csum_ipv6_magic() for the addresses of frame f
+ * (its Ethernet type says which): sum = the L4 bytes' partial sum.
+ */
+__sum16 scx_kt_l4_csum(const u8 *f, u8 proto, u32 l4_len, __wsum sum);
 
 /*
  * Build one skb holding frame seq (len bytes; with split, the payload after

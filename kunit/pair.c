@@ -240,6 +240,8 @@ int scx_pair_open(struct scx_pair *p, int side, u32 nch, u32 mtu, u32 log_sq, u3
 		.log_sq_size = log_sq,
 		.log_rq_size = log_rq,
 		.tx_mpwqe = p->tx_mpwqe[side],
+		.rx_striding = p->rx_striding[side],
+		.rx_hw_gro = p->rx_hw_gro[side],
 	};
 	err = scx_port_open(p->port[side], pp, p->os_ch[side]);
 	if (err)

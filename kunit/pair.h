@@ -25,6 +25,8 @@ struct scx_pair {
 	struct scx_port *port[2];
 	bool open[2];
 	bool tx_mpwqe[2];		/* open with multi-packet WQE sessions */
+	bool rx_striding[2];		/* open with striding RQs */
+	bool rx_hw_gro[2];		/* open with SHAMPO (needs rx_striding) */
 	u32 nch_max;
 	struct scx_port_params params[2];
 	struct scx_kt_irq irq[2];

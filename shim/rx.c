@@ -219,6 +219,12 @@ static void scx_rx_set_gso(struct sk_buff *skb, const struct scx_rx_gso *gso)
 	skb->ip_summed = CHECKSUM_PARTIAL;
 	skb->csum_start = skb_mac_header(skb) - skb->head + gso->l4_off;
 	skb->csum_offset = offsetof(struct tcphdr, check);
+	/*
+	 * The TCP header where software GRO leaves it. Unset, the stack puts
+	 * it at the IP header (__netif_receive_skb_core), and a TSO driver
+	 * this skb is bridged to takes its header length from there.
+	 */
+	skb_set_transport_header(skb, skb_checksum_start_offset(skb));
 }
 
 /*

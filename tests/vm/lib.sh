@@ -227,7 +227,7 @@ scx_load() {
 	[ $rc -eq 0 ] || fail "insmod softcx.ko $* failed ($rc): $out; dmesg: $(dmesg | tail -n 5 | tr '\n' ' ')"
 	wait_for 5 dev_exists scx0 || fail "insmod softcx.ko $*: scx0 did not appear"
 	scx_rq_type
-	log "loaded softcx ${*:-(default params)}${SCX_RX_STRIDING:+ rx_striding_rq $SCX_RX_STRIDING}${SCX_RX_CQE_COMPRESS:+ rx_cqe_compress $SCX_RX_CQE_COMPRESS}"
+	log "loaded softcx ${*:-(default params)}${SCX_RX_STRIDING:+ rx_striding_rq $SCX_RX_STRIDING}${SCX_RX_CQE_COMPRESS:+ rx_cqe_compress $SCX_RX_CQE_COMPRESS}${SCX_RX_HW_GRO:+ rx-gro-hw $SCX_RX_HW_GRO}"
 }
 
 # pflag_refused DEV FLAG: turning private flag FLAG on must fail (cx4), say
@@ -242,7 +242,8 @@ pflag_refused() {
 		"$(ethtool --show-priv-flags "$dev" | sed -n "s/^$flag *: *//p")"
 }
 
-# SCX_RX_STRIDING=on|off and SCX_RX_CQE_COMPRESS=on|off (scripts/vm-test.sh
+# SCX_RX_STRIDING=on|off, SCX_RX_CQE_COMPRESS=on|off and SCX_RX_HW_GRO=on|off
+# (rx-gro-hw, where the device has it) (scripts/vm-test.sh
 # passes SCX_* variables into the guest; run-all's test@variant names set
 # them): every port scx_load brings starts with that RQ type and CQE
 # compression (the private flags rx_striding_rq and rx_cqe_compress, set
@@ -257,6 +258,8 @@ scx_rq_type() {
 			ethtool --set-priv-flags "${d##*/}" rx_striding_rq "$SCX_RX_STRIDING" 2>/dev/null || true
 		[ -z "${SCX_RX_CQE_COMPRESS:-}" ] ||
 			ethtool --set-priv-flags "${d##*/}" rx_cqe_compress "$SCX_RX_CQE_COMPRESS" 2>/dev/null || true
+		[ -z "${SCX_RX_HW_GRO:-}" ] ||
+			ethtool -K "${d##*/}" rx-gro-hw "$SCX_RX_HW_GRO" >/dev/null 2>&1 || true
 	done
 }
 

@@ -16,7 +16,7 @@
 # run-all checks the kernel log (page_pool leaks, WARNs) after rmmod.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping python3
-unset SCX_RX_CQE_COMPRESS SCX_RX_STRIDING	# this test sets both itself
+unset SCX_RX_CQE_COMPRESS SCX_RX_STRIDING SCX_RX_HW_GRO	# this test sets them itself
 
 N=6400
 DST=10.11.0.250	# on ns1's subnet, not owned by it: its stack drops the frames silently

@@ -17,7 +17,7 @@
 # run-all checks the kernel log (page_pool leaks, WARNs) after rmmod.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool python3 iperf3
-unset SCX_RX_CQE_COMPRESS SCX_RX_STRIDING	# this test sets what it needs
+unset SCX_RX_CQE_COMPRESS SCX_RX_STRIDING SCX_RX_HW_GRO	# this test sets what it needs
 bpf_build
 
 A0=fd00:12::1 A1=fd00:12::2

@@ -5,7 +5,9 @@
 # RX recovery: /sys/kernel/debug/softcx/scx1/inject_rx_error spoils the
 # memory key of scx1's posted RX buffers, so the next frame gets an error
 # CQE (a striding RQ's: the first frame in its next WQE, after at most the
-# 32 strides of the one being filled, hence 40 pings) and the RQ goes to ERR; NAPI recovers it (ERR -> RST -> RDY, ring
+# 32 strides of the one being filled, or with rx-gro-hw the 64 packets a
+# SHAMPO WQE takes, hence 80 pings) and the RQ goes to ERR; NAPI recovers
+# it (ERR -> RST -> RDY, ring
 # refilled: rx_wqe_err, rx_recover) and traffic resumes without a down/up.
 # Before, the channel stayed dead until the port was restarted.
 source "$(dirname "$0")/lib.sh"
@@ -17,7 +19,7 @@ ping_ok "" "$IP1" 3
 
 for round in 1 2 3; do
 	echo 1 > "$INJ"
-	in_ns "" ping -n -q -c 40 -i 0.05 -W 1 "$IP1" >/dev/null 2>&1 || true
+	in_ns "" ping -n -q -c 80 -i 0.05 -W 1 "$IP1" >/dev/null 2>&1 || true
 	wait_for 10 sh -c "[ \$(ip netns exec $NS ethtool -S scx1 | sed -n 's/^ *rx_recover: //p') -ge 1 ]" ||
 		fail "round $round: no RX recovery: $(in_ns "$NS" ethtool -S scx1 | grep -E ' rx_(wqe_err|recover):' | tr '\n' ' ')"
 	ping_ok "" "$IP1" 5
