@@ -262,7 +262,7 @@ static netdev_features_t scx_fix_features(struct net_device *dev, netdev_feature
 }
 
 /* RTNL. rx-gro-hw switches to a channel set with (or without) SHAMPO RQs; the old one runs on if that fails. */
-static int scx_set_features(struct net_device *dev, netdev_features_t features)
+static int scx_set_gro_hw(struct net_device *dev, netdev_features_t features)
 {
 	struct scx_priv *priv = netdev_priv(dev);
 	bool gro_hw = features & NETIF_F_GRO_HW;
@@ -280,6 +280,32 @@ static int scx_set_features(struct net_device *dev, netdev_features_t features)
 		priv->rx_hw_gro = !gro_hw;
 	}
 	return err;
+}
+
+/*
+ * rx-vlan-offload switches the live RQs' stripping (MODIFY_RQ, no
+ * rebuild); tx-vlan-offload needs nothing: the stack then puts the tag in
+ * the data itself, and skbs stop carrying it in metadata.
+ */
+static int scx_set_vlan_features(struct net_device *dev, netdev_features_t features)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	int err;
+
+	if (!((dev->features ^ features) & NETIF_F_HW_VLAN_CTAG_RX))
+		return 0;
+	err = scx_port_set_rx_vlan_strip(priv->port, !!(features & NETIF_F_HW_VLAN_CTAG_RX));
+	if (err)
+		netdev_err(dev, "cannot switch VLAN stripping on every RQ: %d\n", err);
+	return err;
+}
+
+/* RTNL. VLAN first: a channel set rx-gro-hw builds takes the new stripping. */
+static int scx_set_features(struct net_device *dev, netdev_features_t features)
+{
+	int err = scx_set_vlan_features(dev, features);
+
+	return err ?: scx_set_gro_hw(dev, features);
 }
 
 const struct net_device_ops scx_netdev_ops = {
@@ -305,14 +331,18 @@ void scx_netdev_setup(struct net_device *dev)
 	const netdev_features_t features = NETIF_F_SG | NETIF_F_IP_CSUM |
 		NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM | NETIF_F_RXHASH |
 		NETIF_F_HIGHDMA | NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_GSO_UDP_L4;
+	/* strip and insert 802.1Q tags (on by default, as mlx5) */
+	const netdev_features_t vlan = NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX;
 
 	dev->netdev_ops = &scx_netdev_ops;
 	dev->ethtool_ops = &scx_ethtool_ops;
 	dev->min_mtu = SCX_MIN_MTU;
 	dev->max_mtu = SCX_MAX_MTU;
 	dev->watchdog_timeo = 5 * HZ;	/* ndo_tx_timeout after a queue stalls this long */
-	dev->features |= features;
-	dev->hw_features |= features;
+	dev->features |= features | vlan;
+	dev->hw_features |= features | vlan;
+	/* what a VLAN device on the port may offload through it */
+	dev->vlan_features |= features & ~NETIF_F_RXHASH;
 	/* No MAC filter in the device: the address may change while up. */
 	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	/* netpoll transmits with IRQs off; the core's locks are _bh locks. */

@@ -7,6 +7,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/etherdevice.h>
+#include <linux/if_vlan.h>
 #include <linux/netdevice.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
@@ -104,6 +105,8 @@ static void scx_rx_meta(struct scx_chan *ch, struct sk_buff *skb, const struct s
 	struct net_device *dev = ch->priv->netdev;
 
 	skb->protocol = eth_type_trans(skb, dev);
+	if (pkt->vlan)	/* the device stripped it: NETIF_F_HW_VLAN_CTAG_RX */
+		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), pkt->vlan_tci);
 
 	if (pkt->csum == SCX_CSUM_UNNECESSARY && (dev->features & NETIF_F_RXCSUM))
 		skb->ip_summed = CHECKSUM_UNNECESSARY;

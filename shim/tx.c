@@ -116,6 +116,10 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 			  skb_transport_offset(skb) + sizeof(struct udphdr) :
 			  skb_tcp_all_headers(skb);
 
+		/* a tag from metadata goes into the inline template too */
+		if (skb_vlan_tag_present(skb))
+			hdr += VLAN_HLEN;
+
 		if (unlikely(hdr > priv->max_lso_hdr))
 			features &= ~NETIF_F_GSO_MASK;
 	}

@@ -238,6 +238,16 @@ int scx_port_set_moder(struct scx_port *p, const struct scx_port_moder *m, const
 int scx_port_moder_check(const struct scx_port *p, const struct scx_port_moder *m,
 			 const char **why);
 /*
+ * VLAN stripping (ethtool rx-vlan-offload, on at creation): the RQs take
+ * the outer 802.1Q tag out of received frames and scx_rx_pkt carries its
+ * TCI. Remembered for channel sets built later and applied to the live
+ * set's RQs with MODIFY_RQ: no rebuild, traffic runs on (frames already
+ * placed keep their form). 0 or the first command's error (remembered
+ * all the same). Serialised by the caller with open, prepare, commit and
+ * close.
+ */
+int scx_port_set_rx_vlan_strip(struct scx_port *p, int on);
+/*
  * One live channel's CQs of one direction (rx: the RQ's; else the SQs'),
  * for adaptive moderation; not remembered: the next channel set starts
  * from the port's. Process context; the caller keeps the channel from
@@ -322,7 +332,13 @@ struct scx_tx_pkt {
 	uint32_t gso_size;	/* MSS: payload bytes per wire packet */
 	uint32_t gso_segs;	/* wire packets */
 	uint32_t ihs;		/* header length L2..L4 (within headlen) */
-	uint8_t vlan;		/* VLAN tag in metadata (not inlined in the data) */
+	/*
+	 * An 802.1Q tag in metadata (not in the data): the frame goes out
+	 * with it after the source MAC. A SEND without inline headers asks
+	 * the device to insert it; inlined headers (LSO, an L2-inline SQ)
+	 * carry it. Such a packet never joins an MPWQE session.
+	 */
+	uint8_t vlan;
 	/*
 	 * IPv6 BIG TCP: offset of an 8-byte hop-by-hop jumbo option header
 	 * right after the IPv6 header (inside [0, ihs)), 0 when none. The LSO
@@ -330,7 +346,7 @@ struct scx_tx_pkt {
 	 * device writes each segment's payload length.
 	 */
 	uint8_t hbh_off;
-	uint8_t rsvd[2];
+	uint16_t vlan_tci;	/* vlan: the tag's TCI */
 	uint32_t num_bytes;	/* out: BQL bytes */
 };
 

@@ -155,6 +155,9 @@ struct scx_rx_pkt {
 	uint8_t hash_type;	/* SCX_HASH_* */
 	uint8_t csum;		/* SCX_CSUM_* */
 	uint16_t meta_len;	/* XDP metadata bytes right before the packet */
+	uint16_t vlan_tci;	/* vlan: the 802.1Q tag the device stripped (skb hwaccel tag) */
+	uint8_t vlan;
+	uint8_t rsvd;
 };
 enum { SCX_HASH_NONE = 0, SCX_HASH_L3 = 1, SCX_HASH_L4 = 2 };
 enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1 };

@@ -343,6 +343,7 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->skb_sq = skb_sq_limits(caps, params->tx_mpwqe != 0);
 	cp->xdp_sq = xdp_sq_limits(caps, params->mtu, params->xdp_tx_mpwqe != 0);
 	cp->moder = p->moder;
+	cp->rx_vlan_strip = p->rx_vlan_strip;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
 	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
 		return -SCX_EINVAL;

@@ -73,6 +73,7 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 	if (err)
 		goto err;
 	p->moder = moder_port_default(p->caps);
+	p->rx_vlan_strip = true;
 	rss_default(&p->rss, nch_max);
 	/* two sets during a switch: 3 SQs, 1 RQ, 4 CQs per channel each */
 	if (2 * 3 * nch_max > p->caps.max_sqs.get() || 2 * nch_max > p->caps.max_rqs.get() ||
@@ -223,6 +224,19 @@ extern "C" int scx_port_set_moder(scx_port *p, const scx_port_moder *m, const ch
 		int e = channel_set_moder(&p->live.ch[i], *m);
 
 		err = err ? err : e;
+	}
+	return err;
+}
+
+extern "C" int scx_port_set_rx_vlan_strip(scx_port *p, int on)
+{
+	int err = 0;
+
+	p->rx_vlan_strip = on != 0;
+	for (u32 i = 0; p->live.ch && i < p->live.nch; i++) {
+		int e = rq_set_vlan_strip(&p->live.ch[i].rq, on != 0);
+		if (!err)
+			err = e;
 	}
 	return err;
 }

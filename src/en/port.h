@@ -28,6 +28,7 @@ struct scx_port {
 	scx_os_layout os;	/* the OS's part of the RX buffer layout */
 	scx_port_moder moder;	/* CQ moderation channel sets are built with */
 	scx_rss rss;		/* RSS channel sets are built with (en/rss.cpp) */
+	bool rx_vlan_strip;	/* RQs strip outer 802.1Q tags (scx_port_set_rx_vlan_strip) */
 	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.

@@ -193,6 +193,7 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 
 	in.cqn.set(rq->cq.cqn);
 	in.log_wq_sz = (u8)(layout.striding ? layout.log_wqes : log_size);
+	in.vsd = rq->vsd = p.rx_vlan_strip ? 0 : 1;
 	err = cmd_queue_create(fn, os_port, kRqCmds, &in, rq->mem, &rq->rqn);
 	if (err)
 		goto err;
@@ -300,8 +301,8 @@ int rq_recover(Rq *rq)
 	rq->lkey.set(prm::kReservedLkey);
 	rq->dbrec[prm::kRcvDbr].set(0);
 	wmb();
-	err = cmd_modify_state(rq->fn, rq->os_port, prm::kCmdModifyRq, rq->rqn, prm::kQueueRst,
-			       prm::kQueueRdy);
+	err = cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRst, prm::kQueueRdy,
+				__atomic_load_n(&rq->vsd, __ATOMIC_ACQUIRE));
 	if (err)
 		return err;
 	rq->recover = kRecoverNone;
@@ -385,6 +386,15 @@ void rq_inject_error(Rq *rq)
 			rq->wqes[i & rq->mask].data.lkey = rq->lkey;
 		}
 	}
+}
+
+int rq_set_vlan_strip(Rq *rq, bool strip)
+{
+	u8 vsd = strip ? 0 : 1;
+
+	/* stored first: a recovery running now restarts the RQ with it */
+	__atomic_store_n(&rq->vsd, vsd, __ATOMIC_RELEASE);
+	return cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRdy, prm::kQueueRdy, vsd);
 }
 
 } /* namespace softcx::en */

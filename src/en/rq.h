@@ -75,6 +75,7 @@ struct Rq {
 	/* cold */
 	u32 rqn;
 	bool has_rqn;
+	u8 vsd;			/* VLAN strip disable the RQ runs with (and recovers to) */
 	bus::Function *fn;
 	void *os_dev;
 	void *os_port;
@@ -113,6 +114,13 @@ template <RxXdp X> int rq_poll_cq_striding(Rq *rq, int budget);
 void rq_cq_error(Rq *rq);
 /* Test hook: every WQE posted (now and until the recovery) carries a bad lkey. */
 void rq_inject_error(Rq *rq);
+/*
+ * VLAN stripping on a running RQ (MODIFY_RQ RDY -> RDY with vsd, no
+ * rebuild); remembered, so a recovery restarts the RQ with it. Process
+ * context. 0 or a negative errno (an RQ in the middle of a recovery
+ * refuses the command; the recovery then applies the setting).
+ */
+int rq_set_vlan_strip(Rq *rq, bool strip);
 
 /* ---- the striding RQ's half (rq_striding.cpp), for rq.cpp ---- */
 

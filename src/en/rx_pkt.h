@@ -35,6 +35,8 @@ inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt)
 	pkt->hash_type = rx_hash_type(cqe);
 	pkt->csum = rx_csum(cqe);
 	pkt->meta_len = 0;
+	pkt->vlan = cqe->has_vlan();
+	pkt->vlan_tci = cqe->vlan_info.get();
 }
 
 /* Counted once the stack took the packet. */
@@ -46,6 +48,8 @@ inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt)
 		s->csum_unnecessary.inc();
 	else
 		s->csum_none.inc();
+	if (pkt.vlan)
+		s->removed_vlan_packets.inc();
 }
 
 /* What became of a frame the program saw. */

@@ -99,14 +99,49 @@ struct InlineHdr {
 	u32 skip;
 };
 
+/* The bytes a packet's tag from metadata adds on the wire (per wire packet). */
+u32 vlan_bytes(const scx_tx_pkt *pkt)
+{
+	return pkt->vlan ? prm::kVlanHdrLen : 0;
+}
+
 /*
- * One SEND or LSO WQE: ctrl, eth (csum flags, mss, the inline headers), one
- * data segment per mapping minus the bytes the inline headers cover.
+ * The packet's VLAN tag: inline headers get it rebuilt in them (MACs,
+ * tag, the rest), as the device takes the inline headers as the frame's
+ * start; without inline headers the eth segment asks the device to insert
+ * it. Called with the headers' length (h.inl >= the MACs: checked by
+ * post_wqe).
+ */
+void put_vlan(prm::EthSeg *eth, const InlineHdr &h, u16 tci)
+{
+	if (!h.inl) {
+		eth->set_vlan_insert(tci);
+		return;
+	}
+	u8 *rest = reinterpret_cast<u8 *>(eth + 1);	/* inline bytes 2.. */
+
+	eth->inline_hdr_sz.set((u16)(h.inl + prm::kVlanHdrLen));
+	__builtin_memcpy(eth->inline_hdr_start, h.src, 2);
+	__builtin_memcpy(rest, h.src + 2, prm::kEthAddrsLen - 2);
+	rest += prm::kEthAddrsLen - 2;
+	prm::store_be16(rest, prm::kEthTypeVlan);
+	prm::store_be16(rest + 2, tci);
+	__builtin_memcpy(rest + prm::kVlanHdrLen, h.src + prm::kEthAddrsLen,
+			 h.inl - prm::kEthAddrsLen);
+}
+
+/*
+ * One SEND or LSO WQE: ctrl, eth (csum flags, mss, the inline headers or
+ * the VLAN insert), one data segment per mapping minus the bytes the
+ * inline headers cover.
  */
 int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u32 wire_bytes,
 	     u16 wire_pkts)
 {
-	u32 inl_ds = inline_ds(h.inl);
+	/* a tag goes after the MACs: inline headers that stop short of them cannot take it */
+	if (__builtin_expect(pkt->vlan && h.inl && h.inl < prm::kEthAddrsLen, 0))
+		return -SCX_EINVAL;
+	u32 inl_ds = inline_ds(h.inl ? h.inl + vlan_bytes(pkt) : 0);
 	/* a head fully covered by the inline headers needs no pointer */
 	u32 data_ds = pkt->nr_frags - (pkt->frags[0].len <= h.skip ? 1 : 0);
 	u32 ds = prm::kEmptyDsCount + inl_ds + data_ds;
@@ -127,8 +162,12 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u3
 	count_csum(sq, cs);
 	if (mss)
 		eth->mss.set(mss);
-	if (h.inl)
+	if (pkt->vlan) {
+		put_vlan(eth, h, pkt->vlan_tci);
+		sq->stats->added_vlan_packets.inc();
+	} else if (h.inl) {
 		put_inline_hdr(eth, h.src, h.inl);
+	}
 
 	auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + (prm::kEmptyDsCount + inl_ds) *
 						       prm::kSendWqeDS);
@@ -157,7 +196,8 @@ int xmit_send(Sq *sq, scx_tx_pkt *pkt)
 	u32 ihs = sq->lim.min_inline < pkt->headlen ? sq->lim.min_inline : pkt->headlen;
 
 	pkt->num_bytes = pkt->len > kMinBqlBytes ? pkt->len : kMinBqlBytes;
-	return post_wqe(sq, pkt, prm::kOpSend, InlineHdr{pkt->head, ihs, ihs}, 0, pkt->len, 1);
+	return post_wqe(sq, pkt, prm::kOpSend, InlineHdr{pkt->head, ihs, ihs}, 0,
+			pkt->len + vlan_bytes(pkt), 1);
 }
 
 /*
@@ -197,7 +237,7 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 	u8 hdr[kMaxLsoInline];
 	InlineHdr h = {pkt->head, ihs, ihs};
 
-	if (ihs > kMaxLsoInline || ihs > pkt->headlen || ihs >= pkt->len || !pkt->gso_size ||
+	if (ihs + vlan_bytes(pkt) > kMaxLsoInline || ihs > pkt->headlen || ihs >= pkt->len || !pkt->gso_size ||
 	    pkt->gso_size > 0xffff || !pkt->gso_segs || pkt->gso_segs > 0xffff)
 		return -SCX_EINVAL;
 	if (pkt->hbh_off) {
@@ -206,11 +246,11 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 		h.src = hdr;
 		h.inl = ihs - prm::kIpv6JumboHbhLen;
 	}
-	if (__builtin_expect(h.inl + pkt->gso_size > sq->lim.max_frame ||
+	if (__builtin_expect(h.inl + vlan_bytes(pkt) + pkt->gso_size > sq->lim.max_frame ||
 			     pkt->len - ihs > sq->lim.max_lso, 0))
 		return -SCX_EMSGSIZE;
-	/* wire bytes: the payload and one copy of the headers the device sends per segment */
-	pkt->num_bytes = pkt->len - ihs + pkt->gso_segs * h.inl;
+	/* wire bytes: the payload and one copy of the headers (and tag) the device sends per segment */
+	pkt->num_bytes = pkt->len - ihs + pkt->gso_segs * (h.inl + vlan_bytes(pkt));
 	int err = post_wqe(sq, pkt, prm::kOpLso, h, (u16)pkt->gso_size, pkt->num_bytes,
 			   (u16)pkt->gso_segs);
 	if (err)
@@ -426,7 +466,7 @@ template <bool kMpw> int sq_xmit(Sq *sq, scx_tx_pkt *pkt)
 	/* What the device would answer with an error CQE (and the SQ in ERR) is refused here. */
 	if (__builtin_expect(pkt->len < kMinTxFrame, 0))
 		return -SCX_EINVAL;
-	if (__builtin_expect(!pkt->gso_type && pkt->len > sq->lim.max_frame, 0))
+	if (__builtin_expect(!pkt->gso_type && pkt->len + vlan_bytes(pkt) > sq->lim.max_frame, 0))
 		return -SCX_EMSGSIZE;
 	if (kMpw) {
 		/* eligible: linear, no VLAN tag to insert, no inline (SQ-wide), no LSO */

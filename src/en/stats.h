@@ -17,6 +17,7 @@ struct RqStats {
 	Counter bytes;
 	Counter csum_unnecessary;
 	Counter csum_none;
+	Counter removed_vlan_packets;	/* delivered with the tag the device stripped */
 	Counter buff_alloc_err;
 	Counter wqe_err;
 	Counter xdp_drop;	/* DROP, ABORTED, unknown, and XDP_TX that could not be posted */
@@ -52,6 +53,7 @@ struct SqStats {
 	Counter tso_inner_bytes;
 	Counter csum_partial;
 	Counter csum_none;
+	Counter added_vlan_packets;	/* skbs sent with a tag from metadata */
 	Counter mpwqe_blks;
 	Counter mpwqe_pkts;
 	Counter nop;

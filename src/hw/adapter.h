@@ -194,6 +194,8 @@ struct ShampoRq {
 	u8 hdr_len;		/* its first packet's headers: l2..l4 */
 	u8 l3_off, l4_off;
 	u16 last_id;		/* IPv4 ID of its last packet */
+	u8 vlan;		/* its packets' tag was stripped (RxFrame vlan): same TCI to join */
+	u16 vlan_tci;
 	u32 next_seq;		/* TCP seq the next packet must carry */
 	u32 mss;		/* its first packet's payload */
 	u32 bytes;		/* payload so far */
@@ -219,6 +221,7 @@ struct Rq {
 	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */
 	u32 stride;			/* its next free stride */
 	StridingShape wqe_shape;	/* its data segments, as the device read them */
+	u8 vsd;				/* VLAN strip disable (prm::CreateRqIn vsd) */
 	ShampoRq shampo;
 };
 

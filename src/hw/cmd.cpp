@@ -348,6 +348,10 @@ struct WqKind<Sq> {
 	/* Created and in RST: the driver restarts its counters at 0 too. */
 	static void reset(Sq *sq) { sq->cc = 0; }
 
+	/* MODIFY_SQ changes the state only. */
+	static CmdStatus modify_check(CmdEnv &) { return prm::kStatOk; }
+	static void modify_apply(Sq *, const CmdEnv &) {}
+
 	/* Destroyed, under the SQ's lock: the scratch memory is freed after the command lock. */
 	static void release(Sq *sq, CmdEnv &e)
 	{
@@ -381,6 +385,8 @@ struct WqKind<Rq> {
 		const prm::HcaCaps &caps = caps_of(e.fn);
 		u32 ls, ln;
 
+		if (in.vsd > 1)
+			return reject(e, prm::kStatBadParam, "vsd is not 0 or 1", k.name);
 		if (in.wq_type == prm::kWqCyclic) {
 			if (in.log_wq_stride != kRqWqeLogStride)
 				return reject(e, prm::kStatBadParam, "stride must be one data segment",
@@ -427,7 +433,30 @@ struct WqKind<Rq> {
 			strides(caps_of(e.fn), in, &ls, &ln);
 		rq->log_stride = (u8)ls;
 		rq->log_num_strides = (u8)ln;
+		rq->vsd = in.vsd;
 		shampo_init(rq, in, e.hd_ring);
+	}
+
+	/* MODIFY_RQ's context fields (prm::ModifyRqIn), when the inbox has them. */
+	static bool modify_has_ctx(const CmdEnv &e) { return e.in_len >= sizeof(prm::ModifyRqIn); }
+	static CmdStatus modify_check(CmdEnv &e)
+	{
+		if (!modify_has_ctx(e))
+			return prm::kStatOk;
+		auto in = inbox<prm::ModifyRqIn>(e);
+		if (in.modify_bitmask.get() & ~prm::kRqModifyVsd)
+			return reject(e, prm::kStatBadParam, "unknown modify_bitmask bit", k.name);
+		if ((in.modify_bitmask.get() & prm::kRqModifyVsd) && in.vsd > 1)
+			return reject(e, prm::kStatBadParam, "vsd is not 0 or 1", k.name);
+		return prm::kStatOk;
+	}
+	static void modify_apply(Rq *rq, const CmdEnv &e)
+	{
+		if (!modify_has_ctx(e))
+			return;
+		auto in = inbox<prm::ModifyRqIn>(e);
+		if (in.modify_bitmask.get() & prm::kRqModifyVsd)
+			rq->vsd = in.vsd;
 	}
 	static void reset(Rq *rq)
 	{
@@ -507,10 +536,14 @@ CmdStatus modify_wq(CmdEnv &e)
 	if (!q)
 		return reject(e, prm::kStatBadResource, "no such object", K::k.name);
 
+	CmdStatus st = K::modify_check(e);
+	if (st != prm::kStatOk)
+		return st;
 	scx_os_lock(q->lock);
-	CmdStatus st = check_transition(e, q->state, in);
+	st = check_transition(e, q->state, in);
 	if (st == prm::kStatOk) {
 		cq_comp_end(e.fn, q->cq, &e.irqs);	/* CQEs held back: before the change */
+		K::modify_apply(q, e);
 		q->state = in.next_state;
 		if (in.next_state == prm::kQueueRst) {
 			K::reset(q);

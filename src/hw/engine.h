@@ -24,11 +24,12 @@ void sq_run(Function *fn, u32 sqn);
 /*
  * RX: a frame arrives at fn from the wire. Takes the chosen RQ's lock;
  * interrupts it decides on are queued in irqs for the caller to raise.
+ * The frame is the receiver's to change (VLAN strip works in place).
  */
-void rx_receive(Function *fn, const u8 *frame, u32 len, IrqBatch *irqs);
+void rx_receive(Function *fn, u8 *frame, u32 len, IrqBatch *irqs);
 
-/* The cable: what fn's MAC transmits, its peer receives. */
-inline void wire_xmit(Function *fn, const u8 *frame, u32 len, IrqBatch *irqs)
+/* The cable: what fn's MAC transmits, its peer receives (and may change: rx_receive). */
+inline void wire_xmit(Function *fn, u8 *frame, u32 len, IrqBatch *irqs)
 {
 	mac_tx(fn, frame, len);
 	rx_receive(fn->peer, frame, len, irqs);

@@ -11,6 +11,7 @@
 
 namespace softcx::hw {
 
+using prm::kEthAddrsLen;
 using prm::kEthHdrLen;
 using prm::kEthTypeIpv4;
 using prm::kEthTypeIpv6;

@@ -21,7 +21,29 @@ struct RxFrame {
 	u32 len;
 	PacketInfo pi;
 	RssResult rss;
+	u8 vlan;		/* an outer 802.1Q tag was stripped (rx_strip_vlan): vlan_tci */
+	u16 vlan_tci;
 };
+
+/*
+ * An RQ with vsd 0 takes the outer 802.1Q tag out of the frame (in place:
+ * the wire's copy is the receiver's) and reports its TCI in the CQE. The
+ * frame is parsed again, so checksum, SHAMPO split and lengths see the
+ * frame as it is written; RSS was decided on the frame as it came, tag
+ * or not (the hash does not cover the tag).
+ */
+inline void rx_strip_vlan(u8 *data, RxFrame *f)
+{
+	if (f->len < kEthHdrLen + kVlanHdrLen ||
+	    prm::load_be16(data + kEthAddrsLen) != prm::kEthTypeVlan)
+		return;
+	f->vlan = 1;
+	f->vlan_tci = prm::load_be16(data + kEthAddrsLen + 2);
+	__builtin_memmove(data + kVlanHdrLen, data, kEthAddrsLen);
+	f->data = data + kVlanHdrLen;
+	f->len -= kVlanHdrLen;
+	parse_frame(f->data, f->len, &f->pi);
+}
 
 inline u8 l4_cqe_type(const RxFrame &f)
 {
@@ -66,7 +88,8 @@ inline u8 l3_cqe_type(const RxFrame &f)
 		cqe->hds_ip_ext |= prm::kCqeL3Ok;
 	if (cs.l4_ok)
 		cqe->hds_ip_ext |= prm::kCqeL4Ok;
-	cqe->l4_l3_hdr_type = (u8)((l4_cqe_type(f) << 4) | (l3_cqe_type(f) << 2));
+	cqe->l4_l3_hdr_type = (u8)((l4_cqe_type(f) << 4) | (l3_cqe_type(f) << 2) | f.vlan);
+	cqe->vlan_info.set(f.vlan_tci);
 	cqe->byte_cnt.set(f.len);
 	cqe->wqe_counter.set(wqe_counter);
 }

@@ -141,7 +141,7 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 
 } /* namespace */
 
-void rx_receive(Function *fn, const u8 *data, u32 len, IrqBatch *irqs)
+void rx_receive(Function *fn, u8 *data, u32 len, IrqBatch *irqs)
 {
 	if (len < kMinFrame) {
 		bus_add(&fn->qc.rx_malformed, 1);
@@ -152,6 +152,8 @@ void rx_receive(Function *fn, const u8 *data, u32 len, IrqBatch *irqs)
 	RxFrame f;
 	f.data = data;
 	f.len = len;
+	f.vlan = 0;
+	f.vlan_tci = 0;
 	parse_frame(data, len, &f.pi);
 	int ix = rss_steer(fn, data, f.pi, &f.rss) ? obj_slot(f.rss.rqn, ObjType::Rq, kMaxRqs) : -1;
 	if (ix < 0) {
@@ -161,9 +163,14 @@ void rx_receive(Function *fn, const u8 *data, u32 len, IrqBatch *irqs)
 
 	Rq *rq = &fn->rq[ix];
 	scx_os_lock(rq->lock);
-	if (rq->num != f.rss.rqn || rq->state != prm::kQueueRdy)
+	if (rq->num != f.rss.rqn || rq->state != prm::kQueueRdy) {
 		bus_add(&fn->qc.rx_if_down_packets, 1);
-	else if (__builtin_expect(rq->shampo.en, 0))
+		scx_os_unlock(rq->lock);
+		return;
+	}
+	if (!rq->vsd)
+		rx_strip_vlan(data, &f);
+	if (__builtin_expect(rq->shampo.en, 0))
 		rq_place_shampo(fn, rq, f, irqs);
 	else if (rq->striding)
 		rq_place_striding(fn, rq, f, irqs);

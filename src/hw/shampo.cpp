@@ -117,7 +117,7 @@ bool tcp_joins(const ShampoRq &s, const RxFrame &f, const Pkt &p)
 bool joins(const ShampoRq &s, const RxFrame &f, const Pkt &p, u8 *id_mode)
 {
 	if (!s.open || !p.mergeable || p.hdr_len != s.hdr_len || f.pi.l3_off != s.l3_off ||
-	    f.pi.l4_off != s.l4_off || p.len > s.mss)
+	    f.pi.l4_off != s.l4_off || p.len > s.mss || f.vlan != s.vlan || f.vlan_tci != s.vlan_tci)
 		return false;
 	if (s.pos + p.len > res_end(s) || s.res_pkts >= max_pkts(s) ||
 	    s.hdr_len + s.bytes + p.len > kMaxSessionBytes)
@@ -222,6 +222,8 @@ void track_session(ShampoRq &s, const RxFrame &f, const Pkt &p, bool match, u8 i
 		s.hdr_len = (u8)p.hdr_len;
 		s.l3_off = (u8)f.pi.l3_off;
 		s.l4_off = (u8)f.pi.l4_off;
+		s.vlan = f.vlan;	/* a stripped tag is part of the L2 header the session shares */
+		s.vlan_tci = f.vlan_tci;
 		s.mss = p.len;
 		s.bytes = 0;
 		id_mode = kIdUnknown;

@@ -136,6 +136,35 @@ u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
 }
 
 /* ---- SEND: one frame = inline headers + gather list ---- */
+
+/*
+ * SEND with the eth segment's insert (prm/wqe.h): no inline headers, the
+ * gather list is the frame, the tag goes in after the source MAC.
+ */
+u8 exec_send_insert(TxRun &t, const Wqe &w, const EthSeg &eth)
+{
+	const u32 mtu = caps_of(t.fn).max_hw_mtu.get();
+	u8 *frame = t.sq->scratch->frame;
+	u32 len = 0;
+
+	/* an unknown insert type, or an SQ whose WQEs must carry the L2 headers inline */
+	if ((eth.insert_type() & ~(prm::kEthInsertVlan | prm::kEthInsertSvlan)) ||
+	    t.sq->min_inline_mode >= prm::kInlineL2)
+		return prm::kSyndLocalQpOpErr;
+	u8 synd = gather(t, w, prm::kEmptyDsCount, frame, &len);
+	if (synd)
+		return synd;
+	if (len < kMinFrame || len + kVlanHdrLen > mtu)
+		return prm::kSyndLocalLengthErr;
+	__builtin_memmove(frame + kEthAddrsLen + kVlanHdrLen, frame + kEthAddrsLen,
+			  len - kEthAddrsLen);
+	prm::store_be16(frame + kEthAddrsLen, eth.insert_type() & prm::kEthInsertSvlan ?
+						      kEthTypeQinQ : kEthTypeVlan);
+	prm::store_be16(frame + kEthAddrsLen + 2, eth.insert_vlan_tci());
+	finish_and_send(t, frame, len + kVlanHdrLen, eth.cs_flags);
+	return 0;
+}
+
 u8 exec_send(TxRun &t, const Wqe &w)
 {
 	if (w.ds < prm::kEmptyDsCount)
@@ -143,6 +172,8 @@ u8 exec_send(TxRun &t, const Wqe &w)
 
 	EthSeg eth;
 	wqe_copy(w, sizeof(CtrlSeg), &eth, sizeof(eth));
+	if (eth.vlan_insert())
+		return exec_send_insert(t, w, eth);
 	u8 *frame = t.sq->scratch->frame;
 	u32 first_ds = copy_inline(w, eth, frame, caps_of(t.fn).max_hw_mtu.get());
 	if (!first_ds)
@@ -300,6 +331,9 @@ u8 exec_lso(TxRun &t, const Wqe &w)
 
 	EthSeg eth;
 	wqe_copy(w, sizeof(CtrlSeg), &eth, sizeof(eth));
+	/* the template is inline: a tag belongs in it, not in the insert field */
+	if (eth.vlan_insert())
+		return prm::kSyndLocalQpOpErr;
 	LsoHdr h = {};
 	h.ihs = eth.inline_hdr_sz.get();
 	h.mss = eth.mss.get();

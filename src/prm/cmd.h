@@ -260,13 +260,19 @@ constexpr u32 shampo_log_min_hd_entries(u32 log_wq_sz, u32 log_wqe_buf, u32 log_
 	return log_wq_sz + (log_wqe_buf - log_res) + log_pkts;
 }
 
+/*
+ * vsd (VLAN strip disable), in CREATE_RQ and MODIFY_RQ: 0, the device
+ * takes an outer 802.1Q tag (TPID 0x8100) out of every frame it places
+ * and reports its TCI in the CQE (cqe.h kCqeVlanStripped, vlan_info);
+ * 1, frames are placed as they came. Any other value is kStatBadParam.
+ */
 struct CreateRqIn {
 	CmdIn hdr;
 	be32 cqn;
 	u8 log_wq_sz;		/* in WQEs */
 	u8 log_wq_stride;	/* 4: one 16-byte data segment per WQE */
 	u8 wq_type;
-	u8 rsvd;
+	u8 vsd;			/* 0 or 1, above */
 	be64 dbr_addr;		/* be32[2]: [kRcvDbr] = WQE counter */
 	be64 pas;
 	/* Striding RQ only (wqe.h: enc_log_num_strides, enc_log_stride_size). */
@@ -292,6 +298,21 @@ struct ModifyQueueIn {
 	u8 cur_state;
 	u8 next_state;
 	u8 rsvd[2];
+};
+
+/*
+ * MODIFY_RQ may carry more than the state change: with an inbox of
+ * sizeof(ModifyRqIn) bytes, the context fields whose bit is set in
+ * modify_bitmask take the inbox's values (RDY -> RDY changes them on a
+ * running RQ, packets in flight keep the old setting). A bit not listed
+ * is kStatBadParam. A ModifyQueueIn-sized inbox changes the state only.
+ */
+constexpr u32 kRqModifyVsd = 1u << 1;
+struct ModifyRqIn {
+	ModifyQueueIn q;
+	be32 modify_bitmask;	/* kRqModify* */
+	u8 vsd;			/* CreateRqIn vsd */
+	u8 rsvd[3];
 };
 
 constexpr u32 kRssKeySize = 40;
@@ -472,7 +493,7 @@ static_assert(__builtin_offsetof(CreateRqIn, cqn) == 8);
 static_assert(__builtin_offsetof(CreateRqIn, log_wq_sz) == 12);
 static_assert(__builtin_offsetof(CreateRqIn, log_wq_stride) == 13);
 static_assert(__builtin_offsetof(CreateRqIn, wq_type) == 14);
-static_assert(__builtin_offsetof(CreateRqIn, rsvd) == 15);
+static_assert(__builtin_offsetof(CreateRqIn, vsd) == 15);
 static_assert(__builtin_offsetof(CreateRqIn, dbr_addr) == 16);
 static_assert(__builtin_offsetof(CreateRqIn, pas) == 24);
 static_assert(__builtin_offsetof(CreateRqIn, log_wqe_num_of_strides) == 32);
@@ -494,6 +515,11 @@ static_assert(__builtin_offsetof(ModifyQueueIn, obj_num) == 8);
 static_assert(__builtin_offsetof(ModifyQueueIn, cur_state) == 12);
 static_assert(__builtin_offsetof(ModifyQueueIn, next_state) == 13);
 static_assert(__builtin_offsetof(ModifyQueueIn, rsvd) == 14);
+static_assert(sizeof(ModifyRqIn) == 24);
+static_assert(__builtin_offsetof(ModifyRqIn, q) == 0);
+static_assert(__builtin_offsetof(ModifyRqIn, modify_bitmask) == 16);
+static_assert(__builtin_offsetof(ModifyRqIn, vsd) == 20);
+static_assert(__builtin_offsetof(ModifyRqIn, rsvd) == 21);
 static_assert(sizeof(RssIn) == 1088);
 static_assert(__builtin_offsetof(RssIn, hdr) == 0);
 static_assert(__builtin_offsetof(RssIn, obj_num) == 8);

@@ -28,7 +28,12 @@ constexpr u8 kCqeL2Ok = 0x01;
 constexpr u8 kCqeL3Ok = 0x02;
 constexpr u8 kCqeL4Ok = 0x04;
 
-/* l4_l3_hdr_type: bits 3:2 L3, bits 6:4 L4 */
+/*
+ * l4_l3_hdr_type: bit 0 an outer 802.1Q tag was stripped (the RQ's vsd
+ * is 0; vlan_info holds its TCI and the frame is written without it),
+ * bits 3:2 L3, bits 6:4 L4
+ */
+constexpr u8 kCqeVlanStripped = 0x01;
 constexpr u8 kCqeL3None = 0, kCqeL3Ipv6 = 1, kCqeL3Ipv4 = 2;
 constexpr u8 kCqeL4None = 0, kCqeL4TcpNoAck = 1, kCqeL4Udp = 2, kCqeL4TcpAckNoData = 3,
 	     kCqeL4TcpAckData = 4;
@@ -88,7 +93,8 @@ enum CqeSyndrome : u8 {
  * inet/ipv6/tcp_gro_receive would merge it:
  *   - the session is open (its last packet had no flush), match criteria
  *     EXTENDED;
- *   - same L2 header bytes (MACs, VLAN tags, ethertype); IPv4: same
+ *   - same L2 header bytes (MACs, VLAN tags, ethertype) and the same
+ *     stripped VLAN tag (none, or the same TCI: vsd 0); IPv4: same
  *     version/IHL byte (20-byte header, no options), TOS (so ECN too), TTL,
  *     protocol, addresses, DF bit, and an IP ID of the previous + 1, or
  *     equal to the previous when DF is set (fixed ID), the session's second
@@ -156,6 +162,7 @@ struct Cqe64 {
 	u8 format() const { return (op_own >> kCqeFormatShift) & 3; }
 	u8 l3_type() const { return (l4_l3_hdr_type >> 2) & 3; }
 	u8 l4_type() const { return (l4_l3_hdr_type >> 4) & 7; }
+	bool has_vlan() const { return l4_l3_hdr_type & kCqeVlanStripped; }
 };
 static_assert(sizeof(Cqe64) == kCqeSize);
 

@@ -11,6 +11,7 @@
 namespace softcx::prm {
 
 constexpr u32 kEthHdrLen = 14;
+constexpr u32 kEthAddrsLen = 12;	/* destination + source MAC: a VLAN tag follows them */
 constexpr u32 kVlanHdrLen = 4;
 constexpr u32 kFcsLen = 4;
 constexpr u16 kEthTypeIpv4 = 0x0800;

@@ -54,6 +54,20 @@ constexpr u8 kCsL4Inner = 0x20;
 constexpr u8 kCsL3 = 0x40;
 constexpr u8 kCsL4 = 0x80;
 
+/*
+ * eth bytes 12..15 are a union: inline_hdr {sz, start[2]} or insert
+ * {type, vlan_tci}. type has kEthInsertVlan (bit 15, which no inline size
+ * has): the device inserts a VLAN tag (TPID 0x8100, or 0x88a8 with
+ * kEthInsertSvlan) with vlan_tci right after the source MAC, and the WQE
+ * inlines no headers. Only a SEND on an SQ that needs no inline headers
+ * may ask for it; the device refuses it (error CQE) in an LSO or MPSW WQE,
+ * on an SQ whose min_wqe_inline_mode needs L2 headers inline, with any
+ * other type bit, and for a gathered frame shorter than an Ethernet header.
+ * A driver that inlines headers writes the tag into them instead.
+ */
+constexpr u16 kEthInsertVlan = 0x8000;
+constexpr u16 kEthInsertSvlan = 0x0001;
+
 struct EthSeg {
 	u8 swp_offsets[4];
 	u8 cs_flags;
@@ -62,6 +76,16 @@ struct EthSeg {
 	be32 flow_table_metadata;
 	be16 inline_hdr_sz;	/* bytes inlined; first two live in inline_hdr_start */
 	u8 inline_hdr_start[2];
+
+	/* insert view of bytes 12..15 */
+	bool vlan_insert() const { return inline_hdr_sz.get() & kEthInsertVlan; }
+	u16 insert_type() const { return inline_hdr_sz.get(); }
+	u16 insert_vlan_tci() const { return load_be16(inline_hdr_start); }
+	void set_vlan_insert(u16 tci)
+	{
+		inline_hdr_sz.set(kEthInsertVlan);
+		store_be16(inline_hdr_start, tci);
+	}
 };
 static_assert(sizeof(EthSeg) == 16);
 /* Inline header bytes 2.. continue right after the eth segment. */

@@ -230,4 +230,19 @@ Bytes small(uint8_t seed)
 	return build(s);
 }
 
+Bytes vlan_insert(const Bytes &f, uint16_t tci)
+{
+	Bytes o(f.begin(), f.begin() + 12);
+	o.insert(o.end(), { 0x81, 0x00, (uint8_t)(tci >> 8), (uint8_t)tci });
+	o.insert(o.end(), f.begin() + 12, f.end());
+	return o;
+}
+
+Bytes vlan_strip(const Bytes &f)
+{
+	Bytes o(f.begin(), f.begin() + 12);
+	o.insert(o.end(), f.begin() + 16, f.end());
+	return o;
+}
+
 } /* namespace frames */

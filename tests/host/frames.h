@@ -82,6 +82,10 @@ struct Flow {
 	Bytes next(size_t n, uint8_t flags = kAck);
 };
 
+/* f with an 802.1Q tag (TPID 0x8100, tci) after the MACs; f without its outer tag. */
+Bytes vlan_insert(const Bytes &f, uint16_t tci);
+Bytes vlan_strip(const Bytes &f);
+
 inline uint16_t get16(const Bytes &f, size_t off) { return (uint16_t)(f[off] << 8 | f[off + 1]); }
 inline void put16(Bytes &f, size_t off, uint16_t v)
 {

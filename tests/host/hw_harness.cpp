@@ -80,6 +80,19 @@ uint8_t modify_queue(Fn *fn, uint16_t op, uint32_t num, uint8_t cur, uint8_t nex
 	return exec(fn, in, &out);
 }
 
+uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t mask, uint8_t vsd)
+{
+	prm::ModifyRqIn in;
+	set_op(&in, prm::kCmdModifyRq);
+	in.q.obj_num.set(rqn);
+	in.q.cur_state = cur;
+	in.q.next_state = next;
+	in.modify_bitmask.set(mask);
+	in.vsd = vsd;
+	prm::CmdOut out;
+	return exec(fn, in, &out);
+}
+
 prm::QueryQCounterOut query_q(Fn *fn)
 {
 	prm::CmdIn in;
@@ -244,6 +257,10 @@ Bytes build_wqe(const SendWqe &w, uint16_t index, uint32_t sqn)
 	eth.inline_hdr_sz.set((uint16_t)ihs);
 	if (ihs)
 		memcpy(eth.inline_hdr_start, w.inline_hdr.data(), std::min<uint32_t>(ihs, 2));
+	if (w.insert_type) {
+		eth.inline_hdr_sz.set(w.insert_type);
+		prm::store_be16(eth.inline_hdr_start, w.insert_tci);
+	}
 	memcpy(b.data() + 16, &eth, sizeof(eth));
 	if (ihs > 2)
 		memcpy(b.data() + 32, w.inline_hdr.data() + 2, ihs - 2);
@@ -331,6 +348,7 @@ uint8_t Rq::create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t buffer_size)
 	in.log_wq_sz = (uint8_t)log_size;
 	in.log_wq_stride = 4;
 	in.wq_type = prm::kWqCyclic;
+	in.vsd = vsd;
 	in.dbr_addr.set(dbr.dma);
 	in.pas.set(ring.dma);
 	prm::CreateObjOut out;

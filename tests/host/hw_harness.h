@@ -78,6 +78,8 @@ void set_op(In *in, uint16_t op)
 prm::HcaCaps query_caps(Fn *fn);
 uint8_t destroy(Fn *fn, uint16_t op, uint32_t num);
 uint8_t modify_queue(Fn *fn, uint16_t op, uint32_t num, uint8_t cur, uint8_t next);
+/* MODIFY_RQ cur -> next with modify_bitmask `mask` and vsd (prm::ModifyRqIn). */
+uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t mask, uint8_t vsd);
 prm::QueryQCounterOut query_q(Fn *fn);
 prm::QueryBusCountersOut query_bus(Fn *fn);
 
@@ -124,6 +126,9 @@ struct SendWqe {
 	std::vector<Seg> segs;
 	bool ce = false;
 	int ds_override = -1;	/* write this DS count instead of the real one */
+	/* eth insert {type, vlan_tci} instead of inline_hdr when insert_type != 0 */
+	uint16_t insert_type = 0;
+	uint16_t insert_tci = 0;
 };
 
 struct Sq {
@@ -155,6 +160,8 @@ Bytes build_wqe(const SendWqe &w, uint16_t index, uint32_t sqn);
 struct Rq {
 	Fn *fn = nullptr;
 	uint32_t rqn = 0;
+	/* CREATE_RQ vsd: harness RQs place frames as they came; a test sets 0 to strip */
+	uint8_t vsd = 1;
 	uint32_t log = 0;
 	uint32_t posted = 0;	/* WQE counter published in the dbrec */
 	uint32_t buf_size = 0;
@@ -186,6 +193,7 @@ struct StridingRq {
 	std::vector<std::vector<Dma>> bufs;	/* [wqe][segment] */
 	/* If set, create() sends its SHAMPO fields (shampo_enable on) too. */
 	const prm::CreateRqIn *shampo = nullptr;
+	uint8_t vsd = 1;	/* as Rq::vsd */
 
 	uint32_t buf_bytes() const { return 1u << (log_stride + log_num); }
 	uint32_t nsegs() const { return buf_bytes() / seg_bytes; }
@@ -218,6 +226,7 @@ struct StridingRq {
 		in.log_wq_sz = (uint8_t)log;
 		in.log_wq_stride = (uint8_t)log_wqe;
 		in.wq_type = prm::kWqLinkedListStriding;
+		in.vsd = vsd;
 		in.log_wqe_stride_size = prm::enc_log_stride_size(log_stride);
 		in.log_wqe_num_of_strides = prm::enc_log_num_strides(log_num);
 		in.dbr_addr.set(dbr.dma);

@@ -188,8 +188,12 @@ TEST_P(Lso, MatchesReferenceSegmentation)
 			ASSERT_EQ(rx(1).size() - before, want.size());
 			for (size_t k = 0; k < want.size(); k++) {
 				const auto &got = rx(1)[before + k];
-				ASSERT_EQ(got.data.size(), want[k].size()) << "segment " << k;
-				EXPECT_EQ(0, memcmp(got.data.data(), want[k].data(), want[k].size()))
+				/* the receiver strips the tag (rx-vlan-offload): as the stack sees it */
+				Bytes gd = got.meta.vlan ? frames::vlan_insert(got.data, got.meta.vlan_tci) :
+							   got.data;
+				EXPECT_EQ(got.meta.vlan, c.vlan >= 0) << "segment " << k;
+				ASSERT_EQ(gd.size(), want[k].size()) << "segment " << k;
+				EXPECT_EQ(0, memcmp(gd.data(), want[k].data(), want[k].size()))
 					<< "segment " << k;
 				EXPECT_EQ(got.meta.csum, SCX_CSUM_UNNECESSARY) << "segment " << k;
 			}
@@ -215,6 +219,50 @@ TEST_P(Lso, MatchesReferenceSegmentation)
 }
 
 INSTANTIATE_TEST_SUITE_P(MpwqeOffOn, Lso, ::testing::Bool());
+
+/*
+ * LSO with the tag in metadata (tx-vlan-offload): the driver writes it into
+ * the inline template, so every segment on the wire carries it, byte for
+ * byte as segmenting the tagged frame; BQL and tx_bytes count it per
+ * segment. The receiver's stripping is off: the frames as they were sent.
+ */
+TEST_F(Pair, LsoInsertsTheVlanTagInEverySegment)
+{
+	Options o;
+	o.log_sq = 8;
+	o.log_rq = 6;
+	build(o);
+	ASSERT_EQ(scx_port_set_rx_vlan_strip(p[1].port, 0), 0);
+	uint64_t wire_bytes = 0, n = 0;
+	for (const LsoCase &c : kLsoCases) {
+		if (c.vlan >= 0)
+			continue;
+		SCOPED_TRACE(c.name);
+		LsoCase tagged_case = c;
+		tagged_case.vlan = 0x0ffe;
+		Bytes f = lso_frame(c), tagged = lso_frame(tagged_case);
+		scx_tx_pkt t = lso_attrs(f, c);
+		t.vlan = 1;
+		t.vlan_tci = 0x0ffe;
+		auto want = ref_segment(tagged, t.ihs + 4, c.mss);
+		size_t before = rx(1).size();
+
+		ASSERT_EQ(post_pkt(0, f, t, { t.ihs }), 0);
+		doorbell(0);
+		poll(1);
+		ASSERT_EQ(rx(1).size() - before, want.size());
+		for (size_t k = 0; k < want.size(); k++)
+			EXPECT_EQ(rx(1)[before + k].data, want[k]) << "segment " << k;
+		scx_tx_done done = {};
+		scx_channel_poll(ch(0), 64, &done);
+		EXPECT_EQ(done.bytes, f.size() + (want.size() - 1) * t.ihs + want.size() * 4);
+		wire_bytes += tagged.size() + (want.size() - 1) * (t.ihs + 4);
+		n++;
+	}
+	EXPECT_EQ(stat(0, "tx_bytes"), wire_bytes);
+	EXPECT_EQ(stat(0, "tx_added_vlan_packets"), n);
+	EXPECT_EQ(stat(0, "tx_cqe_err"), 0u);
+}
 
 /* Header lengths the WQE cannot carry are refused before anything is posted. */
 TEST_F(Pair, LsoRefusesWhatItCannotExpress)

@@ -403,6 +403,31 @@ TEST_F(HwCmd, StateMachine)
 	EXPECT_EQ(destroy(fn0, prm::kCmdDestroySq, rq.rqn), prm::kStatBadResource);
 }
 
+/*
+ * vsd: 0 or 1 in CREATE_RQ; MODIFY_RQ's context part (prm::ModifyRqIn)
+ * knows only the vsd bit, checks the value and leaves the RQ as it was
+ * when it refuses, even on a state change it would have allowed.
+ */
+TEST_F(HwCmd, RqVsdChecks)
+{
+	const uint8_t R = prm::kQueueRst, Y = prm::kQueueRdy;
+	Cq cq;
+	ASSERT_EQ(cq.create(fn0, 4, 0), prm::kStatOk);
+	Rq rq;
+	rq.vsd = 2;
+	EXPECT_EQ(rq.create(fn0, cq.cqn, 4), prm::kStatBadParam);
+	rq.vsd = 0;
+	ASSERT_EQ(rq.create(fn0, cq.cqn, 4), prm::kStatOk);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyVsd, 2), prm::kStatBadParam);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, 1u << 0, 1), prm::kStatBadParam);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, 1u << 2, 1), prm::kStatBadParam);
+	EXPECT_EQ(rq.modify(Y, R), prm::kStatBadResState) << "the refused modify left it in RST";
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyVsd, 1), prm::kStatOk);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, Y, Y, 0, 7), prm::kStatOk) << "vsd unused: no bit";
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, Y, Y, prm::kRqModifyVsd, 0), prm::kStatOk);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyVsd, 0), prm::kStatBadResState);
+}
+
 /* ---- RSS ---- */
 
 TEST_F(HwCmd, RssChecks)

@@ -531,4 +531,116 @@ TEST_F(HwDatapath, RxWrongLkeyGivesErrorCqe)
 	EXPECT_EQ(rx[0].opcode(), prm::kCqeRespErr);
 }
 
+/* A TCP/IPv4 frame with an 802.1Q tag (tci) when tci >= 0. */
+frames::Bytes tagged(size_t payload, int tci, uint8_t seed = 1)
+{
+	frames::Spec s;
+	s.vlan = tci;
+	s.payload = frames::payload(payload, seed);
+	return frames::build(s);
+}
+
+/*
+ * vsd 0: the outer 802.1Q tag leaves the frame; the CQE says so and
+ * carries the TCI; length, parse results and the checksum sum are those of
+ * the frame as written. Untagged frames and an outer 802.1ad tag are
+ * placed as they came. MODIFY_RQ RDY -> RDY with vsd 1 stops it on the
+ * running RQ, and vsd 0 starts it again.
+ */
+TEST_F(HwDatapath, VlanStripFollowsVsd)
+{
+	Link l;
+	l.rq.vsd = 0;
+	l.setup(fn0, fn1);
+	frames::Bytes t = tagged(300, 0xa064), u = tcp4(300);
+	frames::Bytes qinq = t;
+	frames::put16(qinq, 12, 0x88a8);
+	l.send(t);
+	l.send(u);
+	l.send(qinq);
+
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 3u);
+	frames::Bytes stripped = frames::vlan_strip(t);
+	ASSERT_EQ(stripped, u) << "the same frame but for the tag";
+	expect_rx(l.rq, rx[0], stripped, 0);
+	EXPECT_TRUE(rx[0].has_vlan());
+	EXPECT_EQ(rx[0].vlan_info.get(), 0xa064);
+	EXPECT_EQ(rx[0].l3_type(), prm::kCqeL3Ipv4);
+	EXPECT_EQ(rx[0].l4_type(), prm::kCqeL4TcpAckData);
+	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok);
+	EXPECT_EQ(rx[0].check_sum.get(), frames::ref_sum(stripped, frames::l3_off(stripped)));
+	expect_rx(l.rq, rx[1], u, 1);
+	EXPECT_FALSE(rx[1].has_vlan());
+	EXPECT_EQ(rx[1].vlan_info.get(), 0);
+	expect_rx(l.rq, rx[2], qinq, 2);
+	EXPECT_FALSE(rx[2].has_vlan()) << "only an 802.1Q outer tag is stripped";
+	EXPECT_EQ(rx[2].l4_type(), prm::kCqeL4TcpAckData);
+
+	/* vsd set on the running RQ, then t sent: placed as `want` (WQE counter), tagged or not */
+	auto set_and_send = [&](uint8_t vsd, const frames::Bytes &want, uint16_t counter) {
+		ASSERT_EQ(modify_rq_ctx(fn1, l.rq.rqn, prm::kQueueRdy, prm::kQueueRdy,
+					prm::kRqModifyVsd, vsd),
+			  prm::kStatOk);
+		l.send(t);
+		auto r = l.rxcq.poll_all();
+		ASSERT_EQ(r.size(), 1u);
+		expect_rx(l.rq, r[0], want, counter);
+		EXPECT_EQ(r[0].has_vlan(), vsd == 0);
+		EXPECT_EQ(r[0].check_sum.get(), frames::ref_sum(want, frames::l3_off(want)));
+	};
+	set_and_send(1, t, 3);
+	set_and_send(0, stripped, 4);
+
+	/* a recovery (ERR -> RST -> RDY without context fields) keeps the RQ's vsd */
+	ASSERT_EQ(l.rq.modify(prm::kQueueRdy, prm::kQueueErr), prm::kStatOk);
+	ASSERT_EQ(l.rq.modify(prm::kQueueErr, prm::kQueueRst), prm::kStatOk);
+	ASSERT_EQ(l.rq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+	l.rq.post(l.rq.size());
+	l.send(t);
+	rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	expect_rx(l.rq, rx[0], stripped, 0);
+	EXPECT_TRUE(rx[0].has_vlan());
+}
+
+/*
+ * SEND with the eth segment's insert: the tag goes after the source MAC
+ * (0x8100, or 0x88a8 with the S-VLAN bit), and checksum offload still
+ * finds the headers behind it.
+ */
+TEST_F(HwDatapath, VlanInsertFromEthSegment)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Bytes f = tcp4(500, 3);
+	frames::Bytes bad = f;
+	bad[frames::l4_off(bad) + 16] ^= 0xff;	/* TCP checksum: the device computes it */
+	TxBuf b(bad);
+	SendWqe w;
+	Seg s;
+	s.addr = b.dma;
+	s.len = (uint32_t)bad.size();
+	w.segs.push_back(s);
+	w.insert_type = prm::kEthInsertVlan;
+	w.insert_tci = 0x3005;
+	w.cs_flags = prm::kCsL3 | prm::kCsL4;
+	w.ce = true;
+	l.sq.post(w);
+	w.insert_type = prm::kEthInsertVlan | prm::kEthInsertSvlan;
+	l.sq.post(w);
+	l.sq.doorbell();
+
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 2u);
+	frames::Bytes want = frames::vlan_insert(f, 0x3005);
+	expect_rx(l.rq, rx[0], want, 0);
+	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok);
+	frames::Bytes want_s = want;
+	frames::put16(want_s, 12, 0x88a8);
+	expect_rx(l.rq, rx[1], want_s, 1);
+	EXPECT_EQ(rx[1].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok);
+	EXPECT_EQ(l.txcq.poll_all().size(), 2u);
+}
+
 } /* namespace */

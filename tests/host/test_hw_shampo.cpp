@@ -628,6 +628,38 @@ TEST_F(HwShampo, Ipv6AndVlan)
 			 });
 }
 
+/*
+ * vsd 0: the tag is stripped before the split, so the header entry holds
+ * the untagged headers, yet a session stays within one VLAN: the same
+ * flow continuing under another TCI starts a new session, and every CQE
+ * reports its own TCI.
+ */
+TEST_F(HwShampo, StrippedVlanKeepsSessionsPerTci)
+{
+	rq.vsd = 0;
+	setup();
+	auto segs = in_order(4, 1000);
+	for (size_t i = 0; i < segs.size(); i++)
+		segs[i].vlan = i < 2 ? 5 : 6;
+	std::vector<frames::Bytes> fs;
+	for (const Seg &sg : segs)
+		fs.push_back(make(sg));
+	auto rx = run(fs);
+	ASSERT_EQ(rx.size(), 4u);
+	const bool match[] = { false, true, false, true };
+	for (size_t i = 0; i < rx.size(); i++) {
+		SCOPED_TRACE("segment " + std::to_string(i));
+		Got g = decode(rx[i]);
+		EXPECT_EQ(g.match, match[i]);
+		EXPECT_TRUE(rx[i].has_vlan());
+		EXPECT_EQ(rx[i].vlan_info.get(), i < 2 ? 5 : 6);
+		EXPECT_EQ(g.hdr, 54u) << "headers without the tag";
+		frames::Bytes stripped = frames::vlan_strip(fs[i]);
+		EXPECT_EQ(frames::Bytes(hd_entry(g.hd_ix), hd_entry(g.hd_ix) + 54),
+			  frames::Bytes(stripped.begin(), stripped.begin() + 54));
+	}
+}
+
 /* Strides a payload of len at byte off newly touches, given the strides counted before it. */
 uint32_t strides_of(uint32_t off, uint32_t len, uint32_t log_stride)
 {

@@ -272,6 +272,49 @@ TEST_F(HwTxErrors, DoorbellsThatMustBeIgnored)
 	ASSERT_EQ(l.txcq.destroy(), prm::kStatOk);
 }
 
+/*
+ * The eth segment's VLAN insert (prm/wqe.h) where the WQE cannot take it:
+ * a frame shorter than an Ethernet header, a type bit the device does not
+ * know, an LSO WQE (its template is inline; the tag belongs there), an
+ * MPSW WQE (no inline headers, no insert either).
+ */
+TEST_F(HwTxErrors, VlanInsertMalformed)
+{
+	frames::Bytes f = frame(100);
+	TxBuf b(f);
+	SendWqe w = send_of(f, b.dma);
+	w.insert_type = prm::kEthInsertVlan;
+	w.insert_tci = 0x0123;
+
+	SendWqe shortf;
+	Seg t;
+	t.inl = true;
+	t.data = frames::Bytes(13, 0x11);
+	shortf.segs.push_back(t);
+	shortf.insert_type = prm::kEthInsertVlan;
+	expect_error(shortf, prm::kSyndLocalLengthErr, "insert into a 13-byte frame");
+
+	SendWqe odd = w;
+	odd.insert_type = prm::kEthInsertVlan | 0x0002;
+	expect_error(odd, prm::kSyndLocalQpOpErr, "unknown insert type bit");
+
+	SendWqe lso = w;
+	lso.opcode = prm::kOpLso;
+	lso.mss = 1000;
+	expect_error(lso, prm::kSyndLocalQpOpErr, "LSO with insert");
+
+	/* one byte under the device's limit before the tag: over it after */
+	uint32_t mtu = query_caps(fn0).max_hw_mtu.get();
+	TxBuf big(frames::Bytes(mtu, 0x5a));
+	SendWqe over;
+	Seg g;
+	g.addr = big.dma;
+	g.len = mtu - 3;
+	over.segs.push_back(g);
+	over.insert_type = prm::kEthInsertVlan;
+	expect_error(over, prm::kSyndLocalLengthErr, "tag makes it longer than max hw mtu");
+}
+
 class HwTxErrorsCx4 : public HwTxErrors {
 protected:
 	int model() const override { return prm::kModelCx4; }
@@ -289,6 +332,11 @@ TEST_F(HwTxErrorsCx4, SendWithoutL2InlineRefused)
 	s.data.assign(f.begin() + 13, f.end());
 	w.segs.push_back(s);
 	expect_error(w, prm::kSyndLocalQpOpErr, "13 bytes inline");
+
+	/* the insert replaces inline headers, which this device needs */
+	SendWqe ins = send_of(f, b.dma);
+	ins.insert_type = prm::kEthInsertVlan;
+	expect_error(ins, prm::kSyndLocalQpOpErr, "CX4: insert without inline L2 headers");
 
 	/* 14 bytes inline is enough */
 	Link l;

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * VLAN offloads through the driver core: RX stripping (RQ vsd, switched on
+ * a live port with MODIFY_RQ) delivers the TCI as metadata; a TX tag in
+ * metadata reaches the wire after the source MAC, inserted by the device
+ * or written into the inline headers; compression runs split at a TCI
+ * change.
+ */
+#include <cstring>
+
+#include "en_pair.h"
+#include "softcx/errno.h"
+
+using namespace enpair;
+using frames::Bytes;
+
+namespace {
+
+Bytes tcp_frame(size_t payload, int tci, uint16_t sport = 1000, uint8_t seed = 1)
+{
+	frames::Spec s;
+	s.vlan = tci;
+	s.sport = sport;
+	s.payload = frames::payload(payload, seed);
+	return frames::build(s);
+}
+
+/* Send f from port 0, poll port 1; the packet it delivered. */
+class Vlan : public Pair {
+protected:
+	const host::RxRecord &cross(const Bytes &f)
+	{
+		size_t before = rx(1).size();
+		EXPECT_EQ(send(0, f), 0);
+		poll(1);
+		poll(0);
+		EXPECT_EQ(rx(1).size(), before + 1);
+		return rx(1).back();
+	}
+	/* Post f with its tag in metadata (the skb's hwaccel tag), doorbell. */
+	int send_tagged(const Bytes &f, uint16_t tci, std::vector<size_t> cuts = {})
+	{
+		scx_tx_pkt t = {};
+		t.vlan = 1;
+		t.vlan_tci = tci;
+		int err = post_pkt(0, f, t, cuts);
+		doorbell(0);
+		return err;
+	}
+	void strip(int port, bool on) { ASSERT_EQ(scx_port_set_rx_vlan_strip(p[port].port, on), 0); }
+};
+
+/*
+ * Stripping is on by default: a tagged frame arrives without its tag, the
+ * TCI in the packet's metadata; an untagged one carries none. Switched off
+ * on the live port (no rebuild: the same channel), frames keep their tag;
+ * on again, stripped again. Cyclic and striding RQs.
+ */
+TEST_F(Vlan, StripOnOffLive)
+{
+	for (bool striding : { false, true }) {
+		SCOPED_TRACE(striding ? "striding" : "cyclic");
+		Options o;
+		o.rx_striding = striding;
+		build(o);
+		scx_channel *c = ch(1);
+		Bytes t = tcp_frame(700, 0x6064), u = tcp_frame(700, -1);
+
+		const host::RxRecord &a = cross(t);
+		EXPECT_EQ(a.data, u);
+		EXPECT_EQ(a.meta.vlan, 1);
+		EXPECT_EQ(a.meta.vlan_tci, 0x6064);
+		EXPECT_EQ(a.meta.csum, SCX_CSUM_UNNECESSARY);
+		const host::RxRecord &b = cross(u);
+		EXPECT_EQ(b.data, u);
+		EXPECT_EQ(b.meta.vlan, 0);
+		EXPECT_EQ(stat(1, "rx_removed_vlan_packets"), 1u);
+		EXPECT_EQ(stat(1, "rx_bytes"), 2 * u.size()) << "counted as delivered: untagged";
+
+		strip(1, false);
+		EXPECT_EQ(ch(1), c) << "no rebuild";
+		const host::RxRecord &d = cross(t);
+		EXPECT_EQ(d.data, t);
+		EXPECT_EQ(d.meta.vlan, 0);
+		EXPECT_EQ(d.meta.csum, SCX_CSUM_UNNECESSARY);
+
+		strip(1, true);
+		const host::RxRecord &e = cross(t);
+		EXPECT_EQ(e.data, u);
+		EXPECT_EQ(e.meta.vlan_tci, 0x6064);
+		EXPECT_EQ(stat(1, "rx_removed_vlan_packets"), 2u);
+		EXPECT_EQ(stat(1, "rx_wqe_err"), 0u);
+	}
+}
+
+/* The setting outlives the channel set: a set built while it is off does not strip. */
+TEST_F(Vlan, StripSettingKeptAcrossRebuildAndRecovery)
+{
+	Bytes t = tcp_frame(100, 9);
+	strip(1, false);
+	scx_port_close(p[1].port);
+	scx_port_params pp = params(1500, 1);
+	auto chans = p[1].os_channels();
+	ASSERT_EQ(scx_port_open(p[1].port, &pp, chans.data()), 0);
+	EXPECT_EQ(cross(t).data, t);
+
+	/* an RQ recovery restarts the RQ with the port's setting */
+	strip(1, true);
+	scx_channel_inject_rx_error(ch(1));
+	send(0, t);
+	poll(1);
+	poll(0);
+	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+	const host::RxRecord &r = cross(t);
+	EXPECT_EQ(r.meta.vlan, 1);
+	EXPECT_EQ(r.data, frames::vlan_strip(t));
+}
+
+/*
+ * A tag in metadata: a SEND without inline headers asks the device to
+ * insert it (cx7), an L2-inline device (cx4) gets it inside the inline
+ * headers; either way the wire frame is the tagged one, byte for byte,
+ * whatever the skb's layout, and the frame never joins an MPWQE session.
+ */
+TEST_F(Vlan, TxInsertByteExact)
+{
+	for (int model : { 7, 4 }) {
+		for (bool mpwqe : { false, true }) {
+			if (model == 4 && mpwqe)
+				continue;
+			SCOPED_TRACE("cx" + std::to_string(model) + (mpwqe ? " mpwqe" : ""));
+			Options o;
+			o.model = model;
+			o.tx_mpwqe = mpwqe;
+			build(o);
+			strip(1, false);
+			Bytes u = tcp_frame(900, -1, 1000, 3), t = frames::vlan_insert(u, 0xe00d);
+			uint64_t n = 0;
+
+			for (std::vector<size_t> cuts :
+			     { std::vector<size_t>{}, { 14 }, { 30, 400 } }) {
+				size_t before = rx(1).size();
+				ASSERT_EQ(send_tagged(u, 0xe00d, cuts), 0);
+				poll(1);
+				poll(0);
+				ASSERT_EQ(rx(1).size(), before + 1);
+				EXPECT_EQ(rx(1).back().data, t) << cuts.size() << " cuts";
+				n++;
+			}
+			EXPECT_EQ(stat(0, "tx_added_vlan_packets"), n);
+			EXPECT_EQ(stat(0, "tx_mpwqe_pkts"), 0u);
+			EXPECT_EQ(stat(0, "tx_bytes"), n * t.size()) << "wire bytes, tag included";
+			EXPECT_EQ(stat(0, "tx_cqe_err"), 0u);
+			/* the receiver strips it again: the stack sees the same packet */
+			strip(1, true);
+			ASSERT_EQ(send_tagged(u, 0xe00d), 0);
+			poll(1);
+			poll(0);
+			EXPECT_EQ(rx(1).back().data, u);
+			EXPECT_EQ(rx(1).back().meta.vlan_tci, 0xe00d);
+		}
+	}
+}
+
+/* A frame at the largest size the device sends leaves no room for a tag: refused before posting. */
+TEST_F(Vlan, TxInsertBeyondTheFrameLimitRefused)
+{
+	scx_port_caps caps;
+	scx_port_get_caps(p[0].port, &caps);
+	uint32_t max_frame = caps.max_mtu + 14 + 4 + 4;	/* max_hw_mtu: MTU + kHwMtuOverhead */
+	Bytes big = tcp_frame(max_frame - 4 - 54, -1);
+	ASSERT_EQ(big.size(), max_frame - 4u);
+	EXPECT_EQ(send_tagged(big, 1), 0) << "fits with its tag";
+	Bytes over = tcp_frame(max_frame - 4 - 54 + 1, -1);
+	EXPECT_EQ(send_tagged(over, 1), -SCX_EMSGSIZE);
+	poll(1);
+	poll(0);
+	EXPECT_EQ(stat(0, "tx_cqe_err"), 0u);
+	EXPECT_EQ(stat(0, "tx_packets"), 1u);
+	EXPECT_EQ(stat(0, "tx_bytes"), max_frame);
+}
+
+/*
+ * CQE compression with stripping: one flow whose TCI changes makes two
+ * runs (the TCI is a title field), and each packet keeps its TCI.
+ */
+TEST_F(Vlan, CompressionRunsSplitAtTciChange)
+{
+	for (bool striding : { false, true }) {
+		SCOPED_TRACE(striding ? "striding" : "cyclic");
+		Options o;
+		o.rx_cqe_compress = true;
+		o.rx_striding = striding;
+		o.log_rq = 6;
+		build(o);
+		std::vector<Bytes> sent;
+		size_t b = rx(1).size();
+		for (int i = 0; i < 16; i++) {
+			sent.push_back(tcp_frame(40, i < 8 ? 100 : 200, 1000, 5));
+			ASSERT_EQ(post(0, sent.back()), 0);
+		}
+		doorbell(0);
+		poll(1);
+		poll(0);
+		ASSERT_EQ(rx(1).size(), b + 16);
+		for (int i = 0; i < 16; i++) {
+			EXPECT_EQ(rx(1)[b + i].meta.vlan, 1) << i;
+			EXPECT_EQ(rx(1)[b + i].meta.vlan_tci, i < 8 ? 100 : 200) << i;
+			EXPECT_EQ(rx(1)[b + i].data, frames::vlan_strip(sent[i])) << i;
+		}
+		EXPECT_EQ(stat(1, "rx_cqe_compress_blks"), 2u);
+		EXPECT_EQ(stat(1, "rx_removed_vlan_packets"), 16u);
+	}
+}
+
+} /* namespace */
