@@ -301,8 +301,7 @@ int rq_recover(Rq *rq)
 	rq->lkey.set(prm::kReservedLkey);
 	rq->dbrec[prm::kRcvDbr].set(0);
 	wmb();
-	err = cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRst, prm::kQueueRdy,
-				__atomic_load_n(&rq->vsd, __ATOMIC_ACQUIRE));
+	err = rq_ready_with_vsd(rq);
 	if (err)
 		return err;
 	rq->recover = kRecoverNone;
@@ -388,11 +387,28 @@ void rq_inject_error(Rq *rq)
 	}
 }
 
+int rq_ready_with_vsd(Rq *rq)
+{
+	u8 vsd = __atomic_load_n(&rq->vsd, __ATOMIC_ACQUIRE);
+	int err = cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRst, prm::kQueueRdy,
+				    vsd);
+	if (err)
+		return err;
+	/*
+	 * A switch (rq_set_vlan_strip) whose MODIFY came while the RQ was not
+	 * ready failed there, but stored its setting first: seen now.
+	 */
+	u8 now = __atomic_load_n(&rq->vsd, __ATOMIC_ACQUIRE);
+	if (now == vsd)
+		return 0;
+	return cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRdy, prm::kQueueRdy, now);
+}
+
 int rq_set_vlan_strip(Rq *rq, bool strip)
 {
 	u8 vsd = strip ? 0 : 1;
 
-	/* stored first: a recovery running now restarts the RQ with it */
+	/* stored first: a recovery running now restarts the RQ with it (rq_ready_with_vsd) */
 	__atomic_store_n(&rq->vsd, vsd, __ATOMIC_RELEASE);
 	return cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRdy, prm::kQueueRdy, vsd);
 }

@@ -121,6 +121,8 @@ void rq_inject_error(Rq *rq);
  * refuses the command; the recovery then applies the setting).
  */
 int rq_set_vlan_strip(Rq *rq, bool strip);
+/* Recovery's last step: RST -> RDY with the RQ's vsd, and any switch that came meanwhile. */
+int rq_ready_with_vsd(Rq *rq);
 
 /* ---- the striding RQ's half (rq_striding.cpp), for rq.cpp ---- */
 

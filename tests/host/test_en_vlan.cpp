@@ -93,7 +93,11 @@ TEST_F(Vlan, StripOnOffLive)
 	}
 }
 
-/* The setting outlives the channel set: a set built while it is off does not strip. */
+/*
+ * The setting outlives the channel set (a set built while it is off does
+ * not strip) and an RQ recovery (the RQ restarts with the port's setting,
+ * also one made while it was in error).
+ */
 TEST_F(Vlan, StripSettingKeptAcrossRebuildAndRecovery)
 {
 	Bytes t = tcp_frame(100, 9);
@@ -114,6 +118,21 @@ TEST_F(Vlan, StripSettingKeptAcrossRebuildAndRecovery)
 	const host::RxRecord &r = cross(t);
 	EXPECT_EQ(r.meta.vlan, 1);
 	EXPECT_EQ(r.data, frames::vlan_strip(t));
+
+	/*
+	 * Switched while the RQ is in ERR (an error CQE not polled yet): the
+	 * MODIFY fails there, and the recovery that follows starts the RQ with
+	 * the new setting.
+	 */
+	scx_channel_inject_rx_error(ch(1));
+	send(0, t);
+	EXPECT_NE(scx_port_set_rx_vlan_strip(p[1].port, 0), 0) << "the RQ is in ERR";
+	poll(1);
+	poll(0);
+	EXPECT_EQ(stat(1, "rx_recover"), 2u);
+	const host::RxRecord &q = cross(t);
+	EXPECT_EQ(q.meta.vlan, 0);
+	EXPECT_EQ(q.data, t);
 }
 
 /*
