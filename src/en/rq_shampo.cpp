@@ -169,6 +169,8 @@ void gro_flush(Rq *rq)
 		st->csum_unnecessary.add(segs);
 	else
 		st->csum_none.add(segs);
+	if (s->pkt.vlan)	/* the device keeps a session within one TCI */
+		st->removed_vlan_packets.add(segs);
 	if (segs > 1) {
 		st->gro_packets.add(segs);
 		st->gro_bytes.add(s->wire);

@@ -326,3 +326,34 @@ TEST_F(HwGro, JumboSegments)
 	}
 	EXPECT_EQ(stat(1, "rx_packets"), 14u);
 }
+
+/*
+ * VLAN stripping (on by default) with rx-gro-hw: a flow whose TCI changes
+ * midway makes one session per TCI (the device keeps a session within one
+ * VLAN), each skb with its TCI as metadata and the headers untagged.
+ */
+TEST_F(HwGro, StrippedVlanSessionPerTci)
+{
+	std::vector<Bytes> fs;
+	for (uint32_t i = 0; i < 10; i++)
+		fs.push_back(frames::vlan_insert(seg(i), i < 5 ? 10 : 20));
+	burst(fs);
+
+	const auto &rx = this->rx(1);
+	ASSERT_EQ(rx.size(), 2u);
+	for (size_t k = 0; k < 2; k++) {
+		SCOPED_TRACE(k);
+		EXPECT_EQ(rx[k].gso.segs, 5u);
+		EXPECT_EQ(rx[k].meta.vlan, 1);
+		EXPECT_EQ(rx[k].meta.vlan_tci, k ? 20 : 10);
+		Bytes first = seg((uint32_t)(5 * k));
+		size_t l4 = frames::l4_off(first);
+		ASSERT_GE(rx[k].data.size(), l4 + 20);
+		EXPECT_EQ(Bytes(rx[k].data.begin(), rx[k].data.begin() + 12),
+			  Bytes(first.begin(), first.begin() + 12));
+		EXPECT_EQ(frames::get16(rx[k].data, 12), 0x0800) << "untagged headers";
+		EXPECT_EQ(rx[k].data.size(), l4 + 20 + 5000);
+	}
+	EXPECT_EQ(stat(1, "rx_removed_vlan_packets"), 10u);
+	EXPECT_EQ(stat(1, "rx_packets"), 10u);
+}
