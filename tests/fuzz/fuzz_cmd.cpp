@@ -24,7 +24,7 @@ enum {
 	kDestroyRq, kCreateRss, kModifyRss, kDestroyRss, kQueryCap, kQueryQ, kQueryBus,
 	kDoubleDestroy, kBusy, kBadState, kBadParam, kBadLen, kBadOutLen, kBadOp, kExceedLim,
 	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kCreateStridingRq, kCreateCompCq,
-	kCompressed, kNrCov
+	kCompressed, kModifyRqVsd, kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "CREATE_CQ ok", true, 0 },
@@ -56,6 +56,7 @@ Cov g_cov[kNrCov] = {
 	{ "CREATE_RQ striding ok", true, 0 },
 	{ "CREATE_CQ compressing ok", true, 0 },
 	{ "compressed CQE consumed", true, 0 },
+	{ "MODIFY_RQ with vsd ok", false, 0 },
 };
 
 enum class Ty : uint8_t { Cq, Sq, Rq, Rss };
@@ -383,24 +384,35 @@ void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
 	int ix = pick(s, in, ty);
 	uint32_t num = number(s, in, ix);
 	uint8_t cur = in.u8(), next = in.u8();
+	/* an RQ's MODIFY may carry context fields (prm::ModifyRqIn): vsd, or bits it does not know */
+	bool ctx = ty == Ty::Rq && !(cur & 0x80) && (cur & 0x40);
 	if (!(cur & 0x80)) {
 		cur &= 3;
 		next &= 3;
 	}
 	uint16_t opc = ty == Ty::Sq ? prm::kCmdModifySq : prm::kCmdModifyRq;
-	prm::ModifyQueueIn c;
+	prm::ModifyRqIn c;
 	set_op(&c, opc);
-	c.obj_num.set(num);
-	c.cur_state = cur;
-	c.next_state = next;
+	c.q.obj_num.set(num);
+	c.q.cur_state = cur;
+	c.q.next_state = next;
+	uint32_t mask = 0;
+	if (ctx) {
+		uint8_t m = in.u8();
+		mask = m & 0x80 ? m : m & prm::kRqModifyVsd;
+		c.modify_bitmask.set(mask);
+		c.vsd = in.u8() & (m & 0x40 ? 0xff : 1);
+	}
 	prm::CmdOut out;
-	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+	uint8_t st = run(s, f, &c, ctx ? sizeof(c) : sizeof(prm::ModifyQueueIn), &out, sizeof(out));
 
 	int o = live_obj(s, f, ty, num);
 	auto valid = [](uint8_t x) { return x == 0 || x == 1 || x == 3; };
 	uint8_t want;
 	if (o < 0)
 		want = prm::kStatBadResource;
+	else if (ctx && ((mask & ~prm::kRqModifyVsd) || ((mask & prm::kRqModifyVsd) && c.vsd > 1)))
+		want = prm::kStatBadParam;
 	else if (!valid(cur) || !valid(next))
 		want = prm::kStatBadParam;
 	else if (cur != s.objs[o]->state)
@@ -413,6 +425,8 @@ void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
 	expect(st, want, ty == Ty::Sq ? "MODIFY_SQ" : "MODIFY_RQ");
 	if (st == prm::kStatOk) {
 		hit(g_cov[ty == Ty::Sq ? kModifySq : kModifyRq]);
+		if (mask & prm::kRqModifyVsd)
+			hit(g_cov[kModifyRqVsd]);
 		Obj &q = *s.objs[o];
 		q.state = next;
 		if (next == prm::kQueueRst && ty == Ty::Sq) {
