@@ -35,10 +35,10 @@ wait_carrier scx0
 wait_carrier scx1 "$NS"
 MAC0=$(dev_mac scx0) MAC1=$(dev_mac scx1 "$NS")
 sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0 net.ipv4.conf.scx0.rp_filter=0
-# The tags must be in the frame's bytes, where the programs see them: no
-# VLAN offload (softcx has none; this keeps the test honest if it ever does).
-ethtool -K scx0 rxvlan off txvlan off >/dev/null 2>&1 || true
-ip netns exec "$NS" ethtool -K scx1 rxvlan off txvlan off >/dev/null 2>&1 || true
+# The tags must be in the frame's bytes, where the programs see them: VLAN
+# offloads off (with rx-vlan-offload the device strips the tag before XDP).
+ethtool -K scx0 rxvlan off txvlan off
+ip netns exec "$NS" ethtool -K scx1 rxvlan off txvlan off
 ip link add link scx0 name scx0.100 type vlan id 100
 ip -n "$NS" link add link scx1 name scx1.100 type vlan id 100
 echo 0 > /proc/sys/net/ipv4/conf/scx0.100/rp_filter
