@@ -908,6 +908,33 @@ TEST_F(HwShampo, HeaderEntryErrorsAndRecovery)
 	expect_run(segs, { { false, false, 0, 4 }, { true, false, 1000, 4 } });
 }
 
+/*
+ * An error CQE that finds the CQ full (the packet's filler CQE took the last
+ * slot): the frame is lost with the RQ in ERR, and rx_cq_overrun counts it
+ * (found by tests/fuzz fuzz_shampo: the frame was counted nowhere).
+ */
+TEST_F(HwShampo, ErrorCqeOverrunIsCounted)
+{
+	Geo g;
+	g.log_pkts = 0;		/* one packet per reservation: the next needs a filler */
+	g.log_hd = 2 + 2;
+	setup(g, 1);		/* a CQ of 2 CQEs */
+	set_hd(1, hd_bufs.dma + 256, 256, 0x1234);
+	auto segs = in_order(2);
+	uint64_t overrun = query_q(fn1).rx_cq_overrun.get();
+	l.send(make(segs[0]), 0, 0, false);
+	l.send(make(segs[1]), 0, 0, false);
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 2u);
+	expect_seg(rx[0], segs[0], { false, true, 0, 4 }, 0);
+	expect_filler(rx[1], 0, 4, 60);	/* the rest of reservation 0; its error CQE overran */
+	EXPECT_EQ(query_q(fn1).rx_cq_overrun.get(), overrun + 1);
+	/* the CQ works again once the RQ is reset */
+	set_hd(1, hd_bufs.dma + 256, 256);
+	rq.reset(prm::kQueueErr, 4);
+	expect_run({ segs[1] }, { { false, true, 0, 4 } });
+}
+
 /* NO_MATCH: headers split, every packet its own session. */
 TEST_F(HwShampo, NoMatchSplitsOnly)
 {
