@@ -799,6 +799,39 @@ TEST_F(HwShampo, WqeEndEndsTheSession)
 	EXPECT_EQ(sum, 64u);
 }
 
+/*
+ * A packet that takes the WQE's last stride ends its session (flush), even
+ * with room left in the reservation for another MSS: the next packet goes
+ * to the next WQE (found by tests/fuzz fuzz_shampo: flush was 0 there).
+ * 64 strides of 64 B, MSS 20: segment 201 ends at 4040, in stride 63.
+ */
+TEST_F(HwShampo, LastStrideEndsTheSession)
+{
+	Geo g;
+	g.log_stride = 6;
+	g.log_num = 6;
+	g.log_res = 12;
+	g.log_pkts = 8;
+	g.log_hd = 2 + 0 + 8;
+	setup(g);
+	auto segs = in_order(203, 20);
+	std::vector<frames::Bytes> fs;
+	for (const Seg &s : segs)
+		fs.push_back(make(s));
+	auto rx = run(fs);
+	ASSERT_EQ(rx.size(), 203u);
+	Got before = decode(rx[200]), last = decode(rx[201]), next = decode(rx[202]);
+	EXPECT_TRUE(before.match);
+	EXPECT_FALSE(before.flush);
+	EXPECT_EQ(last.off, 4020u);
+	EXPECT_EQ(last.stride + last.strides, 64u) << "the WQE's last stride";
+	EXPECT_TRUE(last.match);
+	EXPECT_TRUE(last.flush) << "4040 + 20 fits the reservation, but the WQE is done";
+	EXPECT_FALSE(next.match);
+	EXPECT_EQ(next.wqe, 1);
+	EXPECT_EQ(next.off, 0u);
+}
+
 /* Headers longer than a header entry: the packet is not split. */
 TEST_F(HwShampo, HeadersLongerThanTheEntryAreNotSplit)
 {
