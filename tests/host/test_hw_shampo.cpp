@@ -147,17 +147,7 @@ protected:
 
 	prm::CreateRqIn shampo_fields(const Geo &g) const
 	{
-		prm::CreateRqIn in = {};
-		in.shampo_enable = 1;
-		in.shampo_match_criteria_type = g.match;
-		in.shampo_no_match_alignment_granularity = prm::kShampoAlignStride;
-		in.log_reservation_size = (uint8_t)(g.log_res - prm::kShampoLogReservationBase);
-		in.log_max_num_of_packets_per_reservation = (uint8_t)g.log_pkts;
-		in.log_headers_entry_size = (uint8_t)(g.log_entry - prm::kShampoLogHdrEntryBase);
-		in.log_headers_buffer_entry_num = (uint8_t)g.log_hd;
-		in.reservation_timeout.set(1024);
-		in.headers_pas.set(hd_ring.dma);
-		return in;
+		return shampo_in(g.match, g.log_res, g.log_pkts, g.log_entry, g.log_hd, hd_ring.dma);
 	}
 
 	/* Header ring entry i names hd_bufs at i x entry size. */
