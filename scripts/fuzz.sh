@@ -22,17 +22,17 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 OUT=$ROOT/build/fuzz
 
-ALL_TARGETS="wqe cmd rx cqe"
+ALL_TARGETS="wqe cmd rx cqe shampo"
 TARGETS=${FUZZ_TARGETS:-$ALL_TARGETS}
 JOBS=${FUZZ_JOBS:-1}
 # Share of the default 10^7 executions, by cost per execution (cqe builds two
-# ports per input; wqe and cmd are cheap).
-declare -A WEIGHT=([wqe]=45 [cmd]=35 [rx]=14 [cqe]=6)
+# ports per input; wqe and cmd are cheap; shampo about as rx).
+declare -A WEIGHT=([wqe]=41 [cmd]=32 [rx]=12 [cqe]=6 [shampo]=9)
 # Longest input (-max_len), for speed: with the default (4 KiB, from the
 # corpus) an execution of wqe cost up to 20 times as much. Most sequences
 # the targets read still fit (a WQE, command, frame or driver operation
 # takes a few to a few dozen bytes).
-declare -A MAXLEN=([wqe]=512 [cmd]=384 [rx]=512 [cqe]=384)
+declare -A MAXLEN=([wqe]=512 [cmd]=384 [rx]=512 [cqe]=384 [shampo]=512)
 
 echo "fuzz: building (tests/fuzz)"
 mkdir -p "$OUT"
@@ -122,7 +122,7 @@ for t in $TARGETS; do
 		fail=$((fail + 1))
 		verdict=FAILED
 	fi
-	printf -v "line_$t" 'fuzz %-4s %11d execs %3d crashes %3s unreached %5ds  %s%s' "$t" \
+	printf -v "line_$t" 'fuzz %-6s %11d execs %3d crashes %3s unreached %5ds  %s%s' "$t" \
 		"$execs" "$crashes" "$unreached" "$secs" "$verdict" "${envs:+  ($envs)}"
 done
 

@@ -110,7 +110,9 @@ inline u8 l3_cqe_type(const RxFrame &f)
 /*
  * A buffer the device cannot write to: error CQE, the WQE is consumed, the
  * RQ stops. A striding RQ's error CQE names the WQE (wqe_id) and the stride
- * (wqe_counter) as its packet CQEs do.
+ * (wqe_counter) as its packet CQEs do. No room for the error CQE (a filler
+ * CQE of the same frame took the last slot): the frame counts as
+ * rx_cq_overrun.
  */
 void rx_error(Function *fn, Rq *rq, u8 syndrome, IrqBatch *irqs);
 

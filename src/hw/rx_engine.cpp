@@ -26,7 +26,9 @@ void rx_error(Function *fn, Rq *rq, u8 syndrome, IrqBatch *irqs)
 	} else {
 		err.wqe_counter.set((u16)rq->cc);
 	}
-	rx_cqe(fn, rq, reinterpret_cast<const prm::Cqe64 *>(&err), prm::kCqeRespErr, 0, irqs);
+	/* no room (a filler CQE of this frame took the last slot): the frame is an overrun */
+	if (!rx_cqe(fn, rq, reinterpret_cast<const prm::Cqe64 *>(&err), prm::kCqeRespErr, 0, irqs))
+		bus_add(&fn->qc.rx_cq_overrun, 1);
 	rq->cc++;
 	rq->state = prm::kQueueErr;
 	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u rq 0x%x: WQE %u error 0x%x\n", fn->ix, rq->num,

@@ -295,7 +295,8 @@ void rq_place_shampo(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 
 	track_session(s, f, p, match, id_mode);
 	s.pos = off + p.len;
-	bool flush = ends_session(s, p, match);
+	/* taking the WQE's last stride retires it (below): the session ends too */
+	bool flush = ends_session(s, p, match) || rq->stride + consumed == 1u << rq->log_num_strides;
 	if (flush)
 		s.open = 0;
 

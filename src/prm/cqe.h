@@ -115,8 +115,9 @@ enum CqeSyndrome : u8 {
  * flush is set on a packet that ends its session: a packet that cannot
  * be merged at all (not split, no payload, bad checksum, IPv4 options,
  * match criteria NO_MATCH), TCP FIN, PSH, URG, RST or SYN, a payload
- * shorter than the session's MSS (a continuing packet), or no room left
- * for another MSS-sized payload (reservation, its packet limit, 64 KiB).
+ * shorter than the session's MSS (a continuing packet), no room left
+ * for another MSS-sized payload (reservation, its packet limit, 64 KiB),
+ * or the packet takes the WQE's last stride (the WQE is done).
  */
 struct CqeShampo {
 	u8 flags;		/* kCqeShampoMatch, kCqeShampoFlush */

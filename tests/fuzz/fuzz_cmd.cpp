@@ -9,6 +9,10 @@
  * live and destroyed SQs, frames through whatever is left, CQ arm doorbells
  * with any number).
  *
+ * A striding or cyclic RQ may carry SHAMPO fields (prm/cmd.h): none, a
+ * stray one without shampo_enable, or a geometry in or just out of range
+ * with a header ring in a region of ours (valid or not).
+ *
  * Invariant: every status is the one a model of the object tables predicts
  * (kept here, independently of src/hw); at the end every live object
  * destroys cleanly and nothing leaks; ASan/UBSan silent.
@@ -24,7 +28,7 @@ enum {
 	kDestroyRq, kCreateRss, kModifyRss, kDestroyRss, kQueryCap, kQueryQ, kQueryBus,
 	kDoubleDestroy, kBusy, kBadState, kBadParam, kBadLen, kBadOutLen, kBadOp, kExceedLim,
 	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kCreateStridingRq, kCreateCompCq,
-	kCompressed, kModifyRqVsd, kNrCov
+	kCompressed, kModifyRqVsd, kCreateShampoRq, kShampoCyclic, kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "CREATE_CQ ok", true, 0 },
@@ -57,6 +61,8 @@ Cov g_cov[kNrCov] = {
 	{ "CREATE_CQ compressing ok", true, 0 },
 	{ "compressed CQE consumed", true, 0 },
 	{ "MODIFY_RQ with vsd ok", false, 0 },
+	{ "CREATE_RQ shampo ok", true, 0 },
+	{ "shampo on cyclic RQ refused", true, 0 },
 };
 
 enum class Ty : uint8_t { Cq, Sq, Rq, Rss };
@@ -72,7 +78,9 @@ struct Obj {
 	uint32_t log;
 	bool striding;		/* RQ: a striding RQ */
 	uint32_t log_buf;	/* its WQE buffer */
+	uint32_t log_stride_bytes;	/* striding: its stride size */
 	Dma ring, dbr;
+	Dma hd;			/* RQ: its SHAMPO header ring */
 	std::vector<int> table;	/* RSS: indexes of the RQs it names (or -1: a bad number) */
 	uint16_t pc;		/* SQ producer counter */
 	uint32_t ci;		/* CQ consumer counter */
@@ -87,6 +95,7 @@ struct State {
 	std::vector<std::unique_ptr<Obj>> objs;
 	uint32_t rss_live[2];
 	Dma rxbuf;		/* every RQ WQE points here */
+	Dma hdbuf;		/* every SHAMPO header entry points here (1 KiB) */
 };
 
 /* One of the objects of type ty (live or not) picked by the input, or -1. */
@@ -258,6 +267,111 @@ bool striding_geometry(const prm::HcaCaps &caps, const prm::CreateRqIn &c, uint3
 	return ls + ln <= 18;
 }
 
+/*
+ * An input byte: mostly a value in [lo, hi] (lo when that is empty), 1 in
+ * 16 just outside it (up to 8 above hi or below lo).
+ */
+uint32_t in_range(Input &in, uint32_t lo, uint32_t hi)
+{
+	uint8_t b = in.u8();
+	uint32_t d = b & 7;
+	if (b >= 0xf0)
+		return b & 8 ? hi + 1 + d : lo > d ? lo - 1 - d : hi + 1 + d;
+	return hi < lo ? lo : lo + b % (hi - lo + 1);
+}
+
+/*
+ * The SHAMPO fields of a CREATE_RQ (prm/cmd.h), written by the input:
+ * none, one stray field without shampo_enable, or shampo_enable with a
+ * geometry mostly in range (the range of this RQ's strides and WQE buffer)
+ * and sometimes not; the header ring a region of ours (valid or not), its
+ * entries naming s.hdbuf.
+ */
+void shampo_fill(State &s, Input &in, prm::CreateRqIn &c, Obj &o, bool *hd_ok)
+{
+	uint8_t sel = in.u8();
+	*hd_ok = false;
+	if ((sel & 3) == 0)
+		return;
+	if ((sel & 3) == 1) {
+		/* one field set, shampo_enable 0 */
+		uint8_t v = (uint8_t)(in.u8() | 1);
+		switch ((sel >> 2) % 8) {
+		case 0: c.shampo_match_criteria_type = v; break;
+		case 1: c.shampo_no_match_alignment_granularity = v; break;
+		case 2: c.log_reservation_size = v; break;
+		case 3: c.log_max_num_of_packets_per_reservation = v; break;
+		case 4: c.log_headers_entry_size = v; break;
+		case 5: c.log_headers_buffer_entry_num = v; break;
+		case 6: c.reservation_timeout.set(v); break;
+		default: c.headers_pas.set(s.hdbuf.dma); break;
+		}
+		return;
+	}
+	c.shampo_enable = sel & 0x80 ? (uint8_t)(sel >> 2) : 1;	/* >> 2: never 0 or 1 */
+	uint8_t m = in.u8();
+	c.shampo_match_criteria_type = m < 0xf0 ? m & 1 : m & 3;
+	uint8_t al = in.u8();
+	c.shampo_no_match_alignment_granularity = al < 0xf0 ? prm::kShampoAlignStride : al & 3;
+	/* in range for this RQ when the geometry is valid */
+	uint32_t ls = o.striding ? o.log_stride_bytes : 12, lb = o.striding ? o.log_buf : 16;
+	uint32_t lr = in_range(in, (ls > 12 ? ls : 12) - 12, lb < 12 ? 0 : (lb < 16 ? lb : 16) - 12);
+	c.log_reservation_size = (uint8_t)lr;
+	uint32_t lp = in_range(in, 0, 12);
+	c.log_max_num_of_packets_per_reservation = (uint8_t)lp;
+	c.log_headers_entry_size = (uint8_t)in_range(in, 0, 4);
+	uint32_t min = c.log_wq_sz + lp + (lb > 12 + lr ? lb - 12 - lr : 0);
+	uint32_t ln = in_range(in, min, 16);
+	c.log_headers_buffer_entry_num = (uint8_t)ln;
+	c.reservation_timeout.set(in.u16());
+	uint32_t log_ring = ln > 16 ? 0 : ln;	/* we allocate no larger ring */
+	c.headers_pas.set(region(in, o.hd, 16u << log_ring, hd_ok));
+	if (ln > 16)
+		*hd_ok = false;
+	if (!*hd_ok)
+		return;
+	prm::ShampoHdrWqe w;
+	w.data.byte_count.set(1u << (6 + (c.log_headers_entry_size & 15)));
+	w.data.lkey.set(prm::kReservedLkey);
+	w.data.addr.set(s.hdbuf.dma);
+	for (uint32_t i = 0; i < 1u << ln; i++)
+		memcpy(o.hd.cpu + 16 * i, &w, 16);
+}
+
+/*
+ * The SHAMPO rules of prm/cmd.h, written apart from the device's check:
+ * shampo_enable 0 with every field 0, or 1 with the cap, a striding RQ, a
+ * CQ without compression, match NO_MATCH or EXTENDED, alignment STRIDE, a
+ * reservation of 4 .. 64 KiB within [stride, WQE buffer], at most 2^12
+ * packets per reservation, header entries of 64 B .. 1 KiB, a header ring
+ * of at most 2^16 entries and at least one per packet the posted WQEs can
+ * take, in DMA memory.
+ */
+bool shampo_ok(const State &s, const prm::CreateRqIn &c, const Obj &o, const Obj *cq, bool hd_ok)
+{
+	if (!c.shampo_enable)
+		return !c.shampo_match_criteria_type && !c.shampo_no_match_alignment_granularity &&
+		       !c.log_reservation_size && !c.log_max_num_of_packets_per_reservation &&
+		       !c.log_headers_entry_size && !c.log_headers_buffer_entry_num &&
+		       !c.reservation_timeout.get() && !c.headers_pas.get();
+	if (c.shampo_enable != 1 || !s.caps.shampo || c.wq_type != prm::kWqLinkedListStriding ||
+	    !o.striding || (cq && cq->comp))
+		return false;
+	if (c.shampo_match_criteria_type > prm::kShampoMatchExtended ||
+	    c.shampo_no_match_alignment_granularity != prm::kShampoAlignStride)
+		return false;
+	uint32_t res = 12 + c.log_reservation_size;	/* log2 bytes */
+	if (res > 16 || res < o.log_stride_bytes || res > o.log_buf)
+		return false;
+	uint32_t pkts = c.log_max_num_of_packets_per_reservation;
+	if (pkts > 12 || 6 + c.log_headers_entry_size > 10)
+		return false;
+	/* entries >= WQEs x reservations per WQE x packets per reservation */
+	uint32_t need = c.log_wq_sz + (o.log_buf - res) + pkts;
+	return c.log_headers_buffer_entry_num <= 16 && c.log_headers_buffer_entry_num >= need &&
+	       hd_ok;
+}
+
 /* SQ or RQ create: shared CQ binding rules, then the type's own checks. */
 void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 {
@@ -317,13 +431,23 @@ void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 			c.log_wqe_stride_size = g & 7;
 			c.log_wqe_num_of_strides = (g >> 3) & 0x1f;
 			o->striding = striding_geometry(s.caps, c, &o->log_buf);
+			o->log_stride_bytes = 6 + c.log_wqe_stride_size;
 			if (want == prm::kStatOk && !o->striding)
 				want = prm::kStatBadParam;
 		} else if (want == prm::kStatOk &&
 			   (c.wq_type != prm::kWqCyclic || c.log_wq_stride != 4)) {
 			want = prm::kStatBadParam;
 		}
+		bool hd_ok;
+		shampo_fill(s, in, c, *o, &hd_ok);
+		bool sh_ok = shampo_ok(s, c, *o, cq >= 0 ? s.objs[cq].get() : nullptr, hd_ok);
+		if (want == prm::kStatOk && !sh_ok)
+			want = prm::kStatBadParam;
 		st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+		if (c.shampo_enable && c.wq_type == prm::kWqCyclic && st == prm::kStatBadParam)
+			hit(g_cov[kShampoCyclic]);
+		if (c.shampo_enable && st == prm::kStatOk)
+			hit(g_cov[kCreateShampoRq]);
 	}
 	if (want == prm::kStatOk && (!dbr_ok || !ring_ok))
 		want = prm::kStatBadParam;
@@ -476,6 +600,7 @@ void op_destroy(State &s, Input &in, uint32_t f, Ty ty)
 	/* the device no longer reaches its memory */
 	ob.ring.free();
 	ob.dbr.free();
+	ob.hd.free();
 }
 
 void op_rss(State &s, Input &in, uint32_t f, bool create)
@@ -769,6 +894,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		s.caps = query_caps(s.fn[0]);
 		s.rss_live[0] = s.rss_live[1] = 0;
 		s.rxbuf.alloc(2048);
+		s.hdbuf.alloc(1024);
 		TxBuf frame(Bytes(64, 0x11));
 		frame.data[12] = 0x08;
 

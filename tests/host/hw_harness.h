@@ -300,6 +300,28 @@ struct StridingRq {
 	}
 };
 
+/*
+ * The SHAMPO fields of a CREATE_RQ (prm/cmd.h) with shampo_enable on and
+ * STRIDE alignment; sizes as log2 of bytes (reservation, header entry) or
+ * of counts (packets per reservation, header entries).
+ */
+inline prm::CreateRqIn shampo_in(uint8_t match, uint32_t log_res, uint32_t log_pkts,
+				 uint32_t log_entry, uint32_t log_hd, uint64_t hd_ring,
+				 uint16_t timeout = 1024)
+{
+	prm::CreateRqIn in = {};
+	in.shampo_enable = 1;
+	in.shampo_match_criteria_type = match;
+	in.shampo_no_match_alignment_granularity = prm::kShampoAlignStride;
+	in.log_reservation_size = (uint8_t)(log_res - prm::kShampoLogReservationBase);
+	in.log_max_num_of_packets_per_reservation = (uint8_t)log_pkts;
+	in.log_headers_entry_size = (uint8_t)(log_entry - prm::kShampoLogHdrEntryBase);
+	in.log_headers_buffer_entry_num = (uint8_t)log_hd;
+	in.reservation_timeout.set(timeout);
+	in.headers_pas.set(hd_ring);
+	return in;
+}
+
 /* ---- RSS ---- */
 extern const uint8_t kMsKey[prm::kRssKeySize];	/* the Microsoft verification key */
 constexpr uint32_t kFields2 = prm::kRssFieldSrcIp | prm::kRssFieldDstIp;

@@ -149,17 +149,7 @@ protected:
 
 	prm::CreateRqIn shampo_fields(const Geo &g) const
 	{
-		prm::CreateRqIn in = {};
-		in.shampo_enable = 1;
-		in.shampo_match_criteria_type = g.match;
-		in.shampo_no_match_alignment_granularity = prm::kShampoAlignStride;
-		in.log_reservation_size = (uint8_t)(g.log_res - prm::kShampoLogReservationBase);
-		in.log_max_num_of_packets_per_reservation = (uint8_t)g.log_pkts;
-		in.log_headers_entry_size = (uint8_t)(g.log_entry - prm::kShampoLogHdrEntryBase);
-		in.log_headers_buffer_entry_num = (uint8_t)g.log_hd;
-		in.reservation_timeout.set(1024);
-		in.headers_pas.set(hd_ring.dma);
-		return in;
+		return shampo_in(g.match, g.log_res, g.log_pkts, g.log_entry, g.log_hd, hd_ring.dma);
 	}
 
 	/* Header ring entry i names hd_bufs at i x entry size. */
@@ -833,6 +823,39 @@ TEST_F(HwShampo, WqeEndEndsTheSession)
 	EXPECT_EQ(sum, 64u);
 }
 
+/*
+ * A packet that takes the WQE's last stride ends its session (flush), even
+ * with room left in the reservation for another MSS: the next packet goes
+ * to the next WQE (found by tests/fuzz fuzz_shampo: flush was 0 there).
+ * 64 strides of 64 B, MSS 20: segment 201 ends at 4040, in stride 63.
+ */
+TEST_F(HwShampo, LastStrideEndsTheSession)
+{
+	Geo g;
+	g.log_stride = 6;
+	g.log_num = 6;
+	g.log_res = 12;
+	g.log_pkts = 8;
+	g.log_hd = 2 + 0 + 8;
+	setup(g);
+	auto segs = in_order(203, 20);
+	std::vector<frames::Bytes> fs;
+	for (const Seg &s : segs)
+		fs.push_back(make(s));
+	auto rx = run(fs);
+	ASSERT_EQ(rx.size(), 203u);
+	Got before = decode(rx[200]), last = decode(rx[201]), next = decode(rx[202]);
+	EXPECT_TRUE(before.match);
+	EXPECT_FALSE(before.flush);
+	EXPECT_EQ(last.off, 4020u);
+	EXPECT_EQ(last.stride + last.strides, 64u) << "the WQE's last stride";
+	EXPECT_TRUE(last.match);
+	EXPECT_TRUE(last.flush) << "4040 + 20 fits the reservation, but the WQE is done";
+	EXPECT_FALSE(next.match);
+	EXPECT_EQ(next.wqe, 1);
+	EXPECT_EQ(next.off, 0u);
+}
+
 /* Headers longer than a header entry: the packet is not split. */
 TEST_F(HwShampo, HeadersLongerThanTheEntryAreNotSplit)
 {
@@ -940,6 +963,33 @@ TEST_F(HwShampo, HeaderEntryErrorsAndRecovery)
 	/* after the recovery: WQE 0, stride 0, entry 0, and entries 0 and 1 work */
 	auto segs = in_order(2);
 	expect_run(segs, { { false, false, 0, 4 }, { true, false, 1000, 4 } });
+}
+
+/*
+ * An error CQE that finds the CQ full (the packet's filler CQE took the last
+ * slot): the frame is lost with the RQ in ERR, and rx_cq_overrun counts it
+ * (found by tests/fuzz fuzz_shampo: the frame was counted nowhere).
+ */
+TEST_F(HwShampo, ErrorCqeOverrunIsCounted)
+{
+	Geo g;
+	g.log_pkts = 0;		/* one packet per reservation: the next needs a filler */
+	g.log_hd = 2 + 2;
+	setup(g, 1);		/* a CQ of 2 CQEs */
+	set_hd(1, hd_bufs.dma + 256, 256, 0x1234);
+	auto segs = in_order(2);
+	uint64_t overrun = query_q(fn1).rx_cq_overrun.get();
+	l.send(make(segs[0]), 0, 0, false);
+	l.send(make(segs[1]), 0, 0, false);
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 2u);
+	expect_seg(rx[0], segs[0], { false, true, 0, 4 }, 0);
+	expect_filler(rx[1], 0, 4, 60);	/* the rest of reservation 0; its error CQE overran */
+	EXPECT_EQ(query_q(fn1).rx_cq_overrun.get(), overrun + 1);
+	/* the CQ works again once the RQ is reset */
+	set_hd(1, hd_bufs.dma + 256, 256);
+	rq.reset(prm::kQueueErr, 4);
+	expect_run({ segs[1] }, { { false, true, 0, 4 } });
 }
 
 /* NO_MATCH: headers split, every packet its own session. */
