@@ -230,6 +230,12 @@ scx_load() {
 	log "loaded softcx ${*:-(default params)}${SCX_RX_STRIDING:+ rx_striding_rq $SCX_RX_STRIDING}${SCX_RX_CQE_COMPRESS:+ rx_cqe_compress $SCX_RX_CQE_COMPRESS}${SCX_RX_HW_GRO:+ rx-gro-hw $SCX_RX_HW_GRO}"
 }
 
+# klog_has PATTERN: the kernel log holds a line matching PATTERN (a basic
+# regular expression). Not `dmesg | grep -q`: under pipefail, grep -q
+# leaving at the first match makes dmesg die of SIGPIPE while it still
+# writes a long log, and the pipeline fails although the line is there.
+klog_has() { dmesg | grep -c -- "$1" > /dev/null; }
+
 # pflag_refused DEV FLAG: turning private flag FLAG on must fail (cx4), say
 # why in the kernel log, and leave it off.
 pflag_refused() {

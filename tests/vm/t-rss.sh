@@ -127,9 +127,9 @@ assert_ok "ethtool -x unchanged by the refusals" cmp "$OUT/x.before" "$OUT/x.scx
 assert_eq "udp4 fields unchanged by the refusals" "IP SA,IP DA" \
 	"$(in_ns "$NS" ethtool -n scx1 rx-flow-hash udp4 | grep '^IP\|^L4' | paste -sd,)"
 log "kernel says: $(dmesg | grep -E 'scx1: (RSS|rx-flow-hash)' | tail -n 3 | tr '\n' '|')"
-dmesg | grep -q 'scx1: RSS: the device hashes with Toeplitz only' ||
+klog_has 'scx1: RSS: the device hashes with Toeplitz only' ||
 	fail "no log line for hfunc xor"
-dmesg | grep -q 'scx1: rx-flow-hash: the device hashes IP addresses and L4 ports only' ||
+klog_has 'scx1: rx-flow-hash: the device hashes IP addresses and L4 ports only' ||
 	fail "no log line for rx-flow-hash sdv"
 
 # back to the default table: -L respreads it

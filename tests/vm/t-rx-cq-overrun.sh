@@ -34,5 +34,5 @@ bps=$(json_get "$SCX_TEST_OUT/tcp.json" 'int(j["end"]["sum_received"]["bits_per_
 assert_gt "iperf3 TCP bits/s after recovery" 0 "$bps"
 eth_dump scx1 "$NS"
 assert_eq "cq_overrun after iperf3" 1 "${ETH[cq_overrun]}"
-dmesg | grep -q 'scx1: CQ 0x[0-9a-f]* of RQ 0x[0-9a-f]*: error event' || fail "no CQ error line naming scx1 in the kernel log"
-dmesg | grep -q 'scx1: RQ 0x[0-9a-f]* recovered from a CQ error' || fail "no RQ recovery line naming scx1 in the kernel log"
+klog_has 'scx1: CQ 0x[0-9a-f]* of RQ 0x[0-9a-f]*: error event' || fail "no CQ error line naming scx1 in the kernel log"
+klog_has 'scx1: RQ 0x[0-9a-f]* recovered from a CQ error' || fail "no RQ recovery line naming scx1 in the kernel log"

@@ -36,6 +36,6 @@ assert_gt "tx_flushed (posted while the doorbells were lost)" "$f0" "${ETH[tx_fl
 assert_eq "tx_cqe_err" 0 "${ETH[tx_cqe_err]}"
 assert_eq "sent + flushed + dropped = what pktgen handed over" 3000 \
 	$(( ${ETH[tx_packets]} - p0 + ${ETH[tx_flushed]} - f0 + ${ETH[tx_dropped]} - d0 ))
-dmesg | grep -q 'NETDEV WATCHDOG: .*transmit queue 0 timed out' || fail "no watchdog line"
-dmesg | grep -q 'scx0: TX queue 0: recovered after a TX timeout' || fail "no recovery line"
+klog_has 'NETDEV WATCHDOG: .*transmit queue 0 timed out' || fail "no watchdog line"
+klog_has 'scx0: TX queue 0: recovered after a TX timeout' || fail "no recovery line"
 ping_ok "" "$IP1" 10
