@@ -30,6 +30,24 @@ __attribute__((always_inline)) inline void mpw_release_wqe(Rq *rq, u16 i, int na
 }
 
 /*
+ * A whole frame of len bytes in the strides may go up: false (counted)
+ * when it is longer than a stride holds (linear) or than any frame (never
+ * seen by anyone), or shorter than an Ethernet header.
+ */
+__attribute__((always_inline)) inline bool mpw_frame_len_ok(Rq *rq, u32 len)
+{
+	if (__builtin_expect(len > rq->layout.frame_room, 0)) {
+		rq->stats->oversize_pkts_sw_drop.inc();
+		return false;
+	}
+	if (__builtin_expect(len < prm::kMinFrame, 0)) {
+		rq->stats->skb_err.inc();
+		return false;
+	}
+	return true;
+}
+
+/*
  * One CQE of a striding RQ: checked against the WQE at cc and the strides
  * seen (an error CQE, or one out of order, recovers the RQ), a filler
  * counted, a packet handed to pkt(rq, cqe, pages, len); then its strides

@@ -61,16 +61,20 @@ namespace {
 using prm::load_be16;
 using prm::store_be16;
 
-/* One's-complement sum of big-endian 16-bit words, folded, not inverted. */
-u16 csum16(u32 acc, const u8 *p, u32 len)
+/* A one's-complement sum folded to 16 bits, not inverted. */
+u16 csum_fold16(u32 acc)
 {
-	for (u32 i = 0; i + 1 < len; i += 2)
-		acc += load_be16(p + i);
-	if (len & 1)
-		acc += (u32)p[len - 1] << 8;
 	while (acc >> 16)
 		acc = (acc & 0xffff) + (acc >> 16);
 	return (u16)acc;
+}
+
+/* The folded sum of big-endian 16-bit words (len even: header fields) after acc. */
+u16 csum16(u32 acc, const u8 *p, u32 len)
+{
+	for (u32 i = 0; i < len; i += 2)
+		acc += load_be16(p + i);
+	return csum_fold16(acc);
 }
 
 /* Where the session's L3 and L4 headers are; false when they are not TCP over IPv4/IPv6. */
@@ -126,7 +130,7 @@ void fix_headers(GroSession *s, u32 total)
 		acc = csum16(0, ip + 12, 8);
 	}
 	tcp[prm::kTcpFlagsOff] |= s->flags;
-	store_be16(tcp + prm::kTcpCsumOff, csum16(acc + prm::kIpProtoTcp + l4_len, nullptr, 0));
+	store_be16(tcp + prm::kTcpCsumOff, csum_fold16(acc + prm::kIpProtoTcp + l4_len));
 }
 
 /* Hand the open session to the stack, if any. */
@@ -163,14 +167,8 @@ void gro_flush(Rq *rq)
 		st->skb_err.inc();
 		return;
 	}
-	st->packets.add(segs);
-	st->bytes.add(s->wire);
-	if (s->pkt.csum == SCX_CSUM_UNNECESSARY)
-		st->csum_unnecessary.add(segs);
-	else
-		st->csum_none.add(segs);
-	if (s->pkt.vlan)	/* the device keeps a session within one TCI */
-		st->removed_vlan_packets.add(segs);
+	/* the device keeps a session within one TCI and merges only verified segments */
+	rx_count_delivered(st, s->pkt, segs, s->wire);
 	if (segs > 1) {
 		st->gro_packets.add(segs);
 		st->gro_bytes.add(s->wire);
@@ -253,8 +251,10 @@ __attribute__((always_inline)) inline void shampo_cqe(Rq *rq, const prm::Cqe64 *
 		u32 off = c->shampo.data_offset.get();
 		bool match = c->shampo.flags & prm::kCqeShampoMatch;
 
+		u32 hd_ix = sh->hd_ci & sh->hd_mask;
+
 		/* the next header entry, data inside the WQE's buffer: else the RQ is reset */
-		if (__builtin_expect(c->shampo.header_entry_index.get() != (sh->hd_ci & sh->hd_mask) ||
+		if (__builtin_expect(c->shampo.header_entry_index.get() != hd_ix ||
 				     hlen > len || off + (len - hlen) > r->layout.wqe_buf_bytes(), 0)) {
 			gro_flush(r);
 			r->stats->wqe_err.inc();
@@ -271,22 +271,16 @@ __attribute__((always_inline)) inline void shampo_cqe(Rq *rq, const prm::Cqe64 *
 			gro_flush(r);
 			r->stats->hds_nosplit_packets.inc();
 			r->stats->hds_nosplit_bytes.add(len);
-			if (__builtin_expect(len > r->layout.frame_room, 0)) {
-				r->stats->oversize_pkts_sw_drop.inc();
+			if (!mpw_frame_len_ok(r, len))
 				return;
-			}
-			if (__builtin_expect(len < prm::kMinFrame, 0)) {
-				r->stats->skb_err.inc();
-				return;
-			}
 			pkt.len = len;
 			rx_pkt_meta(c, &pkt);
 			mpw_nonlinear_frame(r, pg, off, &pkt);
 			return;
 		}
 		u32 dlen = len - hlen;
-		const u8 *hd = static_cast<const u8 *>(sh->bufs.cpu) + ((usize)((sh->hd_ci - 1) & sh->hd_mask)
-									 << r->layout.log_hd_entry);
+		const u8 *hd = static_cast<const u8 *>(sh->bufs.cpu) +
+			       ((usize)hd_ix << r->layout.log_hd_entry);
 
 		if (s->segs && (!match || !s->mergeable || hlen != s->hdr_len ||
 				(dlen && s->npieces + pieces_for(s, pg, off, dlen) > SCX_RX_GRO_MAX_FRAGS) ||

@@ -111,19 +111,14 @@ __attribute__((always_inline)) inline void handle_striding_cqe(Rq *rq, const prm
 		u32 off = ((u32)c->wqe_counter.get() << l.log_stride) + l.headroom;
 		scx_rx_pkt pkt;
 
-		if (__builtin_expect(len > l.frame_room, 0)) {
-			/* longer than a stride holds (linear) or than any frame: never seen by anyone */
-			r->stats->oversize_pkts_sw_drop.inc();
-		} else if (__builtin_expect(len < prm::kMinFrame, 0)) {
-			r->stats->skb_err.inc();
-		} else {
-			pkt.len = len;
-			rx_pkt_meta(c, &pkt);
-			if (l.linear)
-				linear_frame<X>(r, pg, off, &pkt);
-			else
-				mpw_nonlinear_frame(r, pg, off, &pkt);
-		}
+		if (!mpw_frame_len_ok(r, len))
+			return;
+		pkt.len = len;
+		rx_pkt_meta(c, &pkt);
+		if (l.linear)
+			linear_frame<X>(r, pg, off, &pkt);
+		else
+			mpw_nonlinear_frame(r, pg, off, &pkt);
 	});
 }
 

@@ -39,17 +39,26 @@ inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt)
 	pkt->vlan_tci = cqe->vlan_info.get();
 }
 
-/* Counted once the stack took the packet. */
+/*
+ * Counted once the stack took the packet: `segs` wire packets of `bytes`
+ * in all (more than one: a hardware GRO session, every segment of which
+ * had the first one's checksum verdict and tag).
+ */
+inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt, u32 segs, u32 bytes)
+{
+	s->packets.add(segs);
+	s->bytes.add(bytes);
+	if (pkt.csum == SCX_CSUM_UNNECESSARY)
+		s->csum_unnecessary.add(segs);
+	else
+		s->csum_none.add(segs);
+	if (pkt.vlan)
+		s->removed_vlan_packets.add(segs);
+}
+
 inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt)
 {
-	s->packets.inc();
-	s->bytes.add(pkt.len);
-	if (pkt.csum == SCX_CSUM_UNNECESSARY)
-		s->csum_unnecessary.inc();
-	else
-		s->csum_none.inc();
-	if (pkt.vlan)
-		s->removed_vlan_packets.inc();
+	rx_count_delivered(s, pkt, 1, pkt.len);
 }
 
 /* What became of a frame the program saw. */

@@ -506,9 +506,10 @@ ping_ok() {
 	log "ok: ping ${ns:+(netns $ns) }-c $count $* $dst: $(echo "$out" | grep -o '[0-9]* received')"
 }
 
-# tcp_verified LABEL [BYTES]: BYTES (default 4000000) of seeded data over
-# TCP/IPv4 scx0 -> scx1 (tests/vm/xfer6.py on v4-mapped sockets); the
-# receiver's SHA-256 and length must be the sender's.
+# tcp_verified LABEL [BYTES] [ADDR]: BYTES (default 4000000) of seeded data
+# over TCP scx0 -> scx1 (tests/vm/xfer6.py; ADDR default ::ffff:$IP1, IPv4
+# on v4-mapped sockets, or an IPv6 address of ns1); the receiver's SHA-256
+# and length must be the sender's.
 X6=$SCX_ROOT/tests/vm/xfer6.py
 tcp_verified() {
 	local out=$SCX_TEST_OUT/tcp-$1.recv sent got
@@ -516,7 +517,7 @@ tcp_verified() {
 	bg_start in_ns "$NS" timeout 120 python3 "$X6" tcp-recv 5302 "$out"
 	wait_for 10 sh -c "ip netns exec $NS ss -Htln 'sport = :5302' | grep -q ." ||
 		fail "$1: TCP receiver did not start"
-	sent=$(timeout 120 python3 "$X6" tcp-send "::ffff:$IP1" 5302 "${2:-4000000}") ||
+	sent=$(timeout 120 python3 "$X6" tcp-send "${3:-::ffff:$IP1}" 5302 "${2:-4000000}") ||
 		fail "$1: TCP sender failed"
 	wait_for 20 test -s "$out" || fail "$1: TCP receiver wrote nothing"
 	got=$(cat "$out")
@@ -559,6 +560,20 @@ json_get() {
 	python3 -c 'import json,sys
 j = json.load(open(sys.argv[1]))
 print(" ".join(str(eval(e)) for e in sys.argv[2:]))' "$@"
+}
+
+# csum_errors NS: TCP + UDP InCsumErrors of netns NS ("" for the root).
+csum_errors() { echo $(( $(snmp_get Tcp InCsumErrors "$1") + $(snmp_get Udp InCsumErrors "$1") )); }
+
+# assert_pair_counters_agree: assert_counters_agree rx and tx for scx0 (root)
+# and scx1 (netns $NS).
+assert_pair_counters_agree() {
+	local d ns
+	for d in scx0 scx1; do
+		ns=; [ $d == scx1 ] && ns=$NS
+		assert_counters_agree $d rx "$ns"
+		assert_counters_agree $d tx "$ns"
+	done
 }
 
 # ---------------------------------------------------------------- pktgen

@@ -87,11 +87,7 @@ rx0=$(ethtool_stat scx1 rx_packets "$NS"); tx0=$(ethtool_stat scx0 tx_packets)
 ping_ok "" "$IP1" 50
 assert_ge "scx1 rx_packets delta after 50 pings" 50 $(( $(ethtool_stat scx1 rx_packets "$NS") - rx0 ))
 assert_ge "scx0 tx_packets delta after 50 pings" 50 $(( $(ethtool_stat scx0 tx_packets) - tx0 ))
-for d in scx0 scx1; do
-	ns=; [ $d == scx1 ] && ns=$NS
-	assert_counters_agree $d rx "$ns"
-	assert_counters_agree $d tx "$ns"
-done
+assert_pair_counters_agree
 
 # 4. emul_timing: the emulated device's own time, only when asked for.
 P=/sys/module/softcx/parameters/emul_timing

@@ -11,8 +11,7 @@ source "$(dirname "$0")/lib.sh"
 need_cmd iperf3 python3
 
 scx_setup channels=2
-csum() { echo $(( $(snmp_get Tcp InCsumErrors "$1") + $(snmp_get Udp InCsumErrors "$1") )); }
-c0=$(csum ""); c1=$(csum "$NS")
+c0=$(csum_errors ""); c1=$(csum_errors "$NS")
 iperf_server "$NS" 5201
 J=$SCX_TEST_OUT
 
@@ -40,10 +39,6 @@ assert_gt "iperf3 UDP datagrams received" 0 $((pk - lost))
 assert_ge "scx1 rx_packets delta vs iperf3 UDP datagrams received" $((pk - lost)) $(( $(ethtool_stat scx1 rx_packets "$NS") - rxp0 ))
 
 sleep 0.5
-for d in scx0 scx1; do
-	ns=; [ $d == scx1 ] && ns=$NS
-	assert_counters_agree $d rx "$ns"
-	assert_counters_agree $d tx "$ns"
-done
-assert_eq "root netns Tcp+Udp InCsumErrors delta" 0 $(( $(csum "") - c0 ))
-assert_eq "ns1 Tcp+Udp InCsumErrors delta" 0 $(( $(csum "$NS") - c1 ))
+assert_pair_counters_agree
+assert_eq "root netns Tcp+Udp InCsumErrors delta" 0 $(( $(csum_errors "") - c0 ))
+assert_eq "ns1 Tcp+Udp InCsumErrors delta" 0 $(( $(csum_errors "$NS") - c1 ))

@@ -140,10 +140,6 @@ for rx in on off; do
 done
 
 sleep 0.5
-for d in scx0 scx1; do
-	ns=; [ $d == scx1 ] && ns=$NS
-	assert_counters_agree $d tx "$ns"
-	assert_counters_agree $d rx "$ns"
-done
+assert_pair_counters_agree
 assert_eq "scx0 tx_cqe_err" 0 "$(ethtool_stat scx0 tx_cqe_err)"
 assert_eq "scx1 tx_cqe_err" 0 "$(ethtool_stat scx1 tx_cqe_err "$NS")"

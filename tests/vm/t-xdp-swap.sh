@@ -101,11 +101,7 @@ add_up() {
 		assert_eq "phase $1: scx0 -> scx1: every packet sent is counted at scx1" $((tx0 - A_TX0)) $((rx1 - A_RX1))
 		assert_eq "phase $1: scx1 -> scx0: every packet sent is counted at scx0" $((tx1 - A_TX1)) $((rx0 - A_RX0))
 	fi
-	for d in scx0 scx1; do
-		ns=; [ $d == scx1 ] && ns=$NS
-		assert_counters_agree $d rx "$ns"
-		assert_counters_agree $d tx "$ns"
-	done
+	assert_pair_counters_agree
 }
 
 # ---- 1. replacements
