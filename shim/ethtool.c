@@ -197,9 +197,10 @@ static void scx_get_ethtool_stats(struct net_device *dev,
 
 /*
  * Standard statistics groups, from the port's MAC counters. The emulated
- * wire damages no frame and carries none longer than the ports take, and
- * the link is full duplex: FCS, alignment and too-long errors are true
- * zeros; collision counters stay unreported. Each read queries the device.
+ * wire damages no frame (but the FCS errors debugfs inject_fcs_error asks
+ * for) and carries none longer than the ports take, and the link is full
+ * duplex: alignment and too-long errors are true zeros; collision counters
+ * stay unreported. Each read queries the device.
  */
 static void scx_read_mac_stats(struct net_device *dev, struct scx_mac_stats *s)
 {
@@ -221,7 +222,7 @@ static void scx_get_eth_mac_stats(struct net_device *dev, struct ethtool_eth_mac
 	mac->BroadcastFramesXmittedOK = s.tx_broadcast;
 	mac->MulticastFramesReceivedOK = s.rx_multicast;
 	mac->BroadcastFramesReceivedOK = s.rx_broadcast;
-	mac->FrameCheckSequenceErrors = 0;
+	mac->FrameCheckSequenceErrors = s.rx_crc_errors;
 	mac->AlignmentErrors = 0;
 	mac->FrameTooLongErrors = 0;
 }

@@ -248,6 +248,20 @@ int scx_port_moder_check(const struct scx_port *p, const struct scx_port_moder *
  */
 int scx_port_set_rx_vlan_strip(struct scx_port *p, int on);
 /*
+ * ethtool's rx-fcs: RQs place each frame's FCS (4 bytes) after it and
+ * report it in the length, as scx_port_set_rx_vlan_strip applies its
+ * setting. -EOPNOTSUPP while the live set runs HW-GRO (SHAMPO places no
+ * FCS).
+ */
+int scx_port_set_rx_fcs(struct scx_port *p, int on);
+/*
+ * ethtool's rx-all is this off: the port's MAC then receives frames whose
+ * FCS is wrong (still counted in rx_crc_errors_phy) instead of dropping
+ * them. A device setting (MODIFY_PORT): kept across channel sets, up and
+ * down. 0 or a negative errno.
+ */
+int scx_port_set_fcs_check(struct scx_port *p, int on);
+/*
  * One live channel's CQs of one direction (rx: the RQ's; else the SQs'),
  * for adaptive moderation; not remembered: the next channel set starts
  * from the port's. Process context; the caller keeps the channel from
@@ -436,6 +450,7 @@ struct scx_link_stats {
 	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
 	uint64_t rx_dropped, tx_dropped;
 	uint64_t rx_missed_errors;	/* device drops: no posted buffer (rx_out_of_buffer) */
+	uint64_t rx_crc_errors;		/* frames with a wrong FCS (rx_crc_errors_phy) */
 };
 uint32_t scx_stats_count(const struct scx_port *p);
 /* names: scx_stats_count() entries of SCX_STAT_NAME_LEN bytes */
@@ -473,6 +488,7 @@ struct scx_mac_stats {
 	uint64_t tx_multicast, tx_broadcast, rx_multicast, rx_broadcast;	/* bcast not in mcast */
 	uint64_t tx_mac_control, rx_mac_control, rx_unsupported_op;	/* EtherType 0x8808 */
 	uint64_t tx_pause, rx_pause;	/* MAC control opcode PAUSE (the port never acts on one) */
+	uint64_t rx_crc_errors;		/* FCS wrong (not in rx_packets / rx_bytes) */
 	uint64_t rx_hist[SCX_RX_HIST_BUCKETS];	/* frames received by wire length */
 };
 void scx_stats_mac(struct scx_port *p, struct scx_mac_stats *s);

@@ -344,10 +344,14 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->xdp_sq = xdp_sq_limits(caps, params->mtu, params->xdp_tx_mpwqe != 0);
 	cp->moder = p->moder;
 	cp->rx_vlan_strip = p->rx_vlan_strip;
+	cp->rx_fcs = p->rx_fcs;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
 	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
 		return -SCX_EINVAL;
 	if (params->rx_hw_gro) {
+		/* SHAMPO places no FCS (the kernel drops rx-gro-hw while rx-fcs is on) */
+		if (p->rx_fcs)
+			return -SCX_EOPNOTSUPP;
 		if (!rx_shampo_layout(caps, p->os, params->mtu, params->log_rq_size, &cp->rx))
 			return -SCX_EINVAL;
 		return 0;
