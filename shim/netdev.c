@@ -367,8 +367,9 @@ void scx_netdev_setup(struct net_device *dev)
 	const netdev_features_t features = NETIF_F_SG | NETIF_F_IP_CSUM |
 		NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM | NETIF_F_RXHASH |
 		NETIF_F_HIGHDMA | NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_GSO_UDP_L4;
-	/* strip and insert 802.1Q tags (on by default, as mlx5) */
-	const netdev_features_t vlan = NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX;
+	/* strip and insert 802.1Q tags, insert 802.1ad tags (on by default, as mlx5) */
+	const netdev_features_t vlan = NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX |
+		NETIF_F_HW_VLAN_STAG_TX;
 
 	dev->netdev_ops = &scx_netdev_ops;
 	dev->ethtool_ops = &scx_ethtool_ops;

@@ -333,6 +333,11 @@ struct scx_tx_frag {
 	uint32_t kind;		/* SCX_DMA_SINGLE / SCX_DMA_PAGE */
 };
 
+/* scx_tx_pkt.vlan: no tag, an 802.1Q C-tag (TPID 0x8100), an 802.1ad S-tag (0x88a8) */
+#define SCX_TX_VLAN_NONE 0
+#define SCX_TX_VLAN_8021Q 1
+#define SCX_TX_VLAN_8021AD 2
+
 struct scx_tx_pkt {
 	void *skb;
 	const uint8_t *head;	/* CPU address of the linear part (for inlining) */
@@ -347,10 +352,10 @@ struct scx_tx_pkt {
 	uint32_t gso_segs;	/* wire packets */
 	uint32_t ihs;		/* header length L2..L4 (within headlen) */
 	/*
-	 * An 802.1Q tag in metadata (not in the data): the frame goes out
-	 * with it after the source MAC. A SEND without inline headers asks
-	 * the device to insert it; inlined headers (LSO, an L2-inline SQ)
-	 * carry it. Such a packet never joins an MPWQE session.
+	 * A VLAN tag in metadata (not in the data), SCX_TX_VLAN_*: the frame
+	 * goes out with it after the source MAC. A SEND without inline
+	 * headers asks the device to insert it; inlined headers (LSO, an
+	 * L2-inline SQ) carry it. Such a packet never joins an MPWQE session.
 	 */
 	uint8_t vlan;
 	/*
