@@ -187,6 +187,17 @@ void scx_port_get_caps(const struct scx_port *p, struct scx_port_caps *caps);
  */
 int scx_port_feature_check(const struct scx_port *p, uint32_t feature, const char **why);
 /*
+ * ethtool -G: one ring size (rx: RQ in packets, else SQ in WQEBBs) as a
+ * log2 within the caps' limits. 0 when exact, 1 when rounded up to the
+ * next power of two, -EINVAL outside the limits; *why (a static string,
+ * for an extack) says which unless 0.
+ */
+int scx_port_ring_check(const struct scx_port *p, int rx, uint32_t want, uint8_t *log,
+			const char **why);
+/* ethtool -L: combined 1..max_channels only. 0, or -EINVAL with *why. */
+int scx_port_channels_check(const struct scx_port *p, uint32_t combined, uint32_t rx,
+			    uint32_t tx, uint32_t other, const char **why);
+/*
  * Why a port cannot run with these parameters because of a rule between
  * features (a static string in ethtool's words, for an extack or the log),
  * or NULL when none is broken.

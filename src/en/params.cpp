@@ -401,6 +401,38 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->cq_period_from_cqe = p->caps.cq_period_start_from_cqe;
 }
 
+extern "C" int scx_port_ring_check(const scx_port *p, int rx, uint32_t want, uint8_t *log,
+				   const char **why)
+{
+	u32 max = rx ? p->caps.log_max_rq_sz : p->caps.log_max_sq_sz;
+	u32 l = kMinUserLogQueue;
+
+	if (want < 1u << kMinUserLogQueue)
+		return refuse(why, "ring size below the minimum (64)"), -SCX_EINVAL;
+	if (want > 1u << max)
+		return refuse(why, "ring size above the maximum"), -SCX_EINVAL;
+	while (1u << l < want)
+		l++;
+	*log = (u8)l;
+	if (1u << l == want)
+		return 0;
+	refuse(why, "ring sizes are powers of two: rounded up");
+	return 1;
+}
+
+extern "C" int scx_port_channels_check(const scx_port *p, uint32_t combined, uint32_t rx,
+				       uint32_t tx, uint32_t other, const char **why)
+{
+	if (rx || tx || other)
+		return refuse(why, "combined channels only"), -SCX_EINVAL;
+	if (!combined)
+		return refuse(why, "at least one channel"), -SCX_EINVAL;
+	if (combined > p->nch_max)
+		return refuse(why, "more channels than the port has (module parameter channels)"),
+		       -SCX_EINVAL;
+	return 0;
+}
+
 extern "C" void scx_moder_default(int rx, int from_cqe, scx_cq_moder *m)
 {
 	*m = moder_default(rx != 0, from_cqe != 0);
