@@ -121,6 +121,9 @@ for t in $TARGETS; do
 	else
 		fail=$((fail + 1))
 		verdict=FAILED
+		# one line CI's excerpt keeps: what failed
+		echo "FAIL fuzz $t: $crashes crashes, rc $rc, unreached: $(grep -E "^fuzz-cov $t .*NEVER REACHED" \
+			"$OUT/$t.log" | sed -E "s/^fuzz-cov $t +//; s/ +0 +NEVER.*//" | paste -sd, -)"
 	fi
 	printf -v "line_$t" 'fuzz %-6s %11d execs %3d crashes %3s unreached %5ds  %s%s' "$t" \
 		"$execs" "$crashes" "$unreached" "$secs" "$verdict" "${envs:+  ($envs)}"
