@@ -72,6 +72,7 @@ struct Rq {
 	RxComp comp;		/* the CQ's compression: which poll loop runs */
 	Cq cq;
 	CqeDecomp decomp;	/* compression: the title, the run being handed out */
+	u64 ts_mask;		/* __atomic: ~0 while RX timestamps are wanted (rq_set_tstamp), else 0 */
 	/* cold */
 	u32 rqn;
 	bool has_rqn;
@@ -121,6 +122,11 @@ void rq_inject_error(Rq *rq);
  * refuses the command; the recovery then applies the setting).
  */
 int rq_set_vlan_strip(Rq *rq, bool strip);
+/* RX timestamps wanted (each packet's raw CQE timestamp in scx_rx_pkt.ts) or not; any context. */
+inline void rq_set_tstamp(Rq *rq, bool on)
+{
+	__atomic_store_n(&rq->ts_mask, on ? ~(u64)0 : 0, __ATOMIC_RELAXED);
+}
 /* Recovery's last step: RST -> RDY with the RQ's vsd, and any switch that came meanwhile. */
 int rq_ready_with_vsd(Rq *rq);
 

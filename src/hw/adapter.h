@@ -271,6 +271,8 @@ struct scx_hw_function {
 struct scx_hw_adapter {
 	void *os_dev;
 	softcx::prm::HcaCaps caps;	/* as QUERY_HCA_CAP returns them (big-endian fields) */
+	softcx::u32 timer_khz;		/* caps.device_frequency_khz in CPU order */
+	softcx::u64 timer_base_ns;	/* scx_os_timer_now() at which the internal timer read 0 */
 	softcx::u32 nr_functions;
 	struct scx_hw_function *fn[softcx::hw::kMaxFunctions];
 };
@@ -283,6 +285,19 @@ using Adapter = struct ::scx_hw_adapter;
 
 inline const prm::HcaCaps &caps_of(const Function *fn) { return fn->adapter->caps; }
 inline void *os_dev_of(const Function *fn) { return fn->adapter->os_dev; }
+
+/*
+ * The free-running internal timer (prm::kInitSegTimerH/L, CQE timestamps):
+ * ticks of the adapter's clock since timer_base_ns, at timer_khz off by
+ * kTimerErrorPpb. Any context.
+ */
+constexpr u32 kTimerErrorPpb = 20000;	/* +20 ppm: the oscillator runs fast */
+u64 timer_ticks(u64 elapsed_ns, u32 khz);
+inline u64 timer_read(const Function *fn)
+{
+	const Adapter *a = fn->adapter;
+	return timer_ticks(scx_os_timer_now() - a->timer_base_ns, a->timer_khz);
+}
 
 /* Slot index named by an object number, or -1 when it cannot name a slot of this table. */
 inline int obj_slot(u32 num, ObjType type, u32 table_size)

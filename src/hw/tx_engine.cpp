@@ -380,6 +380,10 @@ u8 exec_lso(TxRun &t, const Wqe &w)
 bool tx_cqe(TxRun &t, const CtrlSeg &ctrl)
 {
 	prm::Cqe64 cqe = {};
+	u64 ts = timer_read(t.fn);
+
+	cqe.timestamp_h.set((u32)(ts >> 32));
+	cqe.timestamp_l.set((u32)ts);
 	cqe.wqe_counter.set(ctrl.wqe_index());
 	cqe.sop_drop_qpn.set(((u32)ctrl.opcode() << 24) | t.sqn);
 	if (cq_post(t.fn, t.sq->cq, &cqe, prm::kCqeReq, t.irqs))
