@@ -133,7 +133,8 @@ static bool scx_pflags_conflict(struct scx_priv *priv, u32 flags)
 	why = scx_params_conflict(priv->port, &params);
 	if (!why)
 		return false;
-	netdev_err(priv->netdev, "private flags refused: %s; turn rx-gro-hw off first\n", why);
+	netdev_err(priv->netdev, "private flags refused: %s; turn %s off first\n", why,
+		   params.rx_tstamp ? "hardware RX timestamps (SIOCSHWTSTAMP)" : "rx-gro-hw");
 	return true;
 }
 
@@ -563,6 +564,7 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_MAX_FRAMES |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,
 	.get_drvinfo		= scx_get_drvinfo,
+	.get_ts_info		= scx_get_ts_info,
 	.get_link		= ethtool_op_get_link,
 	.get_sset_count		= scx_get_sset_count,
 	.get_strings		= scx_get_strings,

@@ -29,6 +29,7 @@ void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
 		.rx_striding = priv->rx_striding,
 		.rx_cqe_compress = priv->rx_cqe_compress,
 		.rx_hw_gro = priv->rx_hw_gro,
+		.rx_tstamp = priv->ptp.cfg.rx_filter != HWTSTAMP_FILTER_NONE,
 	};
 }
 
@@ -323,6 +324,7 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_bpf		= scx_ndo_bpf,
 	.ndo_xdp_xmit		= scx_xdp_xmit,
 	.ndo_get_devlink_port	= scx_get_devlink_port,
+	.ndo_eth_ioctl		= scx_eth_ioctl,
 };
 
 /* Everything of the netdev that does not depend on the core. */

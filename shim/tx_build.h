@@ -118,6 +118,7 @@ static __always_inline int scx_tx_pkt_build(struct device *dmadev, u32 min_inlin
 		    SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
 	pkt->vlan = skb_vlan_tag_present(skb);
 	pkt->vlan_tci = skb_vlan_tag_get(skb);
+	pkt->tstamp = 0;	/* the caller asks for one */
 	pkt->num_bytes = 0;
 	return scx_tx_map(dmadev, skb, pkt);
 }
