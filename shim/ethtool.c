@@ -560,6 +560,24 @@ static int scx_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 	return scx_rss_write(dev, &rss);
 }
 
+/* ethtool -T: hardware stamping and the PHC's index once the port has its clock. */
+static int scx_get_ts_info(struct net_device *dev, struct ethtool_ts_info *info)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	info->so_timestamping = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE |
+				SOF_TIMESTAMPING_SOFTWARE;
+	info->phc_index = -1;
+	if (!priv->ptp.clock)
+		return 0;
+	info->so_timestamping |= SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RX_HARDWARE |
+				 SOF_TIMESTAMPING_RAW_HARDWARE;
+	info->phc_index = ptp_clock_index(priv->ptp.clock);
+	info->tx_types = BIT(HWTSTAMP_TX_OFF) | BIT(HWTSTAMP_TX_ON);
+	info->rx_filters = BIT(HWTSTAMP_FILTER_NONE) | BIT(HWTSTAMP_FILTER_ALL);
+	return 0;
+}
+
 const struct ethtool_ops scx_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_MAX_FRAMES |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,

@@ -5,15 +5,12 @@
  * caps.timer_khz, a few ppm off as any oscillator) that every CQE carries;
  * each port's PHC is a timecounter over it: adjfine scales its rate,
  * adjtime and settime move its offset, and a periodic read keeps the
- * cycle delta short enough for the multiplication. Timestamps: SIOCSHWTSTAMP
- * (tx_type OFF/ON, rx_filter NONE/ALL, any PTP filter promoted to ALL) and
- * ethtool -T (get_ts_info).
+ * cycle delta short enough for the multiplication. The timestamping
+ * configuration is netdev.c's (SIOCSHWTSTAMP) and ethtool.c's (-T).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ethtool.h>
 #include <linux/math64.h>
-#include <linux/uaccess.h>
 
 #include "softcx.h"
 
@@ -154,98 +151,4 @@ void scx_ptp_fini(struct scx_priv *priv)
 	ptp->clock = NULL;
 	cancel_delayed_work_sync(&ptp->overflow_work);
 	ptp->ready = false;
-}
-
-int scx_get_ts_info(struct net_device *dev, struct ethtool_ts_info *info)
-{
-	struct scx_priv *priv = netdev_priv(dev);
-
-	info->so_timestamping = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE |
-				SOF_TIMESTAMPING_SOFTWARE;
-	info->phc_index = -1;
-	if (!priv->ptp.clock)
-		return 0;
-	info->so_timestamping |= SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RX_HARDWARE |
-				 SOF_TIMESTAMPING_RAW_HARDWARE;
-	info->phc_index = ptp_clock_index(priv->ptp.clock);
-	info->tx_types = BIT(HWTSTAMP_TX_OFF) | BIT(HWTSTAMP_TX_ON);
-	info->rx_filters = BIT(HWTSTAMP_FILTER_NONE) | BIT(HWTSTAMP_FILTER_ALL);
-	return 0;
-}
-
-/*
- * SIOCSHWTSTAMP: TX OFF or ON; RX NONE, or every packet (the device stamps
- * all of them: any filter becomes ALL, reported back). RX stamps are
- * refused while CQE compression is on (a mini CQE carries no timestamp;
- * Documentation/usage: turn rx_cqe_compress off first).
- */
-static int scx_hwtstamp_set(struct scx_priv *priv, struct ifreq *ifr)
-{
-	struct hwtstamp_config cfg;
-	struct scx_port_params params;
-	const char *why;
-	bool rx_on;
-
-	if (!priv->ptp.clock)
-		return -EOPNOTSUPP;
-	if (copy_from_user(&cfg, ifr->ifr_data, sizeof(cfg)))
-		return -EFAULT;
-	if (cfg.flags)
-		return -EINVAL;
-	if (cfg.tx_type != HWTSTAMP_TX_OFF && cfg.tx_type != HWTSTAMP_TX_ON)
-		return -ERANGE;
-	switch (cfg.rx_filter) {
-	case HWTSTAMP_FILTER_NONE:
-		break;
-	case HWTSTAMP_FILTER_ALL:
-	case HWTSTAMP_FILTER_SOME:
-	case HWTSTAMP_FILTER_PTP_V1_L4_EVENT:
-	case HWTSTAMP_FILTER_PTP_V1_L4_SYNC:
-	case HWTSTAMP_FILTER_PTP_V1_L4_DELAY_REQ:
-	case HWTSTAMP_FILTER_PTP_V2_L4_EVENT:
-	case HWTSTAMP_FILTER_PTP_V2_L4_SYNC:
-	case HWTSTAMP_FILTER_PTP_V2_L4_DELAY_REQ:
-	case HWTSTAMP_FILTER_PTP_V2_L2_EVENT:
-	case HWTSTAMP_FILTER_PTP_V2_L2_SYNC:
-	case HWTSTAMP_FILTER_PTP_V2_L2_DELAY_REQ:
-	case HWTSTAMP_FILTER_PTP_V2_EVENT:
-	case HWTSTAMP_FILTER_PTP_V2_SYNC:
-	case HWTSTAMP_FILTER_PTP_V2_DELAY_REQ:
-	case HWTSTAMP_FILTER_NTP_ALL:
-		cfg.rx_filter = HWTSTAMP_FILTER_ALL;
-		break;
-	default:
-		return -ERANGE;
-	}
-	rx_on = cfg.rx_filter != HWTSTAMP_FILTER_NONE;
-	scx_fill_params(priv, priv->nch, priv->netdev->mtu, priv->xdp_prog, &params);
-	params.rx_tstamp = rx_on;
-	why = scx_params_conflict(priv->port, &params);
-	if (why) {
-		netdev_err(priv->netdev, "hardware timestamping refused: %s\n", why);
-		return -EINVAL;
-	}
-	if (copy_to_user(ifr->ifr_data, &cfg, sizeof(cfg)))
-		return -EFAULT;
-	WRITE_ONCE(priv->ptp.cfg.tx_type, cfg.tx_type);
-	priv->ptp.cfg.rx_filter = cfg.rx_filter;
-	scx_port_set_rx_tstamp(priv->port, rx_on);
-	return 0;
-}
-
-int scx_eth_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd)
-{
-	struct scx_priv *priv = netdev_priv(dev);
-
-	switch (cmd) {
-	case SIOCSHWTSTAMP:
-		return scx_hwtstamp_set(priv, ifr);
-	case SIOCGHWTSTAMP:
-		if (!priv->ptp.clock)
-			return -EOPNOTSUPP;
-		return copy_to_user(ifr->ifr_data, &priv->ptp.cfg, sizeof(priv->ptp.cfg)) ?
-		       -EFAULT : 0;
-	default:
-		return -EOPNOTSUPP;
-	}
 }

@@ -220,9 +220,6 @@ void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt);
 /* The port's PHC (after scx_port_create); its absence is logged, not fatal. Process context. */
 void scx_ptp_init(struct scx_priv *priv);
 void scx_ptp_fini(struct scx_priv *priv);
-/* ndo_eth_ioctl: SIOCSHWTSTAMP / SIOCGHWTSTAMP (RTNL). */
-int scx_eth_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd);
-int scx_get_ts_info(struct net_device *dev, struct ethtool_ts_info *info);
 
 /* devlink.c */
 int scx_devlink_create(struct scx_adapter *ad);
