@@ -178,7 +178,7 @@ extern "C" int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_
 		return -SCX_ENOMEM;
 	a->os_dev = os_dev;
 	a->caps = model_caps((u8)model);
-	a->timer_khz = a->caps.device_frequency_khz.get();
+	a->timer_rate = timer_rate(a->caps.device_frequency_khz.get());
 	a->timer_base_ns = scx_os_timer_now();
 	a->nr_functions = nr_functions;
 	for (u32 i = 0; i < nr_functions; i++) {

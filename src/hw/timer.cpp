@@ -4,7 +4,8 @@
  * what the init segment's timer registers read. It counts from adapter
  * creation on the OS timer clock (CLOCK_MONOTONIC in the kernel, the host
  * tests' fake clock) at caps.device_frequency_khz, kTimerErrorPpb fast, as
- * a real oscillator is never exact. Integer math only.
+ * a real oscillator is never exact. Integer math only: a 64.64 fixed-point
+ * rate computed once, one multiply per read.
  */
 #include "hw/adapter.h"
 #include "prm/bus.h"
@@ -12,17 +13,24 @@
 
 namespace softcx::hw {
 
-namespace {
-constexpr u64 kNsPerMs = 1000000;	/* ns * kHz / 1e6 = ticks */
-constexpr u64 kPpbDiv = 1000000000;
-} /* namespace */
-
-u64 timer_ticks(u64 elapsed_ns, u32 khz)
+TimerRate timer_rate(u32 khz)
 {
-	/* floor(elapsed_ns * khz / 1e6) without a 128-bit product */
-	u64 nominal = elapsed_ns / kNsPerMs * khz + elapsed_ns % kNsPerMs * khz / kNsPerMs;
+	/* ticks per ns = khz * (1e9 + ppb) / 1e15: X / D, X < 2^50 */
+	constexpr u64 kD = 1000000000000000ull;
+	u64 x = (u64)khz * (1000000000ull + kTimerErrorPpb);
+	TimerRate r = { x / kD, 0 };
+	u64 rem = x % kD;
 
-	return nominal + nominal / kPpbDiv * kTimerErrorPpb + nominal % kPpbDiv * kTimerErrorPpb / kPpbDiv;
+	/* the fraction's 64 bits by long division (once, at adapter creation) */
+	for (int i = 0; i < 64; i++) {
+		rem <<= 1;
+		r.frac <<= 1;
+		if (rem >= kD) {
+			rem -= kD;
+			r.frac |= 1;
+		}
+	}
+	return r;
 }
 
 } /* namespace softcx::hw */
