@@ -121,7 +121,10 @@ static bool scx_pflag_supported(struct scx_priv *priv, u32 changed, u32 flags, u
 	return false;
 }
 
-/* Refuse flags that break a rule between features (rx-gro-hw with the legacy RQ or compression). */
+/*
+ * Refuse flags that break a rule between features (rx-gro-hw with the
+ * legacy RQ or compression, RX hardware timestamps with compression).
+ */
 static bool scx_pflags_conflict(struct scx_priv *priv, u32 flags)
 {
 	struct scx_port_params params;
@@ -134,7 +137,8 @@ static bool scx_pflags_conflict(struct scx_priv *priv, u32 flags)
 	if (!why)
 		return false;
 	netdev_err(priv->netdev, "private flags refused: %s; turn %s off first\n", why,
-		   params.rx_tstamp ? "hardware RX timestamps (SIOCSHWTSTAMP)" : "rx-gro-hw");
+		   params.rx_tstamp && params.rx_cqe_compress ? "hardware RX timestamps (SIOCSHWTSTAMP)" :
+								  "rx-gro-hw");
 	return true;
 }
 

@@ -152,7 +152,7 @@ struct Cqe64 {
 	u8 rsvd40[4];
 	be32 byte_cnt;
 	be32 timestamp_h;	/* the internal timer (cmd.h kInitSegTimerH/L) at completion: */
-	be32 timestamp_l;	/* RX when the frame arrived, TX when the WQE was done */
+	be32 timestamp_l;	/* RX: the frame arrived; TX: the WQE's (first) frame left */
 	be32 sop_drop_qpn;
 	be16 wqe_counter;
 	u8 signature;	/* enhanced CQE compression: validity_iteration_count */
