@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """SO_TIMESTAMPING helper for t-hw-tstamp.sh.
 
+  hwts.py drift PTPDEV SECS      the PHC's and CLOCK_REALTIME's progress over SECS
   hwts.py rx PORT N PTPDEV       receive N UDP datagrams on PORT
   hwts.py tx DST PORT N PTPDEV [WAIT]
                                  send N UDP datagrams, stamps from the error
@@ -37,6 +38,27 @@ def hw_stamp(ancdata):
             sec, nsec = struct.unpack_from("qq", data, 32)
             return sec * 1000000000 + nsec
     return None
+
+
+def phc_and_real(fd):
+    """The PHC and CLOCK_REALTIME at one instant: the tightest of 5 reads of
+    the PHC between two of CLOCK_REALTIME (a scheduling hiccup widens one)."""
+    best = None
+    for _ in range(5):
+        r1 = time.clock_gettime_ns(time.CLOCK_REALTIME)
+        p = phc_ns(fd)
+        r2 = time.clock_gettime_ns(time.CLOCK_REALTIME)
+        if best is None or r2 - r1 < best[2]:
+            best = (p, (r1 + r2) // 2, r2 - r1)
+    return best[0], best[1]
+
+
+def drift(ptpdev, secs):
+    fd = os.open(ptpdev, os.O_RDONLY)
+    p1, r1 = phc_and_real(fd)
+    time.sleep(secs)
+    p2, r2 = phc_and_real(fd)
+    print(f"phc={p2 - p1} real={r2 - r1}")
 
 
 def report(count, stamps, lo, hi):
@@ -90,7 +112,9 @@ def tx(dst, port, n, ptpdev, wait):
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "rx":
+    if sys.argv[1] == "drift":
+        drift(sys.argv[2], float(sys.argv[3]))
+    elif sys.argv[1] == "rx":
         rx(int(sys.argv[2]), int(sys.argv[3]), sys.argv[4])
     else:
         tx(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5],
