@@ -26,6 +26,11 @@
  *   the frame (rx_cq_overrun), stops the CQ and raises a CQ error event
  *   (cq_overrun); NAPI finds the CQ and recovers the RQ (rx_recover).
  *
+ *   inject_fcs_error (write-only, a count N from 1 to 1000000): the next N
+ *   frames the port sends reach its peer with a wrong FCS, as over a
+ *   damaged cable: the peer counts them in rx_crc_errors_phy (ip -s link:
+ *   crc errors) and drops them, unless its rx-all is on. Up or down.
+ *
  * And one per adapter, /sys/kernel/debug/softcx/:
  *
  *   inject_dma_fault (write-only): the next skb head the adapter maps (any
@@ -116,6 +121,30 @@ static ssize_t scx_inject_write(struct file *file, const char __user *buf, size_
 	return count;
 }
 
+static ssize_t scx_inject_fcs_write(struct file *file, const char __user *buf, size_t count,
+				    loff_t *ppos)
+{
+	struct scx_priv *priv = file->private_data;
+	u32 n;
+	int err;
+
+	err = kstrtou32_from_user(buf, count, 0, &n);
+	if (err)
+		return err;
+	if (!n || n > 1000000)
+		return -EINVAL;
+	scx_hw_inject_fcs_errors(priv->fn, n);
+	netdev_info(priv->netdev, "debugfs: the next %u frames sent get a wrong FCS\n", n);
+	return count;
+}
+
+static const struct file_operations scx_inject_fcs_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= scx_inject_fcs_write,
+	.llseek	= noop_llseek,
+};
+
 static ssize_t scx_inject_dma_fault_write(struct file *file, const char __user *buf,
 					  size_t count, loff_t *ppos)
 {
@@ -192,6 +221,7 @@ void scx_debugfs_port_add(struct scx_priv *priv)
 	for (i = 0; i < ARRAY_SIZE(scx_inject_files); i++)
 		debugfs_create_file(scx_inject_files[i].name, 0200, priv->debugfs, priv,
 				    &scx_inject_files[i].fops);
+	debugfs_create_file("inject_fcs_error", 0200, priv->debugfs, priv, &scx_inject_fcs_fops);
 	debugfs_create_file("cqs", 0400, priv->debugfs, priv, &scx_cqs_fops);
 }
 

@@ -202,9 +202,10 @@ static void scx_get_ethtool_stats(struct net_device *dev,
 
 /*
  * Standard statistics groups, from the port's MAC counters. The emulated
- * wire damages no frame and carries none longer than the ports take, and
- * the link is full duplex: FCS, alignment and too-long errors are true
- * zeros; collision counters stay unreported. Each read queries the device.
+ * wire damages no frame (but the FCS errors debugfs inject_fcs_error asks
+ * for) and carries none longer than the ports take, and the link is full
+ * duplex: alignment and too-long errors are true zeros; collision counters
+ * stay unreported. Each read queries the device.
  */
 static void scx_read_mac_stats(struct net_device *dev, struct scx_mac_stats *s)
 {
@@ -226,7 +227,7 @@ static void scx_get_eth_mac_stats(struct net_device *dev, struct ethtool_eth_mac
 	mac->BroadcastFramesXmittedOK = s.tx_broadcast;
 	mac->MulticastFramesReceivedOK = s.rx_multicast;
 	mac->BroadcastFramesReceivedOK = s.rx_broadcast;
-	mac->FrameCheckSequenceErrors = 0;
+	mac->FrameCheckSequenceErrors = s.rx_crc_errors;
 	mac->AlignmentErrors = 0;
 	mac->FrameTooLongErrors = 0;
 }
@@ -292,28 +293,25 @@ static void scx_get_ringparam(struct net_device *dev, struct ethtool_ringparam *
 }
 
 /*
- * One ring size from ethtool -G: a power of two within [min, max] (the
- * ethtool core has refused anything above the maximum already); others
- * are rounded up, and the user is told.
+ * One ring size from ethtool -G, by the core's rule (scx_port_ring_check):
+ * a power of two within the limits; others are rounded up, and the user
+ * is told (extack and log).
  */
-static int scx_ring_log(struct scx_priv *priv, const char *name, u32 want, u8 min_log,
-			u8 max_log, u8 *log, struct netlink_ext_ack *extack)
+static int scx_ring_log(struct scx_priv *priv, const char *name, u32 want, int rx, u8 *log,
+			struct netlink_ext_ack *extack)
 {
-	if (want < 1u << min_log) {
-		NL_SET_ERR_MSG_MOD(extack, "ring size below the minimum (64)");
-		netdev_err(priv->netdev, "%s ring size %u below the minimum %u\n", name, want,
-			   1u << min_log);
-		return -EINVAL;
-	}
-	if (want > 1u << max_log)
-		return -EINVAL;
-	*log = order_base_2(want);
-	if (want != 1u << *log) {
-		NL_SET_ERR_MSG_MOD(extack, "ring sizes are powers of two: rounded up");
+	const char *why = "";
+	int ret = scx_port_ring_check(priv->port, rx, want, log, &why);
+
+	/* the core's reasons are static strings, as NL_SET_ERR_MSG keeps them */
+	if (ret && extack)
+		extack->_msg = why;
+	if (ret < 0)
+		netdev_err(priv->netdev, "%s ring size %u: %s\n", name, want, why);
+	else if (ret)
 		netdev_info(priv->netdev, "%s ring size %u rounded up to %u\n", name, want,
 			    1u << *log);
-	}
-	return 0;
+	return ret < 0 ? ret : 0;
 }
 
 /*
@@ -332,11 +330,9 @@ static int scx_set_ringparam(struct net_device *dev, struct ethtool_ringparam *r
 		NL_SET_ERR_MSG_MOD(extack, "no mini or jumbo RX rings");
 		return -EINVAL;
 	}
-	err = scx_ring_log(priv, "rx", ring->rx_pending, priv->min_log_rq, priv->max_log_rq,
-			   &rq, extack);
+	err = scx_ring_log(priv, "rx", ring->rx_pending, 1, &rq, extack);
 	if (!err)
-		err = scx_ring_log(priv, "tx", ring->tx_pending, priv->min_log_sq,
-				   priv->max_log_sq, &sq, extack);
+		err = scx_ring_log(priv, "tx", ring->tx_pending, 0, &sq, extack);
 	if (err)
 		return err;
 	if (rq == old_rq && sq == old_sq)
@@ -401,12 +397,14 @@ static void scx_get_channels(struct net_device *dev, struct ethtool_channels *ch
 static int scx_set_channels(struct net_device *dev, struct ethtool_channels *ch)
 {
 	struct scx_priv *priv = netdev_priv(dev);
+	const char *why = "";
 	int err;
 
-	if (!ch->combined_count || ch->combined_count > priv->nch_max || ch->rx_count ||
-	    ch->tx_count || ch->other_count) {
-		netdev_err(dev, "channels: combined 1..%u only\n", priv->nch_max);
-		return -EINVAL;
+	err = scx_port_channels_check(priv->port, ch->combined_count, ch->rx_count, ch->tx_count,
+				      ch->other_count, &why);
+	if (err) {
+		netdev_err(dev, "channels: %s (combined 1..%u)\n", why, priv->nch_max);
+		return err;
 	}
 	if (ch->combined_count == priv->nch)
 		return 0;

@@ -139,9 +139,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->min_inline = caps.min_inline;
 	priv->max_lso_hdr = caps.max_lso_hdr;
 	priv->xdp_max_mtu = caps.xdp_max_mtu;
-	priv->min_log_sq = caps.min_log_sq_size;
 	priv->max_log_sq = caps.max_log_sq_size;
-	priv->min_log_rq = caps.min_log_rq_size;
 	priv->max_log_rq = caps.max_log_rq_size;
 	scx_params_queue_sizes(&qs);
 	priv->log_sq_size = qs.log_sq_size;

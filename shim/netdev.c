@@ -237,6 +237,8 @@ static void scx_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *st
 	stats->rx_dropped = s.rx_dropped;
 	stats->tx_dropped = s.tx_dropped;
 	stats->rx_missed_errors = s.rx_missed_errors;
+	stats->rx_crc_errors = s.rx_crc_errors;
+	stats->rx_errors = s.rx_crc_errors;
 }
 
 /*
@@ -302,11 +304,45 @@ static int scx_set_vlan_features(struct net_device *dev, netdev_features_t featu
 	return err;
 }
 
-/* RTNL. VLAN first: a channel set rx-gro-hw builds takes the new stripping. */
+/*
+ * rx-fcs switches the live RQs' FCS scatter as VLAN stripping does (the
+ * kernel drops rx-gro-hw while it is on); rx-all turns the MAC's FCS check
+ * off (MODIFY_PORT).
+ */
+static int scx_set_fcs_features(struct net_device *dev, netdev_features_t features)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	netdev_features_t changed = dev->features ^ features;
+	int err;
+
+	if (changed & NETIF_F_RXALL) {
+		err = scx_port_set_fcs_check(priv->port, !(features & NETIF_F_RXALL));
+		if (err) {
+			netdev_err(dev, "cannot switch the port's FCS check: %d\n", err);
+			return err;
+		}
+	}
+	if (!(changed & NETIF_F_RXFCS))
+		return 0;
+	err = scx_port_set_rx_fcs(priv->port, !!(features & NETIF_F_RXFCS));
+	if (err)
+		netdev_err(dev, "cannot switch FCS scatter on every RQ: %d\n", err);
+	return err;
+}
+
+/*
+ * RTNL. HW-GRO going off goes first (rx-fcs may be what drops it: SHAMPO
+ * RQs take no FCS), coming on last: a channel set rx-gro-hw builds takes
+ * the new VLAN and FCS settings, and rx-fcs is off by then (the kernel
+ * never asks for both).
+ */
 static int scx_set_features(struct net_device *dev, netdev_features_t features)
 {
-	int err = scx_set_vlan_features(dev, features);
+	bool gro_hw_off = (dev->features & NETIF_F_GRO_HW) && !(features & NETIF_F_GRO_HW);
+	int err = gro_hw_off ? scx_set_gro_hw(dev, features) : 0;
 
+	err = err ?: scx_set_vlan_features(dev, features);
+	err = err ?: scx_set_fcs_features(dev, features);
 	return err ?: scx_set_gro_hw(dev, features);
 }
 
@@ -411,8 +447,9 @@ void scx_netdev_setup(struct net_device *dev)
 	const netdev_features_t features = NETIF_F_SG | NETIF_F_IP_CSUM |
 		NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM | NETIF_F_RXHASH |
 		NETIF_F_HIGHDMA | NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_GSO_UDP_L4;
-	/* strip and insert 802.1Q tags (on by default, as mlx5) */
-	const netdev_features_t vlan = NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX;
+	/* strip and insert 802.1Q tags, insert 802.1ad tags (on by default, as mlx5) */
+	const netdev_features_t vlan = NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX |
+		NETIF_F_HW_VLAN_STAG_TX;
 
 	dev->netdev_ops = &scx_netdev_ops;
 	dev->ethtool_ops = &scx_ethtool_ops;
@@ -421,6 +458,8 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->watchdog_timeo = 5 * HZ;	/* ndo_tx_timeout after a queue stalls this long */
 	dev->features |= features | vlan;
 	dev->hw_features |= features | vlan;
+	/* off by default, as mlx5: keep the FCS (rx-fcs), take frames with a bad one (rx-all) */
+	dev->hw_features |= NETIF_F_RXFCS | NETIF_F_RXALL;
 	/* what a VLAN device on the port may offload through it */
 	dev->vlan_features |= features & ~NETIF_F_RXHASH;
 	/* No MAC filter in the device: the address may change while up. */

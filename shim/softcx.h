@@ -146,8 +146,7 @@ struct scx_priv {
 	u32 min_inline;			/* headers each SEND inlines */
 	u32 max_lso_hdr;		/* longest LSO header (scx_features_check) */
 	u32 xdp_max_mtu;		/* largest MTU with an XDP program */
-	u8 min_log_sq, max_log_sq;	/* ethtool -G limits, log2 */
-	u8 min_log_rq, max_log_rq;
+	u8 max_log_sq, max_log_rq;	/* ethtool -g maximums, log2 (scx_port_ring_check judges -G) */
 	u8 log_sq_size, log_rq_size;	/* ring sizes the channels run with (RTNL) */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
 	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */

@@ -116,7 +116,8 @@ static __always_inline int scx_tx_pkt_build(struct device *dmadev, u32 min_inlin
 	pkt->len = skb->len;
 	pkt->csum = skb->ip_summed == CHECKSUM_PARTIAL ?
 		    SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
-	pkt->vlan = skb_vlan_tag_present(skb);
+	pkt->vlan = !skb_vlan_tag_present(skb) ? SCX_TX_VLAN_NONE :
+		    skb->vlan_proto == htons(ETH_P_8021AD) ? SCX_TX_VLAN_8021AD : SCX_TX_VLAN_8021Q;
 	pkt->vlan_tci = skb_vlan_tag_get(skb);
 	pkt->tstamp = 0;	/* the caller asks for one */
 	pkt->num_bytes = 0;

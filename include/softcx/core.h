@@ -195,6 +195,17 @@ void scx_port_get_caps(const struct scx_port *p, struct scx_port_caps *caps);
  */
 int scx_port_feature_check(const struct scx_port *p, uint32_t feature, const char **why);
 /*
+ * ethtool -G: one ring size (rx: RQ in packets, else SQ in WQEBBs) as a
+ * log2 within the caps' limits. 0 when exact, 1 when rounded up to the
+ * next power of two, -EINVAL outside the limits; *why (a static string,
+ * for an extack) says which unless 0.
+ */
+int scx_port_ring_check(const struct scx_port *p, int rx, uint32_t want, uint8_t *log,
+			const char **why);
+/* ethtool -L: combined 1..max_channels only. 0, or -EINVAL with *why. */
+int scx_port_channels_check(const struct scx_port *p, uint32_t combined, uint32_t rx,
+			    uint32_t tx, uint32_t other, const char **why);
+/*
  * Why a port cannot run with these parameters because of a rule between
  * features (a static string in ethtool's words, for an extack or the log),
  * or NULL when none is broken.
@@ -269,6 +280,20 @@ void scx_port_set_rx_tstamp(struct scx_port *p, int on);
  */
 uint64_t scx_port_read_clock(const struct scx_port *p);
 /*
+ * ethtool's rx-fcs: RQs place each frame's FCS (4 bytes) after it and
+ * report it in the length, as scx_port_set_rx_vlan_strip applies its
+ * setting. -EOPNOTSUPP while the live set runs HW-GRO (SHAMPO places no
+ * FCS).
+ */
+int scx_port_set_rx_fcs(struct scx_port *p, int on);
+/*
+ * ethtool's rx-all is this off: the port's MAC then receives frames whose
+ * FCS is wrong (still counted in rx_crc_errors_phy) instead of dropping
+ * them. A device setting (MODIFY_PORT): kept across channel sets, up and
+ * down. 0 or a negative errno.
+ */
+int scx_port_set_fcs_check(struct scx_port *p, int on);
+/*
  * One live channel's CQs of one direction (rx: the RQ's; else the SQs'),
  * for adaptive moderation; not remembered: the next channel set starts
  * from the port's. Process context; the caller keeps the channel from
@@ -340,6 +365,11 @@ struct scx_tx_frag {
 	uint32_t kind;		/* SCX_DMA_SINGLE / SCX_DMA_PAGE */
 };
 
+/* scx_tx_pkt.vlan: no tag, an 802.1Q C-tag (TPID 0x8100), an 802.1ad S-tag (0x88a8) */
+#define SCX_TX_VLAN_NONE 0
+#define SCX_TX_VLAN_8021Q 1
+#define SCX_TX_VLAN_8021AD 2
+
 struct scx_tx_pkt {
 	void *skb;
 	const uint8_t *head;	/* CPU address of the linear part (for inlining) */
@@ -354,10 +384,10 @@ struct scx_tx_pkt {
 	uint32_t gso_segs;	/* wire packets */
 	uint32_t ihs;		/* header length L2..L4 (within headlen) */
 	/*
-	 * An 802.1Q tag in metadata (not in the data): the frame goes out
-	 * with it after the source MAC. A SEND without inline headers asks
-	 * the device to insert it; inlined headers (LSO, an L2-inline SQ)
-	 * carry it. Such a packet never joins an MPWQE session.
+	 * A VLAN tag in metadata (not in the data), SCX_TX_VLAN_*: the frame
+	 * goes out with it after the source MAC. A SEND without inline
+	 * headers asks the device to insert it; inlined headers (LSO, an
+	 * L2-inline SQ) carry it. Such a packet never joins an MPWQE session.
 	 */
 	uint8_t vlan;
 	/*
@@ -463,6 +493,7 @@ struct scx_link_stats {
 	uint64_t rx_packets, rx_bytes, tx_packets, tx_bytes;
 	uint64_t rx_dropped, tx_dropped;
 	uint64_t rx_missed_errors;	/* device drops: no posted buffer (rx_out_of_buffer) */
+	uint64_t rx_crc_errors;		/* frames with a wrong FCS (rx_crc_errors_phy) */
 };
 uint32_t scx_stats_count(const struct scx_port *p);
 /* names: scx_stats_count() entries of SCX_STAT_NAME_LEN bytes */
@@ -500,6 +531,7 @@ struct scx_mac_stats {
 	uint64_t tx_multicast, tx_broadcast, rx_multicast, rx_broadcast;	/* bcast not in mcast */
 	uint64_t tx_mac_control, rx_mac_control, rx_unsupported_op;	/* EtherType 0x8808 */
 	uint64_t tx_pause, rx_pause;	/* MAC control opcode PAUSE (the port never acts on one) */
+	uint64_t rx_crc_errors;		/* FCS wrong (not in rx_packets / rx_bytes) */
 	uint64_t rx_hist[SCX_RX_HIST_BUCKETS];	/* frames received by wire length */
 };
 void scx_stats_mac(struct scx_port *p, struct scx_mac_stats *s);

@@ -40,6 +40,12 @@ void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx);
  * would not take from the host. Off by default (two clock reads a doorbell).
  */
 void scx_hw_set_timing(struct scx_hw_adapter *a, int on);
+/*
+ * Test harness (a damaged cable): the next n frames fn sends reach its
+ * peer with a wrong FCS (the peer counts rx_crc_errors_phy, and drops them
+ * unless its FCS check is off). Adds to what is still pending.
+ */
+void scx_hw_inject_fcs_errors(struct scx_hw_function *fn, uint32_t n);
 
 #ifdef __cplusplus
 }

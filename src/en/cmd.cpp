@@ -67,7 +67,7 @@ int cmd_modify_state(bus::Function *fn, void *os_port, u16 opcode, u32 obj, u8 c
 	return cmd_run(fn, os_port, opcode, &in, &out);
 }
 
-int cmd_modify_rq_vsd(bus::Function *fn, void *os_port, u32 rqn, u8 cur, u8 next, u8 vsd)
+int cmd_modify_rq_ctx(bus::Function *fn, void *os_port, u32 rqn, u8 cur, u8 next, RqCtx ctx)
 {
 	prm::ModifyRqIn in = {};
 	prm::CreateObjOut out = {};
@@ -75,8 +75,9 @@ int cmd_modify_rq_vsd(bus::Function *fn, void *os_port, u32 rqn, u8 cur, u8 next
 	in.q.obj_num.set(rqn);
 	in.q.cur_state = cur;
 	in.q.next_state = next;
-	in.modify_bitmask.set(prm::kRqModifyVsd);
-	in.vsd = vsd;
+	in.modify_bitmask.set(prm::kRqModifyVsd | prm::kRqModifyScatterFcs);
+	in.vsd = ctx.vsd;
+	in.scatter_fcs = ctx.scatter_fcs;
 	in.q.hdr.opcode.set(prm::kCmdModifyRq);
 	return cmd_exec(fn, os_port, &in, sizeof(in), &out, sizeof(out));
 }

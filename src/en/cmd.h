@@ -26,8 +26,14 @@ int cmd_run(bus::Function *fn, void *os_port, u16 opcode, In *in, Out *out)
 
 int cmd_modify_state(bus::Function *fn, void *os_port, u16 opcode, u32 obj, u8 cur, u8 next);
 int cmd_destroy(bus::Function *fn, void *os_port, u16 opcode, u32 obj);
-/* MODIFY_RQ cur -> next that also sets the RQ context's vsd (prm::ModifyRqIn). */
-int cmd_modify_rq_vsd(bus::Function *fn, void *os_port, u32 rqn, u8 cur, u8 next, u8 vsd);
+/* The RQ context fields the driver changes on a live RQ (prm::ModifyRqIn). */
+struct RqCtx {
+	u8 vsd;
+	u8 scatter_fcs;
+	bool operator==(const RqCtx &o) const { return vsd == o.vsd && scatter_fcs == o.scatter_fcs; }
+};
+/* MODIFY_RQ cur -> next that also sets those fields. */
+int cmd_modify_rq_ctx(bus::Function *fn, void *os_port, u32 rqn, u8 cur, u8 next, RqCtx ctx);
 
 /* How a queue object is created, made ready and destroyed (CQ: no modify). */
 struct QueueCmds {

@@ -348,10 +348,14 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->moder = p->moder;
 	cp->rx_vlan_strip = p->rx_vlan_strip;
 	cp->rx_tstamp = params->rx_tstamp != 0;
+	cp->rx_fcs = p->rx_fcs;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
 	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
 		return -SCX_EINVAL;
 	if (params->rx_hw_gro) {
+		/* SHAMPO places no FCS (the kernel drops rx-gro-hw while rx-fcs is on) */
+		if (p->rx_fcs)
+			return -SCX_EOPNOTSUPP;
 		if (!rx_shampo_layout(caps, p->os, params->mtu, params->log_rq_size, &cp->rx))
 			return -SCX_EINVAL;
 		return 0;
@@ -400,6 +404,38 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->max_log_rq_size = p->caps.log_max_rq_sz;
 	caps->cq_moderation = p->caps.cq_moderation;
 	caps->cq_period_from_cqe = p->caps.cq_period_start_from_cqe;
+}
+
+extern "C" int scx_port_ring_check(const scx_port *p, int rx, uint32_t want, uint8_t *log,
+				   const char **why)
+{
+	u32 max = rx ? p->caps.log_max_rq_sz : p->caps.log_max_sq_sz;
+	u32 l = kMinUserLogQueue;
+
+	if (want < 1u << kMinUserLogQueue)
+		return refuse(why, "ring size below the minimum (64)"), -SCX_EINVAL;
+	if (want > 1u << max)
+		return refuse(why, "ring size above the maximum"), -SCX_EINVAL;
+	while (1u << l < want)
+		l++;
+	*log = (u8)l;
+	if (1u << l == want)
+		return 0;
+	refuse(why, "ring sizes are powers of two: rounded up");
+	return 1;
+}
+
+extern "C" int scx_port_channels_check(const scx_port *p, uint32_t combined, uint32_t rx,
+				       uint32_t tx, uint32_t other, const char **why)
+{
+	if (rx || tx || other)
+		return refuse(why, "combined channels only"), -SCX_EINVAL;
+	if (!combined)
+		return refuse(why, "at least one channel"), -SCX_EINVAL;
+	if (combined > p->nch_max)
+		return refuse(why, "more channels than the port has (module parameter channels)"),
+		       -SCX_EINVAL;
+	return 0;
 }
 
 extern "C" void scx_moder_default(int rx, int from_cqe, scx_cq_moder *m)

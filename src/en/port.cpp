@@ -246,17 +246,45 @@ extern "C" uint64_t scx_port_read_clock(const scx_port *p)
 	return (u64)hi2 << 32 | lo;
 }
 
-extern "C" int scx_port_set_rx_vlan_strip(scx_port *p, int on)
+namespace {
+/* A context field (Rq::*field) on every live RQ; 0 or the first error. */
+int live_rqs_set_ctx(Port *p, u8 Rq::*field, u8 value)
 {
 	int err = 0;
 
-	p->rx_vlan_strip = on != 0;
 	for (u32 i = 0; p->live.ch && i < p->live.nch; i++) {
-		int e = rq_set_vlan_strip(&p->live.ch[i].rq, on != 0);
+		Rq *rq = &p->live.ch[i].rq;
+		int e = rq_set_ctx(rq, &(rq->*field), value);
 		if (!err)
 			err = e;
 	}
 	return err;
+}
+} /* namespace */
+
+extern "C" int scx_port_set_rx_vlan_strip(scx_port *p, int on)
+{
+	p->rx_vlan_strip = on != 0;
+	return live_rqs_set_ctx(p, &Rq::vsd, on ? 0 : 1);
+}
+
+extern "C" int scx_port_set_rx_fcs(scx_port *p, int on)
+{
+	/* SHAMPO RQs place no FCS: the device refuses it (the kernel never asks) */
+	if (on && p->live.ch && p->live.ch[0].rq.layout.shampo)
+		return -SCX_EOPNOTSUPP;
+	p->rx_fcs = on != 0;
+	return live_rqs_set_ctx(p, &Rq::scatter_fcs, on ? 1 : 0);
+}
+
+extern "C" int scx_port_set_fcs_check(scx_port *p, int on)
+{
+	prm::ModifyPortIn in = {};
+	prm::CmdOut out = {};
+
+	in.modify_bitmask.set(prm::kPortModifyFcsChk);
+	in.fcs_chk = on ? 1 : 0;
+	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPort, &in, &out);
 }
 
 extern "C" int scx_channel_set_moder(scx_channel *c, int rx, const scx_cq_moder *m)

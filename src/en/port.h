@@ -29,6 +29,7 @@ struct scx_port {
 	scx_port_moder moder;	/* CQ moderation channel sets are built with */
 	scx_rss rss;		/* RSS channel sets are built with (en/rss.cpp) */
 	bool rx_vlan_strip;	/* RQs strip outer 802.1Q tags (scx_port_set_rx_vlan_strip) */
+	bool rx_fcs;		/* RQs place each frame's FCS after it (scx_port_set_rx_fcs) */
 	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.

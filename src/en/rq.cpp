@@ -195,6 +195,7 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 	in.log_wq_sz = (u8)(layout.striding ? layout.log_wqes : log_size);
 	in.vsd = rq->vsd = p.rx_vlan_strip ? 0 : 1;
 	rq_set_tstamp(rq, p.rx_tstamp);
+	in.scatter_fcs = rq->scatter_fcs = p.rx_fcs ? 1 : 0;
 	err = cmd_queue_create(fn, os_port, kRqCmds, &in, rq->mem, &rq->rqn);
 	if (err)
 		goto err;
@@ -302,7 +303,7 @@ int rq_recover(Rq *rq)
 	rq->lkey.set(prm::kReservedLkey);
 	rq->dbrec[prm::kRcvDbr].set(0);
 	wmb();
-	err = rq_ready_with_vsd(rq);
+	err = rq_ready_with_ctx(rq);
 	if (err)
 		return err;
 	rq->recover = kRecoverNone;
@@ -388,30 +389,37 @@ void rq_inject_error(Rq *rq)
 	}
 }
 
-int rq_ready_with_vsd(Rq *rq)
+namespace {
+RqCtx rq_ctx(Rq *rq)
 {
-	u8 vsd = __atomic_load_n(&rq->vsd, __ATOMIC_ACQUIRE);
-	int err = cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRst, prm::kQueueRdy,
-				    vsd);
+	return { __atomic_load_n(&rq->vsd, __ATOMIC_ACQUIRE),
+		 __atomic_load_n(&rq->scatter_fcs, __ATOMIC_ACQUIRE) };
+}
+} /* namespace */
+
+int rq_ready_with_ctx(Rq *rq)
+{
+	RqCtx ctx = rq_ctx(rq);
+	int err = cmd_modify_rq_ctx(rq->fn, rq->os_port, rq->rqn, prm::kQueueRst, prm::kQueueRdy,
+				    ctx);
 	if (err)
 		return err;
 	/*
-	 * A switch (rq_set_vlan_strip) whose MODIFY came while the RQ was not
-	 * ready failed there, but stored its setting first: seen now.
+	 * A change (rq_set_ctx) whose MODIFY came while the RQ was not ready
+	 * failed there, but stored its setting first: seen now.
 	 */
-	u8 now = __atomic_load_n(&rq->vsd, __ATOMIC_ACQUIRE);
-	if (now == vsd)
+	RqCtx now = rq_ctx(rq);
+	if (now == ctx)
 		return 0;
-	return cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRdy, prm::kQueueRdy, now);
+	return cmd_modify_rq_ctx(rq->fn, rq->os_port, rq->rqn, prm::kQueueRdy, prm::kQueueRdy, now);
 }
 
-int rq_set_vlan_strip(Rq *rq, bool strip)
+int rq_set_ctx(Rq *rq, u8 *field, u8 value)
 {
-	u8 vsd = strip ? 0 : 1;
-
-	/* stored first: a recovery running now restarts the RQ with it (rq_ready_with_vsd) */
-	__atomic_store_n(&rq->vsd, vsd, __ATOMIC_RELEASE);
-	return cmd_modify_rq_vsd(rq->fn, rq->os_port, rq->rqn, prm::kQueueRdy, prm::kQueueRdy, vsd);
+	/* stored first: a recovery running now restarts the RQ with it (rq_ready_with_ctx) */
+	__atomic_store_n(field, value, __ATOMIC_RELEASE);
+	return cmd_modify_rq_ctx(rq->fn, rq->os_port, rq->rqn, prm::kQueueRdy, prm::kQueueRdy,
+				 rq_ctx(rq));
 }
 
 } /* namespace softcx::en */

@@ -76,7 +76,9 @@ struct Rq {
 	/* cold */
 	u32 rqn;
 	bool has_rqn;
-	u8 vsd;			/* VLAN strip disable the RQ runs with (and recovers to) */
+	/* context fields the RQ runs with (and recovers to); __atomic, set by rq_set_ctx() */
+	u8 vsd;			/* VLAN strip disable */
+	u8 scatter_fcs;		/* the device places each frame's FCS after it */
 	bus::Function *fn;
 	void *os_dev;
 	void *os_port;
@@ -116,19 +118,20 @@ void rq_cq_error(Rq *rq);
 /* Test hook: every WQE posted (now and until the recovery) carries a bad lkey. */
 void rq_inject_error(Rq *rq);
 /*
- * VLAN stripping on a running RQ (MODIFY_RQ RDY -> RDY with vsd, no
- * rebuild); remembered, so a recovery restarts the RQ with it. Process
- * context. 0 or a negative errno (an RQ in the middle of a recovery
- * refuses the command; the recovery then applies the setting).
+ * A context field on a running RQ (MODIFY_RQ RDY -> RDY, no rebuild): VLAN
+ * stripping (vsd), FCS scatter. Remembered, so a recovery restarts the RQ
+ * with it. Process context, one caller at a time. 0 or a negative errno
+ * (an RQ in the middle of a recovery refuses the command; the recovery then
+ * applies the setting).
  */
-int rq_set_vlan_strip(Rq *rq, bool strip);
+int rq_set_ctx(Rq *rq, u8 *field, u8 value);
 /* RX timestamps wanted (each packet's raw CQE timestamp in scx_rx_pkt.ts) or not; any context. */
 inline void rq_set_tstamp(Rq *rq, bool on)
 {
 	__atomic_store_n(&rq->ts_mask, on ? ~(u64)0 : 0, __ATOMIC_RELAXED);
 }
-/* Recovery's last step: RST -> RDY with the RQ's vsd, and any switch that came meanwhile. */
-int rq_ready_with_vsd(Rq *rq);
+/* Recovery's last step: RST -> RDY with the RQ's context, and any change that came meanwhile. */
+int rq_ready_with_ctx(Rq *rq);
 
 /* ---- the striding RQ's half (rq_striding.cpp), for rq.cpp ---- */
 

@@ -122,10 +122,12 @@ u32 vlan_bytes(const scx_tx_pkt *pkt)
  * it. Called with the headers' length (h.inl >= the MACs: checked by
  * post_wqe).
  */
-void put_vlan(prm::EthSeg *eth, const InlineHdr &h, u16 tci)
+void put_vlan(prm::EthSeg *eth, const InlineHdr &h, u8 kind, u16 tci)
 {
+	bool svlan = kind == SCX_TX_VLAN_8021AD;
+
 	if (!h.inl) {
-		eth->set_vlan_insert(tci);
+		eth->set_vlan_insert(tci, svlan);
 		return;
 	}
 	u8 *rest = reinterpret_cast<u8 *>(eth + 1);	/* inline bytes 2.. */
@@ -134,7 +136,7 @@ void put_vlan(prm::EthSeg *eth, const InlineHdr &h, u16 tci)
 	__builtin_memcpy(eth->inline_hdr_start, h.src, 2);
 	__builtin_memcpy(rest, h.src + 2, prm::kEthAddrsLen - 2);
 	rest += prm::kEthAddrsLen - 2;
-	prm::store_be16(rest, prm::kEthTypeVlan);
+	prm::store_be16(rest, svlan ? prm::kEthTypeQinQ : prm::kEthTypeVlan);
 	prm::store_be16(rest + 2, tci);
 	__builtin_memcpy(rest + prm::kVlanHdrLen, h.src + prm::kEthAddrsLen,
 			 h.inl - prm::kEthAddrsLen);
@@ -173,7 +175,7 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u3
 	if (mss)
 		eth->mss.set(mss);
 	if (pkt->vlan) {
-		put_vlan(eth, h, pkt->vlan_tci);
+		put_vlan(eth, h, pkt->vlan, pkt->vlan_tci);
 		sq->stats->added_vlan_packets.inc();
 	} else if (h.inl) {
 		put_inline_hdr(eth, h.src, h.inl);

@@ -346,6 +346,8 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 			total.rq.wqe_err.read() + total.rq.flushed.read() + total.rq.skb_err.read() +
 			total.rq.oversize_pkts_sw_drop.read();
 	s->rx_missed_errors = qc.rx_out_of_buffer;
+	/* the MAC's: dropped there unless rx-all, as mlx5 reports them */
+	s->rx_crc_errors = ds.port.rx_crc_errors;
 	/* tx_dropped: refused before posting; tx_flushed (posted, never sent) as well */
 	s->tx_dropped = total.sq.dropped.read() + total.sq.flushed.read();
 }
@@ -377,6 +379,7 @@ extern "C" void scx_stats_mac(scx_port *p, scx_mac_stats *s)
 	s->rx_unsupported_op = c.rx_unsupported_op;
 	s->tx_pause = c.tx_pause;
 	s->rx_pause = c.rx_pause;
+	s->rx_crc_errors = c.rx_crc_errors;
 #define SCX_HIST_VALUE(X, field, name, low, high) s->rx_hist[b++] = c.field;
 	SCX_PRM_RX_HIST(_, SCX_HIST_VALUE)
 #undef SCX_HIST_VALUE

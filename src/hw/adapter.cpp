@@ -218,6 +218,12 @@ extern "C" void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx)
 		__atomic_store_n(&fn->irq_ctx, irq_ctx, __ATOMIC_RELEASE);
 }
 
+extern "C" void scx_hw_inject_fcs_errors(struct scx_hw_function *fn, uint32_t n)
+{
+	if (fn)
+		__atomic_fetch_add(&fn->fcs_errors_to_send, n, __ATOMIC_RELAXED);
+}
+
 extern "C" void scx_hw_set_timing(struct scx_hw_adapter *a, int on)
 {
 	if (!a)

@@ -143,7 +143,8 @@ struct Gather {
 };
 using prm::kMaxWqeBytes;
 struct SqScratch {
-	u8 frame[kMaxHwMtu];		/* the frame being assembled */
+	/* the frame being assembled, and room for the FCS a receiving RQ may scatter (rx.h) */
+	u8 frame[kMaxHwMtu + prm::kFcsLen];
 	u8 lso_hdr[kMaxWqeBytes];	/* LSO header template (inline headers) */
 	Gather gather[64];		/* LSO payload segments, translated */
 };
@@ -222,6 +223,7 @@ struct Rq {
 	u32 stride;			/* its next free stride */
 	StridingShape wqe_shape;	/* its data segments, as the device read them */
 	u8 vsd;				/* VLAN strip disable (prm::CreateRqIn vsd) */
+	u8 scatter_fcs;			/* the FCS follows each frame (prm::CreateRqIn) */
 	ShampoRq shampo;
 };
 
@@ -270,6 +272,8 @@ struct scx_hw_function {
 	softcx::s32 active_rss;		/* __atomic; slot index or -1 */
 	softcx::u64 rss_created;	/* creation counter (command lock) */
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
+	softcx::u32 fcs_chk_off;	/* __atomic: MODIFY_PORT fcs_chk 0 (bad FCS received) */
+	softcx::u32 fcs_errors_to_send;	/* __atomic: scx_hw_inject_fcs_errors() */
 	softcx::prm::BusCounters bus;		/* bus_add()/bus_read() only */
 	softcx::prm::QCounters qc;		/* bus_add()/bus_read() only */
 	softcx::prm::PortCounters port;		/* the MAC's (hw/mac.h); bus_add()/bus_read() only */

@@ -141,4 +141,33 @@ void csum_rx(const u8 *frame, u32 len, const PacketInfo &pi, RxCsum *out)
 		out->l4_ok = csum_fold(pseudo_header(frame, pi) + seg) == 0xffff;
 }
 
+/* ---- Ethernet FCS: a byte at a time through a table built at compile time ---- */
+namespace {
+
+constexpr u32 kCrc32Poly = 0xedb88320;	/* 0x04c11db7 reflected */
+
+struct Crc32Table {
+	u32 v[256];
+	constexpr Crc32Table() : v()
+	{
+		for (u32 i = 0; i < 256; i++) {
+			u32 c = i;
+			for (int b = 0; b < 8; b++)
+				c = (c >> 1) ^ (c & 1 ? kCrc32Poly : 0);
+			v[i] = c;
+		}
+	}
+};
+constexpr Crc32Table kCrc32;
+
+} /* namespace */
+
+u32 eth_fcs(const u8 *frame, u32 len)
+{
+	u32 c = 0xffffffff;
+	for (u32 i = 0; i < len; i++)
+		c = kCrc32.v[(c ^ frame[i]) & 0xff] ^ (c >> 8);
+	return ~c;
+}
+
 } /* namespace softcx::hw */

@@ -2,7 +2,7 @@
 /*
  * Internet checksums as the device computes them: TX offload (IPv4 header,
  * TCP/UDP over IPv4 and IPv6, computed from scratch) and RX validation plus
- * the CQE's raw one's-complement sum.
+ * the CQE's raw one's-complement sum. And the Ethernet FCS.
  */
 #pragma once
 
@@ -25,5 +25,11 @@ struct RxCsum {
 	bool l4_ok;	/* TCP/UDP checksum right (or UDP without one) */
 };
 void csum_rx(const u8 *frame, u32 len, const PacketInfo &pi, RxCsum *out);
+
+/*
+ * The FCS of a frame (IEEE 802.3 CRC-32, reflected, preset and inverted):
+ * the value whose 4 little-endian bytes follow the frame on the wire.
+ */
+u32 eth_fcs(const u8 *frame, u32 len);
 
 } /* namespace softcx::hw */

@@ -349,7 +349,7 @@ struct WqKind<Sq> {
 	static void reset(Sq *sq) { sq->cc = 0; }
 
 	/* MODIFY_SQ changes the state only. */
-	static CmdStatus modify_check(CmdEnv &) { return prm::kStatOk; }
+	static CmdStatus modify_check(CmdEnv &, const Sq *) { return prm::kStatOk; }
 	static void modify_apply(Sq *, const CmdEnv &) {}
 
 	/* Destroyed, under the SQ's lock: the scratch memory is freed after the command lock. */
@@ -387,6 +387,10 @@ struct WqKind<Rq> {
 
 		if (in.vsd > 1)
 			return reject(e, prm::kStatBadParam, "vsd is not 0 or 1", k.name);
+		if (in.scatter_fcs > 1)
+			return reject(e, prm::kStatBadParam, "scatter_fcs is not 0 or 1", k.name);
+		if (in.scatter_fcs && in.shampo_enable)
+			return reject(e, prm::kStatBadParam, "no FCS scatter with SHAMPO", k.name);
 		if (in.wq_type == prm::kWqCyclic) {
 			if (in.log_wq_stride != kRqWqeLogStride)
 				return reject(e, prm::kStatBadParam, "stride must be one data segment",
@@ -434,20 +438,27 @@ struct WqKind<Rq> {
 		rq->log_stride = (u8)ls;
 		rq->log_num_strides = (u8)ln;
 		rq->vsd = in.vsd;
+		rq->scatter_fcs = in.scatter_fcs;
 		shampo_init(rq, in, e.hd_ring);
 	}
 
 	/* MODIFY_RQ's context fields (prm::ModifyRqIn), when the inbox has them. */
 	static bool modify_has_ctx(const CmdEnv &e) { return e.in_len >= sizeof(prm::ModifyRqIn); }
-	static CmdStatus modify_check(CmdEnv &e)
+	/* rq->shampo.en is context: set by CREATE_RQ, constant while the RQ lives */
+	static CmdStatus modify_check(CmdEnv &e, const Rq *rq)
 	{
 		if (!modify_has_ctx(e))
 			return prm::kStatOk;
 		auto in = inbox<prm::ModifyRqIn>(e);
-		if (in.modify_bitmask.get() & ~prm::kRqModifyVsd)
+		u32 mask = in.modify_bitmask.get();
+		if (mask & ~(prm::kRqModifyVsd | prm::kRqModifyScatterFcs))
 			return reject(e, prm::kStatBadParam, "unknown modify_bitmask bit", k.name);
-		if ((in.modify_bitmask.get() & prm::kRqModifyVsd) && in.vsd > 1)
+		if ((mask & prm::kRqModifyVsd) && in.vsd > 1)
 			return reject(e, prm::kStatBadParam, "vsd is not 0 or 1", k.name);
+		if ((mask & prm::kRqModifyScatterFcs) && in.scatter_fcs > 1)
+			return reject(e, prm::kStatBadParam, "scatter_fcs is not 0 or 1", k.name);
+		if ((mask & prm::kRqModifyScatterFcs) && in.scatter_fcs && rq->shampo.en)
+			return reject(e, prm::kStatBadParam, "no FCS scatter with SHAMPO", k.name);
 		return prm::kStatOk;
 	}
 	static void modify_apply(Rq *rq, const CmdEnv &e)
@@ -457,6 +468,8 @@ struct WqKind<Rq> {
 		auto in = inbox<prm::ModifyRqIn>(e);
 		if (in.modify_bitmask.get() & prm::kRqModifyVsd)
 			rq->vsd = in.vsd;
+		if (in.modify_bitmask.get() & prm::kRqModifyScatterFcs)
+			rq->scatter_fcs = in.scatter_fcs;
 	}
 	static void reset(Rq *rq)
 	{
@@ -536,7 +549,7 @@ CmdStatus modify_wq(CmdEnv &e)
 	if (!q)
 		return reject(e, prm::kStatBadResource, "no such object", K::k.name);
 
-	CmdStatus st = K::modify_check(e);
+	CmdStatus st = K::modify_check(e, q);
 	if (st != prm::kStatOk)
 		return st;
 	scx_os_lock(q->lock);
@@ -724,6 +737,21 @@ CmdStatus query_port_counters(CmdEnv &e)
 	return query_counters<prm::QueryPortCountersOut>(e, e.fn->port);
 }
 
+/* The MAC's settings (prm::ModifyPortIn); frames in flight see the old or the new one. */
+CmdStatus modify_port(CmdEnv &e)
+{
+	auto in = inbox<prm::ModifyPortIn>(e);
+	u32 mask = in.modify_bitmask.get();
+
+	if (mask & ~prm::kPortModifyFcsChk)
+		return reject(e, prm::kStatBadParam, "unknown modify_bitmask bit", "port");
+	if ((mask & prm::kPortModifyFcsChk) && in.fcs_chk > 1)
+		return reject(e, prm::kStatBadParam, "fcs_chk is not 0 or 1", "port");
+	if (mask & prm::kPortModifyFcsChk)
+		__atomic_store_n(&e.fn->fcs_chk_off, in.fcs_chk ? 0u : 1u, __ATOMIC_RELAXED);
+	return prm::kStatOk;
+}
+
 /* ---- dispatch ---- */
 
 struct CmdDesc {
@@ -755,9 +783,10 @@ constexpr CmdDesc kCmds[] = {
 	  query_bus_counters },
 	{ prm::kCmdQueryPortCounters, sizeof(prm::CmdIn), sizeof(prm::QueryPortCountersOut),
 	  query_port_counters },
+	{ prm::kCmdModifyPort, sizeof(prm::ModifyPortIn), sizeof(prm::CmdOut), modify_port },
 };
 
-constexpr u32 kMaxOutbox = 192;
+constexpr u32 kMaxOutbox = 256;
 static_assert(sizeof(prm::QueryHcaCapOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryCqOut) <= kMaxOutbox);
 static_assert(sizeof(prm::QueryQCounterOut) <= kMaxOutbox);

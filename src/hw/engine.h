@@ -22,17 +22,22 @@ void sq_schedule(Function *fn, u32 sqn);
 void sq_run(Function *fn, u32 sqn);
 
 /*
- * RX: a frame arrives at fn from the wire. Takes the chosen RQ's lock;
- * interrupts it decides on are queued in irqs for the caller to raise.
- * The frame is the receiver's to change (VLAN strip works in place).
+ * RX: a frame arrives at fn from the wire, its FCS right or not (bad_fcs).
+ * Takes the chosen RQ's lock; interrupts it decides on are queued in irqs
+ * for the caller to raise. The frame is the receiver's to change (VLAN
+ * strip works in place), and prm::kFcsLen bytes after it too (the FCS an
+ * RQ with scatter_fcs places).
  */
-void rx_receive(Function *fn, u8 *frame, u32 len, IrqBatch *irqs);
+void rx_receive(Function *fn, u8 *frame, u32 len, bool bad_fcs, IrqBatch *irqs);
 
-/* The cable: what fn's MAC transmits, its peer receives (and may change: rx_receive). */
+/*
+ * The cable: what fn's MAC transmits, its peer receives (and may change:
+ * rx_receive). frame has room for len + prm::kFcsLen bytes.
+ */
 inline void wire_xmit(Function *fn, u8 *frame, u32 len, IrqBatch *irqs)
 {
 	mac_tx(fn, frame, len);
-	rx_receive(fn->peer, frame, len, irqs);
+	rx_receive(fn->peer, frame, len, mac_tx_fcs_error(fn), irqs);
 }
 
 } /* namespace softcx::hw */

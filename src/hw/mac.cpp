@@ -21,4 +21,11 @@ void mac_count_special(const MacDir &d, const u8 *frame, u32 len)
 		bus_add(d.unsupported, 1);
 }
 
+bool mac_rx_bad_fcs(Function *fn, u32 len)
+{
+	mac_rx_hist(&fn->port, prm::wire_len(len));
+	bus_add(&fn->port.rx_crc_errors, 1);
+	return __atomic_load_n(&fn->fcs_chk_off, __ATOMIC_RELAXED) != 0;
+}
+
 } /* namespace softcx::hw */

@@ -55,22 +55,47 @@ void mac_count_special(const MacDir &d, const u8 *frame, u32 len);
  * MAC control frames are counted and still delivered: the port has no
  * flow control.
  */
-[[gnu::always_inline]] inline void mac_rx(Function *fn, const u8 *frame, u32 len)
+/* The length histogram's count of a received frame (wire octets). */
+[[gnu::always_inline]] inline void mac_rx_hist(prm::PortCounters *c, u32 wire)
 {
-	prm::PortCounters *c = &fn->port;
-	u32 wire = prm::wire_len(len);
 	u32 b = prm::rx_hist_bucket(wire);
 	u64 *hist = reinterpret_cast<u64 *>(reinterpret_cast<u8 *>(c) +
 					    __builtin_offsetof(prm::PortCounters, rx_64_bytes));
 
 	if (__builtin_expect(b < prm::kRxHistBuckets, 1))
 		bus_add(&hist[b], 1);
+}
+
+[[gnu::always_inline]] inline void mac_rx(Function *fn, const u8 *frame, u32 len)
+{
+	prm::PortCounters *c = &fn->port;
+	u32 wire = prm::wire_len(len);
+
+	mac_rx_hist(c, wire);
 	bus_add(&c->rx_packets, 1);
 	bus_add(&c->rx_bytes, wire);
 	if (__builtin_expect(mac_special(frame), 0))
 		mac_count_special({ &c->rx_multicast, &c->rx_broadcast, &c->rx_mac_control,
 				    &c->rx_pause, &c->rx_unsupported_op },
 				  frame, len);
+}
+
+/*
+ * A frame whose FCS is wrong reaches the port: counted in rx_crc_errors
+ * and the length histogram, not as received OK. Returns whether the port
+ * receives it anyway (MODIFY_PORT fcs_chk 0: ethtool's rx-all).
+ */
+bool mac_rx_bad_fcs(Function *fn, u32 len);
+
+/* An FCS error the test asked for (scx_hw_inject_fcs_errors) for the next frame fn sends? */
+[[gnu::always_inline]] inline bool mac_tx_fcs_error(Function *fn)
+{
+	u32 n = __atomic_load_n(&fn->fcs_errors_to_send, __ATOMIC_RELAXED);
+	while (__builtin_expect(n != 0, 0))
+		if (__atomic_compare_exchange_n(&fn->fcs_errors_to_send, &n, n - 1, false,
+						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return true;
+	return false;
 }
 
 } /* namespace softcx::hw */

@@ -19,6 +19,7 @@ namespace softcx::hw {
 struct RxFrame {
 	const u8 *data;
 	u32 len;
+	u32 fcs;		/* 0, or prm::kFcsLen: the FCS follows data[len - 1] (rx_put_fcs) */
 	PacketInfo pi;
 	RssResult rss;
 	u8 vlan;		/* an outer 802.1Q tag was stripped (rx_strip_vlan): vlan_tci */
@@ -44,6 +45,20 @@ inline void rx_strip_vlan(u8 *data, RxFrame *f)
 	f->data = data + kVlanHdrLen;
 	f->len -= kVlanHdrLen;
 	parse_frame(f->data, f->len, &f->pi);
+}
+
+/*
+ * An RQ with scatter_fcs places the frame's FCS after it (as it came:
+ * computed over the frame as on the wire, before any VLAN strip; a
+ * damaged one inverted). Written in place after the frame, where the
+ * stripped frame ends too; placements copy len + fcs bytes.
+ */
+inline void rx_put_fcs(u8 *data, u32 len, bool bad_fcs, RxFrame *f)
+{
+	u32 fcs = eth_fcs(data, len) ^ (bad_fcs ? 0xffffffffu : 0u);
+	for (u32 i = 0; i < prm::kFcsLen; i++)
+		data[len + i] = (u8)(fcs >> (8 * i));
+	f->fcs = prm::kFcsLen;
 }
 
 inline u8 l4_cqe_type(const RxFrame &f)
@@ -91,7 +106,7 @@ inline u8 l3_cqe_type(const RxFrame &f)
 		cqe->hds_ip_ext |= prm::kCqeL4Ok;
 	cqe->l4_l3_hdr_type = (u8)((l4_cqe_type(f) << 4) | (l3_cqe_type(f) << 2) | f.vlan);
 	cqe->vlan_info.set(f.vlan_tci);
-	cqe->byte_cnt.set(f.len);
+	cqe->byte_cnt.set(f.len + f.fcs);
 	cqe->timestamp_h.set((u32)(f.ts >> 32));
 	cqe->timestamp_l.set((u32)f.ts);
 	cqe->wqe_counter.set(wqe_counter);

@@ -60,18 +60,19 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 		return;
 	}
 	/* Too long for the posted buffer: dropped, the buffer stays for the next frame. */
-	if (f.len > wqe.data.byte_count.get()) {
+	u32 n = f.len + f.fcs;
+	if (n > wqe.data.byte_count.get()) {
 		bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
 		return;
 	}
 	/* Not mapped for the device (stale or wrong): nothing is written. */
-	void *dst = dma_translate(fn, wqe.data.addr.get(), f.len);
+	void *dst = dma_translate(fn, wqe.data.addr.get(), n);
 	if (!dst) {
 		rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
 		return;
 	}
-	__builtin_memcpy(dst, f.data, f.len);
-	bus_add(&fn->bus.wr_data_bytes, f.len);
+	__builtin_memcpy(dst, f.data, n);
+	bus_add(&fn->bus.wr_data_bytes, n);
 
 	prm::Cqe64 cqe;
 	fill_rx_cqe(f, (u16)rq->cc, &cqe);
@@ -89,7 +90,8 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
  */
 void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 {
-	u32 need = (f.len + (1u << rq->log_stride) - 1) >> rq->log_stride;
+	u32 n = f.len + f.fcs;
+	u32 need = (n + (1u << rq->log_stride) - 1) >> rq->log_stride;
 	u32 nstrides = 1u << rq->log_num_strides;
 	u8 syndrome;
 
@@ -124,14 +126,14 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 			return;
 		}
 	}
-	if (!striding_write(fn, rq, rq->stride << rq->log_stride, f.data, f.len)) {
+	if (!striding_write(fn, rq, rq->stride << rq->log_stride, f.data, n)) {
 		rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
 		return;
 	}
 
 	prm::Cqe64 cqe;
 	fill_rx_cqe(f, 0, &cqe);
-	striding_cqe(rq, f.len | need << prm::kMpwrqCqeStridesShift, &cqe);
+	striding_cqe(rq, n | need << prm::kMpwrqCqeStridesShift, &cqe);
 	/* a filler CQE took the last slot: the frame's CQE overruns the CQ */
 	if (__builtin_expect(!rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, (u16)(rq->stride + need), irqs),
 			     0))
@@ -143,17 +145,23 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 
 } /* namespace */
 
-void rx_receive(Function *fn, u8 *data, u32 len, IrqBatch *irqs)
+void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, IrqBatch *irqs)
 {
 	if (len < kMinFrame) {
 		bus_add(&fn->qc.rx_malformed, 1);
 		return;
 	}
-	mac_rx(fn, data, len);
+	if (__builtin_expect(bad_fcs, 0)) {
+		if (!mac_rx_bad_fcs(fn, len))
+			return;
+	} else {
+		mac_rx(fn, data, len);
+	}
 
 	RxFrame f;
 	f.data = data;
 	f.len = len;
+	f.fcs = 0;
 	f.vlan = 0;
 	f.vlan_tci = 0;
 	f.ts = timer_read(fn);
@@ -171,6 +179,8 @@ void rx_receive(Function *fn, u8 *data, u32 len, IrqBatch *irqs)
 		scx_os_unlock(rq->lock);
 		return;
 	}
+	if (__builtin_expect(rq->scatter_fcs, 0))
+		rx_put_fcs(data, len, bad_fcs, &f);
 	if (!rq->vsd)
 		rx_strip_vlan(data, &f);
 	if (__builtin_expect(rq->shampo.en, 0))

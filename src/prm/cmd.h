@@ -30,6 +30,7 @@ enum CmdOpcode : u16 {
 	kCmdDestroyRq = 0x90a,
 	kCmdQueryBusCounters = 0xa00,
 	kCmdQueryPortCounters = 0xa01,	/* the MAC's counters: mlx5's PPCNT register */
+	kCmdModifyPort = 0xa02,		/* the MAC's settings: mlx5's PCMR register */
 };
 
 enum CmdStatus : u8 {
@@ -268,6 +269,11 @@ constexpr u32 shampo_log_min_hd_entries(u32 log_wq_sz, u32 log_wqe_buf, u32 log_
 }
 
 /*
+ * scatter_fcs, in CREATE_RQ and MODIFY_RQ: 1, the device writes the
+ * frame's FCS (4 bytes, as on the wire) after each frame it places, and
+ * the CQE's byte count includes them (the checksum fields do not). Not
+ * with SHAMPO (kStatBadParam). Any value but 0 or 1 is kStatBadParam.
+ *
  * vsd (VLAN strip disable), in CREATE_RQ and MODIFY_RQ: 0, the device
  * takes an outer 802.1Q tag (TPID 0x8100) out of every frame it places
  * and reports its TCI in the CQE (cqe.h kCqeVlanStripped, vlan_info);
@@ -293,7 +299,7 @@ struct CreateRqIn {
 	u8 log_max_num_of_packets_per_reservation;	/* 2^n packet CQEs, n <= 12 */
 	u8 log_headers_entry_size;	/* 2^(kShampoLogHdrEntryBase + n) bytes */
 	u8 log_headers_buffer_entry_num;	/* 2^n header entries, n <= 16 */
-	u8 rsvd2;
+	u8 scatter_fcs;		/* 0 or 1 (any RQ but SHAMPO's): below */
 	be16 reservation_timeout;	/* us; accepted, not modelled */
 	u8 rsvd3[4];
 	be64 headers_pas;	/* DMA address of the header ring (ShampoHdrWqe[]), 16-byte aligned */
@@ -315,10 +321,27 @@ struct ModifyQueueIn {
  * is kStatBadParam. A ModifyQueueIn-sized inbox changes the state only.
  */
 constexpr u32 kRqModifyVsd = 1u << 1;
+constexpr u32 kRqModifyScatterFcs = 1u << 2;
 struct ModifyRqIn {
 	ModifyQueueIn q;
 	be32 modify_bitmask;	/* kRqModify* */
 	u8 vsd;			/* CreateRqIn vsd */
+	u8 scatter_fcs;		/* CreateRqIn scatter_fcs */
+	u8 rsvd[2];
+};
+
+/*
+ * MODIFY_PORT: the port MAC's settings whose bit is set in modify_bitmask
+ * take the inbox's values; a bit not listed is kStatBadParam.
+ * fcs_chk (default 1): a frame whose FCS is wrong is dropped and counted
+ * (rx_crc_errors); 0, it is counted and received as any other frame
+ * (ethtool's rx-all). 0 or 1, else kStatBadParam.
+ */
+constexpr u32 kPortModifyFcsChk = 1u << 0;
+struct ModifyPortIn {
+	CmdIn hdr;
+	be32 modify_bitmask;	/* kPortModify* */
+	u8 fcs_chk;
 	u8 rsvd[3];
 };
 
@@ -521,7 +544,7 @@ static_assert(__builtin_offsetof(CreateRqIn, log_reservation_size) == 37);
 static_assert(__builtin_offsetof(CreateRqIn, log_max_num_of_packets_per_reservation) == 38);
 static_assert(__builtin_offsetof(CreateRqIn, log_headers_entry_size) == 39);
 static_assert(__builtin_offsetof(CreateRqIn, log_headers_buffer_entry_num) == 40);
-static_assert(__builtin_offsetof(CreateRqIn, rsvd2) == 41);
+static_assert(__builtin_offsetof(CreateRqIn, scatter_fcs) == 41);
 static_assert(__builtin_offsetof(CreateRqIn, reservation_timeout) == 42);
 static_assert(__builtin_offsetof(CreateRqIn, rsvd3) == 44);
 static_assert(__builtin_offsetof(CreateRqIn, headers_pas) == 48);
@@ -535,7 +558,11 @@ static_assert(sizeof(ModifyRqIn) == 24);
 static_assert(__builtin_offsetof(ModifyRqIn, q) == 0);
 static_assert(__builtin_offsetof(ModifyRqIn, modify_bitmask) == 16);
 static_assert(__builtin_offsetof(ModifyRqIn, vsd) == 20);
-static_assert(__builtin_offsetof(ModifyRqIn, rsvd) == 21);
+static_assert(__builtin_offsetof(ModifyRqIn, scatter_fcs) == 21);
+static_assert(__builtin_offsetof(ModifyRqIn, rsvd) == 22);
+static_assert(sizeof(ModifyPortIn) == 16);
+static_assert(__builtin_offsetof(ModifyPortIn, modify_bitmask) == 8);
+static_assert(__builtin_offsetof(ModifyPortIn, fcs_chk) == 12);
 static_assert(sizeof(RssIn) == 1088);
 static_assert(__builtin_offsetof(RssIn, hdr) == 0);
 static_assert(__builtin_offsetof(RssIn, obj_num) == 8);
@@ -552,7 +579,7 @@ static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 /* One be64 a counter, in list order, right after the header. */
 static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));
 static_assert(sizeof(QueryBusCountersOut) == sizeof(CmdOut) + sizeof(BusCounters));
-static_assert(sizeof(QueryPortCountersOut) == 192);
+static_assert(sizeof(QueryPortCountersOut) == 200);
 static_assert(__builtin_offsetof(QueryPortCountersOut, hdr) == 0);
 static_assert(sizeof(QueryPortCountersOut) == sizeof(CmdOut) + sizeof(PortCounters));
 

@@ -35,9 +35,11 @@
  * QUERY_PORT_COUNTERS: the port's MAC (mlx5's PPCNT IEEE 802.3, RFC 2819
  * and MAC control groups, mlx5's "_phy" names). A frame's length on the
  * wire is what the MAC would send: padded to 60 bytes, plus the 4-byte FCS.
- * The wire never damages a frame, every sender pads, and no TX engine sends
- * a frame longer than the ports carry (max_hw_mtu), so FCS, alignment,
- * undersize, fragment, jabber and too-long counts are always 0: not kept.
+ * The wire damages no frame but those a test asks it to (an FCS error,
+ * scx_hw_inject_fcs_errors: rx_crc_errors, not in rx_packets/rx_bytes,
+ * in the histogram), every sender pads, and no TX engine sends a frame
+ * longer than the ports carry (max_hw_mtu), so alignment, undersize,
+ * fragment, jabber and too-long counts are always 0: not kept.
  */
 #define SCX_PRM_PORT_COUNTERS(X)                                                           \
 	X(tx_packets, "tx_packets_phy")	/* frames sent */                                   \
@@ -53,6 +55,7 @@
 	X(rx_unsupported_op, "rx_unsupported_op_phy")	/* MAC control, not PAUSE */        \
 	X(tx_pause, "tx_pause_ctrl_phy")	/* MAC control PAUSE (opcode 1) */            \
 	X(rx_pause, "rx_pause_ctrl_phy")                                                   \
+	X(rx_crc_errors, "rx_crc_errors_phy")	/* FCS wrong: dropped unless fcs_chk 0 */  \
 	SCX_PRM_RX_HIST(X, SCX_PRM_HIST_CTR)
 
 /*

@@ -81,9 +81,9 @@ struct EthSeg {
 	bool vlan_insert() const { return inline_hdr_sz.get() & kEthInsertVlan; }
 	u16 insert_type() const { return inline_hdr_sz.get(); }
 	u16 insert_vlan_tci() const { return load_be16(inline_hdr_start); }
-	void set_vlan_insert(u16 tci)
+	void set_vlan_insert(u16 tci, bool svlan)
 	{
-		inline_hdr_sz.set(kEthInsertVlan);
+		inline_hdr_sz.set(kEthInsertVlan | (svlan ? kEthInsertSvlan : 0));
 		store_be16(inline_hdr_start, tci);
 	}
 };

@@ -28,7 +28,8 @@ enum {
 	kDestroyRq, kCreateRss, kModifyRss, kDestroyRss, kQueryCap, kQueryQ, kQueryBus,
 	kDoubleDestroy, kBusy, kBadState, kBadParam, kBadLen, kBadOutLen, kBadOp, kExceedLim,
 	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kCreateStridingRq, kCreateCompCq,
-	kCompressed, kModifyRqVsd, kCreateShampoRq, kShampoCyclic, kNrCov
+	kCompressed, kModifyRqVsd, kCreateShampoRq, kShampoCyclic, kModifyRqFcs, kCreateRqFcs,
+	kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "CREATE_CQ ok", true, 0 },
@@ -63,6 +64,8 @@ Cov g_cov[kNrCov] = {
 	{ "MODIFY_RQ with vsd ok", false, 0 },
 	{ "CREATE_RQ shampo ok", true, 0 },
 	{ "shampo on cyclic RQ refused", true, 0 },
+	{ "MODIFY_RQ with scatter_fcs ok", false, 0 },
+	{ "CREATE_RQ with scatter_fcs ok", false, 0 },
 };
 
 enum class Ty : uint8_t { Cq, Sq, Rq, Rss };
@@ -77,6 +80,7 @@ struct Obj {
 	uint32_t users;		/* CQ */
 	uint32_t log;
 	bool striding;		/* RQ: a striding RQ */
+	bool shampo;		/* RQ: created with SHAMPO (no scatter_fcs) */
 	uint32_t log_buf;	/* its WQE buffer */
 	uint32_t log_stride_bytes;	/* striding: its stride size */
 	Dma ring, dbr;
@@ -438,12 +442,18 @@ void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 			   (c.wq_type != prm::kWqCyclic || c.log_wq_stride != 4)) {
 			want = prm::kStatBadParam;
 		}
+		/* scatter_fcs from mode bit 3 (an invalid 2 with bits 7, 6 and 3): 0 or 1, not with SHAMPO */
+		c.scatter_fcs = (mode & 0xc8) == 0xc8 ? 2 : (mode >> 3) & 1;
 		bool hd_ok;
 		shampo_fill(s, in, c, *o, &hd_ok);
 		bool sh_ok = shampo_ok(s, c, *o, cq >= 0 ? s.objs[cq].get() : nullptr, hd_ok);
-		if (want == prm::kStatOk && !sh_ok)
+		if (want == prm::kStatOk &&
+		    (!sh_ok || c.scatter_fcs > 1 || (c.scatter_fcs && c.shampo_enable)))
 			want = prm::kStatBadParam;
 		st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+		o->shampo = c.shampo_enable && st == prm::kStatOk;
+		if (c.scatter_fcs && st == prm::kStatOk)
+			hit(g_cov[kCreateRqFcs]);
 		if (c.shampo_enable && c.wq_type == prm::kWqCyclic && st == prm::kStatBadParam)
 			hit(g_cov[kShampoCyclic]);
 		if (c.shampo_enable && st == prm::kStatOk)
@@ -508,7 +518,7 @@ void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
 	int ix = pick(s, in, ty);
 	uint32_t num = number(s, in, ix);
 	uint8_t cur = in.u8(), next = in.u8();
-	/* an RQ's MODIFY may carry context fields (prm::ModifyRqIn): vsd, or bits it does not know */
+	/* an RQ's MODIFY may carry context fields (prm::ModifyRqIn): vsd, scatter_fcs, or bits it does not know */
 	bool ctx = ty == Ty::Rq && !(cur & 0x80) && (cur & 0x40);
 	if (!(cur & 0x80)) {
 		cur &= 3;
@@ -523,9 +533,11 @@ void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
 	uint32_t mask = 0;
 	if (ctx) {
 		uint8_t m = in.u8();
-		mask = m & 0x80 ? m : m & prm::kRqModifyVsd;
+		mask = m & 0x80 ? m : m & (prm::kRqModifyVsd | prm::kRqModifyScatterFcs);
 		c.modify_bitmask.set(mask);
-		c.vsd = in.u8() & (m & 0x40 ? 0xff : 1);
+		uint8_t v = in.u8();
+		c.vsd = v & (m & 0x40 ? 0xff : 1);
+		c.scatter_fcs = (uint8_t)((v >> 1) & (m & 0x20 ? 0x7f : 1));
 	}
 	prm::CmdOut out;
 	uint8_t st = run(s, f, &c, ctx ? sizeof(c) : sizeof(prm::ModifyQueueIn), &out, sizeof(out));
@@ -535,7 +547,10 @@ void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
 	uint8_t want;
 	if (o < 0)
 		want = prm::kStatBadResource;
-	else if (ctx && ((mask & ~prm::kRqModifyVsd) || ((mask & prm::kRqModifyVsd) && c.vsd > 1)))
+	else if (ctx && ((mask & ~(prm::kRqModifyVsd | prm::kRqModifyScatterFcs)) ||
+			 ((mask & prm::kRqModifyVsd) && c.vsd > 1) ||
+			 ((mask & prm::kRqModifyScatterFcs) &&
+			  (c.scatter_fcs > 1 || (c.scatter_fcs && s.objs[o]->shampo)))))
 		want = prm::kStatBadParam;
 	else if (!valid(cur) || !valid(next))
 		want = prm::kStatBadParam;
@@ -551,6 +566,8 @@ void op_modify_q(State &s, Input &in, uint32_t f, Ty ty)
 		hit(g_cov[ty == Ty::Sq ? kModifySq : kModifyRq]);
 		if (mask & prm::kRqModifyVsd)
 			hit(g_cov[kModifyRqVsd]);
+		if ((mask & prm::kRqModifyScatterFcs) && c.scatter_fcs)
+			hit(g_cov[kModifyRqFcs]);
 		Obj &q = *s.objs[o];
 		q.state = next;
 		if (next == prm::kQueueRst && ty == Ty::Sq) {

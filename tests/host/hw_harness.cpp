@@ -80,7 +80,8 @@ uint8_t modify_queue(Fn *fn, uint16_t op, uint32_t num, uint8_t cur, uint8_t nex
 	return exec(fn, in, &out);
 }
 
-uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t mask, uint8_t vsd)
+uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t mask, uint8_t vsd,
+		      uint8_t scatter_fcs)
 {
 	prm::ModifyRqIn in;
 	set_op(&in, prm::kCmdModifyRq);
@@ -89,6 +90,7 @@ uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t 
 	in.q.next_state = next;
 	in.modify_bitmask.set(mask);
 	in.vsd = vsd;
+	in.scatter_fcs = scatter_fcs;
 	prm::CmdOut out;
 	return exec(fn, in, &out);
 }
@@ -349,6 +351,7 @@ uint8_t Rq::create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t buffer_size)
 	in.log_wq_stride = 4;
 	in.wq_type = prm::kWqCyclic;
 	in.vsd = vsd;
+	in.scatter_fcs = scatter_fcs;
 	in.dbr_addr.set(dbr.dma);
 	in.pas.set(ring.dma);
 	prm::CreateObjOut out;

@@ -79,7 +79,8 @@ prm::HcaCaps query_caps(Fn *fn);
 uint8_t destroy(Fn *fn, uint16_t op, uint32_t num);
 uint8_t modify_queue(Fn *fn, uint16_t op, uint32_t num, uint8_t cur, uint8_t next);
 /* MODIFY_RQ cur -> next with modify_bitmask `mask` and vsd (prm::ModifyRqIn). */
-uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t mask, uint8_t vsd);
+uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t mask, uint8_t vsd,
+		      uint8_t scatter_fcs = 0);
 prm::QueryQCounterOut query_q(Fn *fn);
 prm::QueryBusCountersOut query_bus(Fn *fn);
 
@@ -162,6 +163,7 @@ struct Rq {
 	uint32_t rqn = 0;
 	/* CREATE_RQ vsd: harness RQs place frames as they came; a test sets 0 to strip */
 	uint8_t vsd = 1;
+	uint8_t scatter_fcs = 0;	/* CREATE_RQ scatter_fcs */
 	uint32_t log = 0;
 	uint32_t posted = 0;	/* WQE counter published in the dbrec */
 	uint32_t buf_size = 0;

@@ -8,6 +8,7 @@
  */
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 
 #include "en/params.h"
@@ -102,6 +103,74 @@ TEST(Params, OsLayout)
 	os = host::kOsLayout;
 	os.rx_headroom = 40000;
 	EXPECT_FALSE(en::os_layout_ok(os));
+}
+
+/*
+ * ethtool -G and -L values, judged by the core for the shim: ring sizes
+ * 64 .. 8192 (mlx5's), powers of two (others rounded up, and said so);
+ * combined channels 1 .. the port's slots, nothing else. The reason is a
+ * static string the shim hands to the extack.
+ */
+TEST_F(Pair, ParamsRingAndChannelTable)
+{
+	struct RingRow {
+		int rx;
+		uint32_t want;
+		int ret;	/* 0 exact, 1 rounded, -EINVAL */
+		uint8_t log;
+		const char *why;	/* part of the reason, or null */
+	};
+	static const RingRow rings[] = {
+		{ 1, 0, -SCX_EINVAL, 0, "below the minimum" },
+		{ 1, 3, -SCX_EINVAL, 0, "below the minimum" },
+		{ 1, 63, -SCX_EINVAL, 0, "below the minimum" },
+		{ 1, 64, 0, 6, nullptr },
+		{ 1, 65, 1, 7, "rounded up" },
+		{ 1, 1000, 1, 10, "rounded up" },
+		{ 1, 1024, 0, 10, nullptr },
+		{ 1, 8192, 0, 13, nullptr },
+		{ 1, 8193, -SCX_EINVAL, 0, "above the maximum" },
+		{ 1, 0xffffffffu, -SCX_EINVAL, 0, "above the maximum" },
+		{ 0, 32, -SCX_EINVAL, 0, "below the minimum" },
+		{ 0, 100, 1, 7, "rounded up" },
+		{ 0, 4096, 0, 12, nullptr },
+		{ 0, 16384, -SCX_EINVAL, 0, "above the maximum" },
+	};
+	for (const RingRow &r : rings) {
+		SCOPED_TRACE(testing::Message() << (r.rx ? "rx " : "tx ") << r.want);
+		uint8_t log = 0xee;
+		const char *why = nullptr;
+		EXPECT_EQ(scx_port_ring_check(p[0].port, r.rx, r.want, &log, &why), r.ret);
+		if (r.ret >= 0) {
+			EXPECT_EQ(log, r.log);
+		}
+		if (r.why) {
+			EXPECT_NE(why ? strstr(why, r.why) : nullptr, nullptr) << (why ? why : "null");
+		}
+	}
+
+	Options o;
+	o.nch = 4;
+	build(o);
+	struct ChRow {
+		uint32_t combined, rx, tx, other;
+		bool ok;
+	};
+	static const ChRow chans[] = {
+		{ 0, 0, 0, 0, false }, { 1, 0, 0, 0, true },	{ 4, 0, 0, 0, true },
+		{ 5, 0, 0, 0, false }, { 2, 1, 0, 0, false }, { 2, 0, 1, 0, false },
+		{ 2, 0, 0, 1, false }, { 0, 2, 2, 0, false },
+	};
+	for (const ChRow &c : chans) {
+		SCOPED_TRACE(testing::Message() << "combined " << c.combined << " rx " << c.rx << " tx "
+						<< c.tx << " other " << c.other);
+		const char *why = nullptr;
+		int err = scx_port_channels_check(p[0].port, c.combined, c.rx, c.tx, c.other, &why);
+		EXPECT_EQ(err, c.ok ? 0 : -SCX_EINVAL);
+		if (!c.ok) {
+			EXPECT_NE(why, nullptr);
+		}
+	}
 }
 
 /* Every model: what the shim reads once, and the refusals it logs. */

@@ -38,10 +38,11 @@ protected:
 		return rx(1).back();
 	}
 	/* Post f with its tag in metadata (the skb's hwaccel tag), doorbell. */
-	int send_tagged(const Bytes &f, uint16_t tci, std::vector<size_t> cuts = {})
+	int send_tagged(const Bytes &f, uint16_t tci, std::vector<size_t> cuts = {},
+			uint8_t kind = SCX_TX_VLAN_8021Q)
 	{
 		scx_tx_pkt t = {};
-		t.vlan = 1;
+		t.vlan = kind;
 		t.vlan_tci = tci;
 		int err = post_pkt(0, f, t, cuts);
 		doorbell(0);
@@ -178,6 +179,57 @@ TEST_F(Vlan, TxInsertByteExact)
 			EXPECT_EQ(rx(1).back().data, u);
 			EXPECT_EQ(rx(1).back().meta.vlan_tci, 0xe00d);
 		}
+	}
+}
+
+/*
+ * An 802.1ad S-tag in metadata (tx-vlan-stag-hw-insert): TPID 0x88a8 on
+ * the wire, inserted by the device (the eth segment's S-VLAN bit) or
+ * written into the inline headers (cx4, and an LSO template: every
+ * segment carries it); the receiver's C-tag stripping leaves it in place.
+ */
+TEST_F(Vlan, TxInsertStagByteExact)
+{
+	for (int model : { 7, 4 }) {
+		SCOPED_TRACE("cx" + std::to_string(model));
+		Options o;
+		o.model = model;
+		build(o);
+		Bytes u = tcp_frame(900, -1, 1000, 3), t = frames::vlan_insert(u, 0x00c8);
+		frames::put16(t, 12, 0x88a8);
+		for (std::vector<size_t> cuts : { std::vector<size_t>{}, { 30, 400 } }) {
+			size_t before = rx(1).size();
+			ASSERT_EQ(send_tagged(u, 0x00c8, cuts, SCX_TX_VLAN_8021AD), 0);
+			poll(1);
+			poll(0);
+			ASSERT_EQ(rx(1).size(), before + 1);
+			EXPECT_EQ(rx(1).back().data, t) << cuts.size() << " cuts";
+			EXPECT_EQ(rx(1).back().meta.vlan, 0) << "an S-tag is not stripped";
+		}
+		EXPECT_EQ(stat(0, "tx_added_vlan_packets"), 2u);
+		EXPECT_EQ(stat(1, "rx_removed_vlan_packets"), 0u);
+
+		/* LSO: 3 segments, each with the S-tag from the template */
+		Bytes big = tcp_frame(3 * 1000, -1, 1000, 4);
+		scx_tx_pkt g = {};
+		g.vlan = SCX_TX_VLAN_8021AD;
+		g.vlan_tci = 0x00c8;
+		g.gso_type = SCX_TX_GSO_TCPV4;
+		g.gso_size = 1000;
+		g.gso_segs = 3;
+		g.ihs = 54;
+		g.csum = SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4;
+		size_t before = rx(1).size();
+		ASSERT_EQ(post_pkt(0, big, g), 0);
+		doorbell(0);
+		poll(1);
+		poll(0);
+		ASSERT_EQ(rx(1).size(), before + 3);
+		for (size_t i = before; i < before + 3; i++) {
+			EXPECT_EQ(frames::get16(rx(1)[i].data, 12), 0x88a8) << i;
+			EXPECT_EQ(frames::get16(rx(1)[i].data, 14), 0x00c8) << i;
+		}
+		EXPECT_EQ(stat(0, "tx_cqe_err"), 0u);
 	}
 }
 

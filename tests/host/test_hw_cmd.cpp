@@ -420,12 +420,47 @@ TEST_F(HwCmd, RqVsdChecks)
 	ASSERT_EQ(rq.create(fn0, cq.cqn, 4), prm::kStatOk);
 	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyVsd, 2), prm::kStatBadParam);
 	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, 1u << 0, 1), prm::kStatBadParam);
-	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, 1u << 2, 1), prm::kStatBadParam);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, 1u << 3, 1), prm::kStatBadParam);
 	EXPECT_EQ(rq.modify(Y, R), prm::kStatBadResState) << "the refused modify left it in RST";
 	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyVsd, 1), prm::kStatOk);
 	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, Y, Y, 0, 7), prm::kStatOk) << "vsd unused: no bit";
 	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, Y, Y, prm::kRqModifyVsd, 0), prm::kStatOk);
 	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyVsd, 0), prm::kStatBadResState);
+}
+
+/*
+ * scatter_fcs: 0 or 1 in CREATE_RQ and MODIFY_RQ (bit 2), never with
+ * SHAMPO; MODIFY_PORT knows only fcs_chk, 0 or 1.
+ */
+TEST_F(HwCmd, RqScatterFcsAndPortChecks)
+{
+	const uint8_t R = prm::kQueueRst, Y = prm::kQueueRdy;
+	Cq cq;
+	ASSERT_EQ(cq.create(fn0, 4, 0), prm::kStatOk);
+	Rq rq;
+	rq.scatter_fcs = 2;
+	EXPECT_EQ(rq.create(fn0, cq.cqn, 4), prm::kStatBadParam);
+	rq.scatter_fcs = 1;
+	ASSERT_EQ(rq.create(fn0, cq.cqn, 4), prm::kStatOk);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyScatterFcs, 1, 2),
+		  prm::kStatBadParam);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, R, Y, prm::kRqModifyScatterFcs, 1, 0), prm::kStatOk);
+	EXPECT_EQ(modify_rq_ctx(fn0, rq.rqn, Y, Y, prm::kRqModifyVsd, 1, 9), prm::kStatOk)
+		<< "scatter_fcs unused: no bit";
+
+	auto port = [&](uint32_t mask, uint8_t chk) {
+		prm::ModifyPortIn in;
+		set_op(&in, prm::kCmdModifyPort);
+		in.modify_bitmask.set(mask);
+		in.fcs_chk = chk;
+		prm::CmdOut out;
+		return exec(fn0, in, &out);
+	};
+	EXPECT_EQ(port(prm::kPortModifyFcsChk, 2), prm::kStatBadParam);
+	EXPECT_EQ(port(1u << 1, 1), prm::kStatBadParam);
+	EXPECT_EQ(port(prm::kPortModifyFcsChk, 0), prm::kStatOk);
+	EXPECT_EQ(port(prm::kPortModifyFcsChk, 1), prm::kStatOk);
+	EXPECT_EQ(port(0, 7), prm::kStatOk) << "fcs_chk unused: no bit";
 }
 
 /* ---- RSS ---- */

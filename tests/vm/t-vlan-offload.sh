@@ -14,7 +14,9 @@
 # skb's tag). Switching rx-vlan-offload is live (no channel rebuild: the
 # RQs are modified; the CQ numbers in debugfs stay, no rx_recover). AF_PACKET on
 # scx1 sees the tag as auxdata with stripping on, in the frame's bytes
-# with it off. At the end ethtool -S agrees with ip -s link.
+# with it off. An 802.1ad VLAN (200) works with tx-vlan-stag-hw-insert on
+# (the device inserts the S-tag) and off. At the end ethtool -S agrees with
+# ip -s link.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping python3
 modprobe 8021q
@@ -137,6 +139,28 @@ for rx in on off; do
 	assert_gt "AF_PACKET frames seen (rx-vlan-offload $rx)" 0 "$n"
 	assert_eq "rx-vlan-offload $rx: frames with the tag as auxdata" "$n" "$aux"
 	assert_eq "rx-vlan-offload $rx: frames with the tag in the bytes" 0 "$inb"
+done
+
+# 802.1ad: an S-VLAN device (200) on each port; tx-vlan-stag-hw-insert (on
+# by default, as mlx5) hands the S-tag to the device (tx_added_vlan_packets
+# grows), off puts it in the data (the counter stays); traffic works both
+# ways either way (the receiver's C-tag stripping leaves an S-tag alone).
+ip link add link scx0 name scx0.200 type vlan proto 802.1ad id 200
+ip -n "$NS" link add link scx1 name scx1.200 type vlan proto 802.1ad id 200
+echo 1 > /proc/sys/net/ipv6/conf/scx0.200/disable_ipv6
+ip addr add 10.13.0.1/24 dev scx0.200
+ip -n "$NS" addr add 10.13.0.2/24 dev scx1.200
+ip link set scx0.200 up
+ip -n "$NS" link set scx1.200 up
+feat_is scx0 "" tx-vlan-stag-hw-insert on
+for st in on off; do
+	ethtool -K scx0 tx-vlan-stag-hw-insert "$st"
+	feat_is scx0 "" tx-vlan-stag-hw-insert "$st"
+	a0=$(ethtool_stat scx0 tx_added_vlan_packets)
+	ping_ok "" 10.13.0.2 10
+	ping_ok "$NS" 10.13.0.1 5
+	IP1=10.13.0.2 tcp_verified "stag-$st" 2000000
+	delta_check "802.1ad, stag insert $st" scx0 "" tx_added_vlan_packets "$a0" "$st"
 done
 
 sleep 0.5
