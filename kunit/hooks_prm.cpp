@@ -71,7 +71,7 @@ constexpr Row kRows[] = {
 	/* command interface (softcx's own layouts, fixed between driver and device) */
 	SZ(CmdIn, 8), OFF(CmdIn, opcode, 0), OFF(CmdIn, op_mod, 2),
 	SZ(CmdOut, 8), OFF(CmdOut, status, 0), OFF(CmdOut, syndrome, 4),
-	SZ(HcaCaps, 32), SZ(QueryHcaCapOut, 40),
+	SZ(HcaCaps, 36), SZ(QueryHcaCapOut, 44), OFF(HcaCaps, device_frequency_khz, 32),
 	OFF(HcaCaps, cqe_compression, 19), OFF(HcaCaps, enhanced_cqe_compression, 26),
 	OFF(HcaCaps, mini_cqe_resp_stride_index, 27),
 	SZ(CreateCqIn, 40), OFF(CreateCqIn, log_cq_size, 8), OFF(CreateCqIn, cqe_comp_en, 9),
@@ -96,6 +96,7 @@ constexpr Row kRows[] = {
 	OFF(RssIn, rqn, 64),
 	SZ(QueryQCounterOut, 56), SZ(QueryBusCountersOut, 88),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
+	Row{ "kInitSegTimerH", kInitSegTimerH, 0x1000 }, Row{ "kInitSegTimerL", kInitSegTimerL, 0x1004 },
 };
 
 } /* namespace */

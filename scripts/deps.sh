@@ -23,6 +23,7 @@ PKGS=(
 	busybox-static				# VM initramfs
 	kmod cpio xz-utils			# modprobe/insmod, initramfs, source tarball
 	iperf3 ethtool iproute2 iputils-ping procps	# VM tests (run from the host root)
+	linuxptp				# t-hw-tstamp: phc_ctl, hwstamp_ctl
 	bc flex bison libelf-dev libssl-dev make	# kernel builds
 	python3
 	gcc-12 g++-12				# the kernel's compiler, C++ core

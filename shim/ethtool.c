@@ -121,7 +121,10 @@ static bool scx_pflag_supported(struct scx_priv *priv, u32 changed, u32 flags, u
 	return false;
 }
 
-/* Refuse flags that break a rule between features (rx-gro-hw with the legacy RQ or compression). */
+/*
+ * Refuse flags that break a rule between features (rx-gro-hw with the
+ * legacy RQ or compression, RX hardware timestamps with compression).
+ */
 static bool scx_pflags_conflict(struct scx_priv *priv, u32 flags)
 {
 	struct scx_port_params params;
@@ -133,7 +136,9 @@ static bool scx_pflags_conflict(struct scx_priv *priv, u32 flags)
 	why = scx_params_conflict(priv->port, &params);
 	if (!why)
 		return false;
-	netdev_err(priv->netdev, "private flags refused: %s; turn rx-gro-hw off first\n", why);
+	netdev_err(priv->netdev, "private flags refused: %s; turn %s off first\n", why,
+		   params.rx_tstamp && params.rx_cqe_compress ? "hardware RX timestamps (SIOCSHWTSTAMP)" :
+								  "rx-gro-hw");
 	return true;
 }
 
@@ -557,10 +562,29 @@ static int scx_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 	return scx_rss_write(dev, &rss);
 }
 
+/* ethtool -T: hardware stamping and the PHC's index once the port has its clock. */
+static int scx_get_ts_info(struct net_device *dev, struct ethtool_ts_info *info)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	info->so_timestamping = SOF_TIMESTAMPING_TX_SOFTWARE | SOF_TIMESTAMPING_RX_SOFTWARE |
+				SOF_TIMESTAMPING_SOFTWARE;
+	info->phc_index = -1;
+	if (!priv->ptp.clock)
+		return 0;
+	info->so_timestamping |= SOF_TIMESTAMPING_TX_HARDWARE | SOF_TIMESTAMPING_RX_HARDWARE |
+				 SOF_TIMESTAMPING_RAW_HARDWARE;
+	info->phc_index = ptp_clock_index(priv->ptp.clock);
+	info->tx_types = BIT(HWTSTAMP_TX_OFF) | BIT(HWTSTAMP_TX_ON);
+	info->rx_filters = BIT(HWTSTAMP_FILTER_NONE) | BIT(HWTSTAMP_FILTER_ALL);
+	return 0;
+}
+
 const struct ethtool_ops scx_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_MAX_FRAMES |
 				     ETHTOOL_COALESCE_USE_ADAPTIVE,
 	.get_drvinfo		= scx_get_drvinfo,
+	.get_ts_info		= scx_get_ts_info,
 	.get_link		= ethtool_op_get_link,
 	.get_sset_count		= scx_get_sset_count,
 	.get_strings		= scx_get_strings,

@@ -71,6 +71,7 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 		}
 		cancel_delayed_work_sync(&priv->stats_work);
 	}
+	scx_ptp_fini(priv);	/* no PHC reads the port from here on */
 	scx_devlink_port_del(priv);	/* no recovery left to report */
 	if (priv->port) {
 		scx_hw_set_irq_ctx(priv->fn, NULL);
@@ -163,6 +164,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	err = scx_moder_update(priv, &priv->moder, caps.cq_moderation, false, NULL);
 	if (err)
 		return err;
+	scx_ptp_init(priv);
 	if (caps.max_lso)
 		netif_set_tso_max_size(dev, caps.max_lso);
 	if (caps.max_mtu && caps.max_mtu < dev->max_mtu)

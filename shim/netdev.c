@@ -9,6 +9,7 @@
 #include <linux/etherdevice.h>
 #include <linux/netdevice.h>
 #include <linux/timer.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include "softcx.h"
@@ -29,6 +30,7 @@ void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
 		.rx_striding = priv->rx_striding,
 		.rx_cqe_compress = priv->rx_cqe_compress,
 		.rx_hw_gro = priv->rx_hw_gro,
+		.rx_tstamp = priv->ptp.cfg.rx_filter != HWTSTAMP_FILTER_NONE,
 	};
 }
 
@@ -344,6 +346,83 @@ static int scx_set_features(struct net_device *dev, netdev_features_t features)
 	return err ?: scx_set_gro_hw(dev, features);
 }
 
+/*
+ * SIOCSHWTSTAMP: TX OFF or ON; RX NONE, or every packet (the device stamps
+ * all of them: any filter becomes ALL, reported back). RX stamps are
+ * refused while CQE compression is on (a mini CQE carries no timestamp;
+ * Documentation/usage: turn rx_cqe_compress off first).
+ */
+static int scx_hwtstamp_set(struct scx_priv *priv, struct ifreq *ifr)
+{
+	struct hwtstamp_config cfg;
+	struct scx_port_params params;
+	const char *why;
+	bool rx_on;
+
+	if (!priv->ptp.clock)
+		return -EOPNOTSUPP;
+	if (copy_from_user(&cfg, ifr->ifr_data, sizeof(cfg)))
+		return -EFAULT;
+	if (cfg.flags)
+		return -EINVAL;
+	if (cfg.tx_type != HWTSTAMP_TX_OFF && cfg.tx_type != HWTSTAMP_TX_ON)
+		return -ERANGE;
+	switch (cfg.rx_filter) {
+	case HWTSTAMP_FILTER_NONE:
+		break;
+	case HWTSTAMP_FILTER_ALL:
+	case HWTSTAMP_FILTER_SOME:
+	case HWTSTAMP_FILTER_PTP_V1_L4_EVENT:
+	case HWTSTAMP_FILTER_PTP_V1_L4_SYNC:
+	case HWTSTAMP_FILTER_PTP_V1_L4_DELAY_REQ:
+	case HWTSTAMP_FILTER_PTP_V2_L4_EVENT:
+	case HWTSTAMP_FILTER_PTP_V2_L4_SYNC:
+	case HWTSTAMP_FILTER_PTP_V2_L4_DELAY_REQ:
+	case HWTSTAMP_FILTER_PTP_V2_L2_EVENT:
+	case HWTSTAMP_FILTER_PTP_V2_L2_SYNC:
+	case HWTSTAMP_FILTER_PTP_V2_L2_DELAY_REQ:
+	case HWTSTAMP_FILTER_PTP_V2_EVENT:
+	case HWTSTAMP_FILTER_PTP_V2_SYNC:
+	case HWTSTAMP_FILTER_PTP_V2_DELAY_REQ:
+	case HWTSTAMP_FILTER_NTP_ALL:
+		cfg.rx_filter = HWTSTAMP_FILTER_ALL;
+		break;
+	default:
+		return -ERANGE;
+	}
+	rx_on = cfg.rx_filter != HWTSTAMP_FILTER_NONE;
+	scx_fill_params(priv, priv->nch, priv->netdev->mtu, priv->xdp_prog, &params);
+	params.rx_tstamp = rx_on;
+	why = scx_params_conflict(priv->port, &params);
+	if (why) {
+		netdev_err(priv->netdev, "hardware timestamping refused: %s\n", why);
+		return -EINVAL;
+	}
+	if (copy_to_user(ifr->ifr_data, &cfg, sizeof(cfg)))
+		return -EFAULT;
+	WRITE_ONCE(priv->ptp.cfg.tx_type, cfg.tx_type);
+	priv->ptp.cfg.rx_filter = cfg.rx_filter;
+	scx_port_set_rx_tstamp(priv->port, rx_on);
+	return 0;
+}
+
+static int scx_eth_ioctl(struct net_device *dev, struct ifreq *ifr, int cmd)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+
+	switch (cmd) {
+	case SIOCSHWTSTAMP:
+		return scx_hwtstamp_set(priv, ifr);
+	case SIOCGHWTSTAMP:
+		if (!priv->ptp.clock)
+			return -EOPNOTSUPP;
+		return copy_to_user(ifr->ifr_data, &priv->ptp.cfg, sizeof(priv->ptp.cfg)) ?
+		       -EFAULT : 0;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
 const struct net_device_ops scx_netdev_ops = {
 	.ndo_open		= scx_open,
 	.ndo_stop		= scx_stop,
@@ -359,6 +438,7 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_bpf		= scx_ndo_bpf,
 	.ndo_xdp_xmit		= scx_xdp_xmit,
 	.ndo_get_devlink_port	= scx_get_devlink_port,
+	.ndo_eth_ioctl		= scx_eth_ioctl,
 };
 
 /* Everything of the netdev that does not depend on the core. */

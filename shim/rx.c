@@ -114,6 +114,8 @@ static void scx_rx_meta(struct scx_chan *ch, struct sk_buff *skb, const struct s
 		skb_set_hash(skb, pkt->hash, pkt->hash_type == SCX_HASH_L4 ?
 			     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);
 	skb_record_rx_queue(skb, ch->ix);
+	if (unlikely(pkt->ts))	/* the RQ's timestamps are on (SIOCSHWTSTAMP) */
+		skb_hwtstamps(skb)->hwtstamp = scx_ptp_to_ktime(&ch->priv->ptp, pkt->ts);
 }
 
 /* The CQE's metadata, then GRO. */

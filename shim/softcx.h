@@ -8,12 +8,18 @@
 #define SCX_SHIM_H
 
 #include <linux/bpf.h>
+#include <linux/clocksource.h>
 #include <linux/dim.h>
 #include <linux/dma-mapping.h>
+#include <linux/ethtool.h>
 #include <linux/jump_label.h>
+#include <linux/net_tstamp.h>
 #include <linux/netdevice.h>
 #include <linux/platform_device.h>
+#include <linux/ptp_clock_kernel.h>
+#include <linux/seqlock.h>
 #include <linux/skbuff.h>
+#include <linux/timecounter.h>
 #include <net/devlink.h>
 #include <net/page_pool.h>
 #include <net/xdp.h>
@@ -88,6 +94,38 @@ struct scx_chan {
 	struct dim tx_dim;
 };
 
+/*
+ * ptp.c: the port's PTP hardware clock, a timecounter over the device's
+ * free-running timer (scx_port_read_clock), and its timestamping config.
+ */
+struct scx_ptp {
+	seqlock_t lock;			/* tc and cc.mult: writers (PHC ops, overflow work) vs. readers */
+	struct cyclecounter cc;
+	struct timecounter tc;
+	u32 nominal_mult;		/* cc.mult at the device's nominal rate (adjfine's base) */
+	struct ptp_clock_info info;
+	struct ptp_clock *clock;	/* NULL: no PHC (PTP support off, or registration failed) */
+	struct delayed_work overflow_work;	/* reads the timecounter before cc wraps its delta */
+	struct scx_port *port;
+	bool ready;			/* lock, cc and tc initialised (stamps may be converted) */
+	struct hwtstamp_config cfg;	/* SIOCSHWTSTAMP (RTNL): tx_type OFF/ON, rx_filter NONE/ALL */
+};
+
+/* A raw device timestamp as the port's PHC time (0 before the clock exists). Any context. */
+static inline ktime_t scx_ptp_to_ktime(struct scx_ptp *ptp, u64 raw)
+{
+	unsigned int seq;
+	u64 ns;
+
+	if (!ptp->ready)
+		return 0;
+	do {
+		seq = read_seqbegin(&ptp->lock);
+		ns = timecounter_cyc2time(&ptp->tc, raw);
+	} while (read_seqretry(&ptp->lock, seq));
+	return ns_to_ktime(ns);
+}
+
 /* netdev_priv(): one port of the adapter. */
 struct scx_priv {
 	struct net_device *netdev;
@@ -115,6 +153,7 @@ struct scx_priv {
 	bool rx_striding;		/* priv flag rx_striding_rq (RTNL) */
 	bool rx_cqe_compress;		/* priv flag rx_cqe_compress (RTNL), off by default as mlx5 */
 	bool rx_hw_gro;			/* NETIF_F_GRO_HW in features: SHAMPO (RTNL) */
+	struct scx_ptp ptp;		/* PHC and hardware timestamping (ptp.c) */
 	/*
 	 * Interrupt moderation (RTNL): ethtool -c's static values (their
 	 * from_cqe are the priv flags rx_cqe_moder / tx_cqe_moder) and
@@ -175,6 +214,11 @@ void scx_tx_recover_work(struct work_struct *work);
 void scx_tx_timeout(struct net_device *dev, unsigned int txqueue);
 /* Undo the mappings of scx_tx_pkt_build() (tx_build.h). */
 void scx_tx_unmap(struct device *dmadev, const struct scx_tx_pkt *pkt);
+
+/* ptp.c */
+/* The port's PHC (after scx_port_create); its absence is logged, not fatal. Process context. */
+void scx_ptp_init(struct scx_priv *priv);
+void scx_ptp_fini(struct scx_priv *priv);
 
 /* devlink.c */
 int scx_devlink_create(struct scx_adapter *ad);

@@ -68,6 +68,11 @@ netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev)
 		return NETDEV_TX_OK;
 	}
 
+	if (unlikely(skb_shinfo(skb)->tx_flags & SKBTX_HW_TSTAMP) &&
+	    READ_ONCE(priv->ptp.cfg.tx_type) == HWTSTAMP_TX_ON) {
+		skb_shinfo(skb)->tx_flags |= SKBTX_IN_PROGRESS;
+		pkt.tstamp = 1;
+	}
 	ret = scx_channel_xmit(ch->core, &pkt);
 	if (unlikely(ret < 0)) {
 		scx_tx_unmap(priv->dmadev, &pkt);
@@ -196,4 +201,14 @@ void scx_tx_timeout(struct net_device *dev, unsigned int txqueue)
 void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
 {
 	napi_consume_skb(skb, napi_budget);
+}
+
+void scx_os_tx_tstamp(void *os_channel, void *skb, uint64_t ts)
+{
+	struct scx_chan *ch = os_channel;
+	struct skb_shared_hwtstamps hwts = {
+		.hwtstamp = scx_ptp_to_ktime(&ch->priv->ptp, ts),
+	};
+
+	skb_tstamp_tx(skb, &hwts);
 }

@@ -119,6 +119,7 @@ static __always_inline int scx_tx_pkt_build(struct device *dmadev, u32 min_inlin
 	pkt->vlan = !skb_vlan_tag_present(skb) ? SCX_TX_VLAN_NONE :
 		    skb->vlan_proto == htons(ETH_P_8021AD) ? SCX_TX_VLAN_8021AD : SCX_TX_VLAN_8021Q;
 	pkt->vlan_tci = skb_vlan_tag_get(skb);
+	pkt->tstamp = 0;	/* the caller asks for one */
 	pkt->num_bytes = 0;
 	return scx_tx_map(dmadev, skb, pkt);
 }

@@ -344,6 +344,14 @@ void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
 	g_tx_freed++;
 }
 
+/* The bench never asks for TX timestamps. */
+void scx_os_tx_tstamp(void *os_channel, void *skb, uint64_t ts)
+{
+	(void)os_channel;
+	(void)skb;
+	(void)ts;
+}
+
 } /* extern "C" */
 
 uint64_t bench_dma_map(const void *cpu, uint32_t len)

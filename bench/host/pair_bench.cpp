@@ -198,6 +198,7 @@ struct Bench {
 				pkt.csum = 0;
 				pkt.gso_type = SCX_TX_GSO_NONE;
 				pkt.vlan = 0;
+				pkt.tstamp = 0;
 				pkt.nr_frags = 1;
 				pkt.frags[0].dma = bench_dma_map(f, o.size);
 				pkt.frags[0].len = o.size;

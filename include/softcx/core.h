@@ -64,6 +64,7 @@ struct scx_port_caps {
 	uint32_t min_log_rq_size, max_log_rq_size;
 	uint32_t cq_moderation;	/* CQ interrupt moderation (scx_port_set_moder) */
 	uint32_t cq_period_from_cqe;	/* scx_cq_moder.from_cqe may be set */
+	uint32_t timer_khz;	/* the device timer's nominal rate (scx_port_read_clock, timestamps) */
 };
 
 /* Ring sizes the driver runs with. */
@@ -113,6 +114,13 @@ struct scx_port_params {
 	 * says why).
 	 */
 	uint32_t rx_hw_gro;
+	/*
+	 * RX hardware timestamps (scx_rx_pkt.ts) from the start; also switched
+	 * on a live set by scx_port_set_rx_tstamp(). Not with CQE compression
+	 * (-EOPNOTSUPP; scx_params_conflict() says why): a mini CQE carries no
+	 * timestamp.
+	 */
+	uint32_t rx_tstamp;
 };
 
 /*
@@ -259,6 +267,19 @@ int scx_port_moder_check(const struct scx_port *p, const struct scx_port_moder *
  */
 int scx_port_set_rx_vlan_strip(struct scx_port *p, int on);
 /*
+ * RX timestamps on the live set's RQs, now (no rebuild; any context). The
+ * caller keeps scx_port_params.rx_tstamp in step for the next set and has
+ * checked scx_params_conflict() with it.
+ */
+void scx_port_set_rx_tstamp(struct scx_port *p, int on);
+/*
+ * The device's free-running 64-bit timer (caps.timer_khz, +- its
+ * oscillator's error), as CQE timestamps carry it: three or four 32-bit
+ * MMIO reads (high, low, high, and low again if the high word moved). Any
+ * context.
+ */
+uint64_t scx_port_read_clock(const struct scx_port *p);
+/*
  * ethtool's rx-fcs: RQs place each frame's FCS (4 bytes) after it and
  * report it in the length, as scx_port_set_rx_vlan_strip applies its
  * setting. -EOPNOTSUPP while the live set runs HW-GRO (SHAMPO places no
@@ -377,6 +398,12 @@ struct scx_tx_pkt {
 	 */
 	uint8_t hbh_off;
 	uint16_t vlan_tci;	/* vlan: the tag's TCI */
+	/*
+	 * A hardware TX timestamp is wanted: the skb gets its own WQE (never an
+	 * MPWQE session) and, at completion, scx_os_tx_tstamp() with the
+	 * completion's timer value before scx_os_tx_free().
+	 */
+	uint8_t tstamp;
 	uint32_t num_bytes;	/* out: BQL bytes */
 };
 

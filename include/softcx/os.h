@@ -158,6 +158,12 @@ struct scx_rx_pkt {
 	uint16_t vlan_tci;	/* vlan: the 802.1Q tag the device stripped (skb hwaccel tag) */
 	uint8_t vlan;
 	uint8_t rsvd;
+	/*
+	 * The device's raw 64-bit timer value when the frame arrived (a
+	 * session's: its first packet's), 0 unless the RQ's RX timestamps are
+	 * on (scx_port_set_rx_tstamp); the OS converts it (its PHC).
+	 */
+	uint64_t ts;
 };
 enum { SCX_HASH_NONE = 0, SCX_HASH_L3 = 1, SCX_HASH_L4 = 2 };
 enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1 };
@@ -252,6 +258,12 @@ void scx_os_xdp_frames_free_bulk(void *os_channel, void *const *frames, uint32_t
 /* ---- driver core -> TX completion ---- */
 /* Release one transmitted skb (its DMA mappings were unmapped already). */
 void scx_os_tx_free(void *os_channel, void *skb, int napi_budget);
+/*
+ * A skb posted with scx_tx_pkt.tstamp completed: ts is the raw device
+ * timer value of its completion CQE. Called right before its
+ * scx_os_tx_free(), from NAPI (or the drain of a close).
+ */
+void scx_os_tx_tstamp(void *os_channel, void *skb, uint64_t ts);
 
 #ifdef __cplusplus
 }

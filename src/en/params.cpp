@@ -91,6 +91,9 @@ bool hw_gro_ok(const prm::HcaCaps &caps, const char **why)
 
 const char *params_conflict(const prm::HcaCaps &caps, const scx_port_params &params)
 {
+	/* a mini CQE has no timestamp: its packet would get the title's */
+	if (params.rx_tstamp && params.rx_cqe_compress)
+		return "RX hardware timestamps are incompatible with CQE compression";
 	if (!params.rx_hw_gro)
 		return nullptr;
 	if (!hw_gro_ok(caps, nullptr))
@@ -344,6 +347,7 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->xdp_sq = xdp_sq_limits(caps, params->mtu, params->xdp_tx_mpwqe != 0);
 	cp->moder = p->moder;
 	cp->rx_vlan_strip = p->rx_vlan_strip;
+	cp->rx_tstamp = params->rx_tstamp != 0;
 	cp->rx_fcs = p->rx_fcs;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
 	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
@@ -392,6 +396,7 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->rx_striding = striding_rq_ok(p->caps, nullptr);
 	caps->rx_cqe_compress = cqe_compress_ok(p->caps, nullptr);
 	caps->rx_hw_gro = hw_gro_ok(p->caps, nullptr);
+	caps->timer_khz = p->caps.device_frequency_khz.get();
 	caps->xdp_max_mtu = xdp_max_mtu(p->os);
 	caps->min_log_sq_size = kMinUserLogQueue;
 	caps->max_log_sq_size = p->caps.log_max_sq_sz;

@@ -228,6 +228,24 @@ extern "C" int scx_port_set_moder(scx_port *p, const scx_port_moder *m, const ch
 	return err;
 }
 
+extern "C" void scx_port_set_rx_tstamp(scx_port *p, int on)
+{
+	for (u32 i = 0; p->live.ch && i < p->live.nch; i++)
+		rq_set_tstamp(&p->live.ch[i].rq, on != 0);
+}
+
+extern "C" uint64_t scx_port_read_clock(const scx_port *p)
+{
+	u32 hi = bus::mmio_read32(p->fn, prm::kInitSegTimerH);
+	u32 lo = bus::mmio_read32(p->fn, prm::kInitSegTimerL);
+	u32 hi2 = bus::mmio_read32(p->fn, prm::kInitSegTimerH);
+
+	/* the low word wrapped between the reads: read it again, under the new high word */
+	if (hi != hi2)
+		lo = bus::mmio_read32(p->fn, prm::kInitSegTimerL);
+	return (u64)hi2 << 32 | lo;
+}
+
 namespace {
 /* A context field (Rq::*field) on every live RQ; 0 or the first error. */
 int live_rqs_set_ctx(Port *p, u8 Rq::*field, u8 value)

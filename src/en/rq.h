@@ -72,6 +72,7 @@ struct Rq {
 	RxComp comp;		/* the CQ's compression: which poll loop runs */
 	Cq cq;
 	CqeDecomp decomp;	/* compression: the title, the run being handed out */
+	u64 ts_mask;		/* __atomic: ~0 while RX timestamps are wanted (rq_set_tstamp), else 0 */
 	/* cold */
 	u32 rqn;
 	bool has_rqn;
@@ -124,6 +125,11 @@ void rq_inject_error(Rq *rq);
  * applies the setting).
  */
 int rq_set_ctx(Rq *rq, u8 *field, u8 value);
+/* RX timestamps wanted (each packet's raw CQE timestamp in scx_rx_pkt.ts) or not; any context. */
+inline void rq_set_tstamp(Rq *rq, bool on)
+{
+	__atomic_store_n(&rq->ts_mask, on ? ~(u64)0 : 0, __ATOMIC_RELAXED);
+}
 /* Recovery's last step: RST -> RDY with the RQ's context, and any change that came meanwhile. */
 int rq_ready_with_ctx(Rq *rq);
 

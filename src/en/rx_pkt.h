@@ -29,8 +29,13 @@ inline u8 rx_hash_type(const prm::Cqe64 *cqe)
 	return SCX_HASH_NONE;
 }
 
-inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt)
+/* The RQ's timestamp mask: all ones while RX timestamps are wanted, else 0. */
+inline u64 rx_ts_mask(const Rq *rq) { return __atomic_load_n(&rq->ts_mask, __ATOMIC_RELAXED); }
+
+/* The CQE's raw device timestamp when the RQ wants it (ts_mask), else 0: no branch. */
+inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask)
 {
+	pkt->ts = ((u64)cqe->timestamp_h.get() << 32 | cqe->timestamp_l.get()) & ts_mask;
 	pkt->hash = cqe->rss_hash_result.get();
 	pkt->hash_type = rx_hash_type(cqe);
 	pkt->csum = rx_csum(cqe);

@@ -25,6 +25,8 @@ constexpr u32 kFrameBulk = 16;
 
 struct Release {
 	int napi;
+	bool has_ts;	/* ts is the completing CQE's (not an error CQE's, not a flush) */
+	u64 ts;		/* raw device timestamp */
 	u32 nframes;
 	void *frames[kFrameBulk];
 };
@@ -67,6 +69,14 @@ template <SqKind K> u32 release_wqe(Sq *sq, const TxWqeInfo &wi, Release *r)
 	for (u32 i = 0; i < wi.num_dma; i++)
 		pkts += release_entry<K>(sq, sq->dma_fifo[sq->dma_cc++ & sq->dma_mask], r);
 	if (K == SqKind::Skb && wi.skb) {
+		if (__builtin_expect(wi.tstamp, 0)) {
+			if (r->has_ts) {
+				scx_os_tx_tstamp(sq->os_channel, wi.skb, r->ts);
+				sq->stats->timestamps_delivered.inc();
+			} else {
+				sq->stats->timestamps_lost.inc();
+			}
+		}
 		scx_os_tx_free(sq->os_channel, wi.skb, r->napi);
 		pkts++;
 	}
@@ -186,7 +196,9 @@ int post_wqe(Sq *sq, scx_tx_pkt *pkt, u8 opcode, const InlineHdr &h, u16 mss, u3
 
 	ctrl->set(opcode, sq->pc, sq->sqn, ds);
 	sq->wqe_info[pi] = TxWqeInfo{pkt->skb, pkt->num_bytes, (u16)num_wqebbs,
-				     (u16)pkt->nr_frags, wire_bytes, wire_pkts};
+				     (u16)pkt->nr_frags, wire_bytes, wire_pkts, pkt->tstamp};
+	if (__builtin_expect(pkt->tstamp, 0))
+		sq->stats->timestamps.inc();
 	sq->doorbell_cseg = ctrl;
 	sq->unrung++;
 	sq->pc += num_wqebbs;
@@ -471,8 +483,13 @@ template <bool kMpw> int sq_xmit(Sq *sq, scx_tx_pkt *pkt)
 	if (__builtin_expect(!pkt->gso_type && pkt->len + vlan_bytes(pkt) > sq->lim.max_frame, 0))
 		return -SCX_EMSGSIZE;
 	if (kMpw) {
-		/* eligible: linear, no VLAN tag to insert, no inline (SQ-wide), no LSO */
-		if (__builtin_expect(pkt->nr_frags == 1 && !pkt->gso_type && !pkt->vlan, 1)) {
+		/*
+		 * eligible: linear, no VLAN tag to insert, no inline (SQ-wide), no
+		 * LSO, no TX timestamp (a session's skbs live in the FIFO, which
+		 * keeps no flag)
+		 */
+		if (__builtin_expect(pkt->nr_frags == 1 && !pkt->gso_type && !(pkt->vlan | pkt->tstamp),
+				     1)) {
 			err = mpw_xmit(sq, pkt);
 			return err ? err : (stop_needed(sq) ? SCX_TX_STOP : 0);
 		}
@@ -543,14 +560,19 @@ template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 					"SQ 0x%x %s CQE: syndrome 0x%x wqe 0x%x (cc 0x%x pc 0x%x)\n",
 					sq->sqn, known ? "error" : "bogus", err->syndrome, ctr, sqcc, pc);
 			/* The device did what comes before the failed WQE; sq_recover() flushes the rest. */
-			if (known && cqe->opcode() == prm::kCqeReqErr)
+			if (known && cqe->opcode() == prm::kCqeReqErr) {
+				r.has_ts = false;	/* an error CQE carries no timestamp */
 				complete_wqes<K>(sq, &sqcc, pc, ctr, false, &r, done);
+			}
 			cq->pop();
 			sq->bogus_cqe = !known;
 			__atomic_store_n(&sq->recovering, true, __ATOMIC_RELAXED);
 			done->tx_error = 1;
 			break;
 		}
+		/* every skb this CQE completes takes its timestamp (mlx5 does the same) */
+		r.has_ts = true;
+		r.ts = (u64)cqe->timestamp_h.get() << 32 | cqe->timestamp_l.get();
 		complete_wqes<K>(sq, &sqcc, pc, ctr, true, &r, done);
 		cq->pop();
 	}

@@ -32,6 +32,7 @@ struct TxWqeInfo {
 	/* Skb SQ: what tx_packets/tx_bytes count once the WQE completes (wire packets, bytes) */
 	u32 wire_bytes;
 	u16 wire_pkts;
+	u8 tstamp;		/* skb asked for a hardware TX timestamp (scx_tx_pkt.tstamp) */
 };
 
 /*

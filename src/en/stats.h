@@ -67,6 +67,9 @@ struct SqStats {
 	Counter cqe_err;
 	Counter recover;
 	Counter doorbells;
+	Counter timestamps;		/* skbs posted with a hardware TX timestamp requested */
+	Counter timestamps_delivered;	/* ... whose completion handed the stamp to the OS */
+	Counter timestamps_lost;	/* ... released without one (flushed, or before an error CQE) */
 };
 
 /* An XDP send queue: the XDP_TX SQ ("rx_xdp_tx_*") or the redirect target SQ ("tx_xdp_*"). */

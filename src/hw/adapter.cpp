@@ -47,8 +47,12 @@ bool model_known(int model)
  * multi-packet WQE and no striding RQ (the others have it with the
  * extended stride-count range, 8..256 strides per WQE, so that a linear
  * RQ of 2 KiB strides fits a 32 KiB WQE); SHAMPO (HW-GRO) starts with
- * ConnectX-7. The limits are the same for all.
+ * ConnectX-7. The limits are the same for all. The internal timer runs at
+ * 156.25 MHz up to ConnectX-5, at 1 GHz from ConnectX-6 Dx.
  */
+constexpr u32 kTimerKhzSlow = 156250;
+constexpr u32 kTimerKhzFast = 1000000;
+
 prm::HcaCaps model_caps(u8 model)
 {
 	prm::HcaCaps c = {};
@@ -74,6 +78,7 @@ prm::HcaCaps model_caps(u8 model)
 	c.cq_period_start_from_cqe = 1;
 	c.enhanced_cqe_compression = model >= prm::kModelCx6Dx ? 1 : 0;
 	c.mini_cqe_resp_stride_index = c.enhanced_cqe_compression;
+	c.device_frequency_khz.set(model >= prm::kModelCx6Dx ? kTimerKhzFast : kTimerKhzSlow);
 	return c;
 }
 
@@ -173,6 +178,8 @@ extern "C" int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_
 		return -SCX_ENOMEM;
 	a->os_dev = os_dev;
 	a->caps = model_caps((u8)model);
+	a->timer_rate = timer_rate(a->caps.device_frequency_khz.get());
+	a->timer_base_ns = scx_os_timer_now();
 	a->nr_functions = nr_functions;
 	for (u32 i = 0; i < nr_functions; i++) {
 		a->fn[i] = function_create(a, i);

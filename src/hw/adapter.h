@@ -249,6 +249,17 @@ struct Rss {
 	u32 rqn[1u << prm::kRssMaxTableLog];
 };
 
+/*
+ * The internal timer's ticks per ns as 64.64 fixed point: at most one tick
+ * short of the exact floor(ns * khz * (1e9 + kTimerErrorPpb) / 1e15).
+ */
+constexpr u32 kTimerErrorPpb = 20000;	/* +20 ppm: the oscillator runs fast */
+struct TimerRate {
+	u64 whole;
+	u64 frac;	/* / 2^64 */
+};
+TimerRate timer_rate(u32 khz);
+
 } /* namespace softcx::hw */
 
 /* One PCI function = one port. bus::Function aliases this type. */
@@ -275,6 +286,8 @@ struct scx_hw_function {
 struct scx_hw_adapter {
 	void *os_dev;
 	softcx::prm::HcaCaps caps;	/* as QUERY_HCA_CAP returns them (big-endian fields) */
+	softcx::u64 timer_base_ns;	/* scx_os_timer_now() at which the internal timer read 0 */
+	softcx::hw::TimerRate timer_rate;	/* caps.device_frequency_khz, kTimerErrorPpb fast */
 	softcx::u32 nr_functions;
 	struct scx_hw_function *fn[softcx::hw::kMaxFunctions];
 };
@@ -287,6 +300,21 @@ using Adapter = struct ::scx_hw_adapter;
 
 inline const prm::HcaCaps &caps_of(const Function *fn) { return fn->adapter->caps; }
 inline void *os_dev_of(const Function *fn) { return fn->adapter->os_dev; }
+
+/*
+ * The free-running internal timer (prm::kInitSegTimerH/L, CQE timestamps):
+ * ticks of the adapter's clock since timer_base_ns. Any context; a
+ * multiply per read (it is read for every CQE).
+ */
+inline u64 timer_ticks(u64 elapsed_ns, const TimerRate &r)
+{
+	return elapsed_ns * r.whole + (u64)(((unsigned __int128)elapsed_ns * r.frac) >> 64);
+}
+inline u64 timer_read(const Function *fn)
+{
+	const Adapter *a = fn->adapter;
+	return timer_ticks(scx_os_timer_now() - a->timer_base_ns, a->timer_rate);
+}
 
 /* Slot index named by an object number, or -1 when it cannot name a slot of this table. */
 inline int obj_slot(u32 num, ObjType type, u32 table_size)

@@ -58,6 +58,9 @@ bool joins(const CqComp &c, const prm::Cqe64 *cqe)
 		t.check_sum = c.title.check_sum;
 	t.byte_cnt = c.title.byte_cnt;
 	t.wqe_counter = c.title.wqe_counter;
+	/* a mini CQE has no timestamp: its packet reads the title's */
+	t.timestamp_h = c.title.timestamp_h;
+	t.timestamp_l = c.title.timestamp_l;
 	return !__builtin_memcmp(&t, &c.title, prm::kCqeSize - 2);
 }
 

@@ -24,6 +24,7 @@ struct RxFrame {
 	RssResult rss;
 	u8 vlan;		/* an outer 802.1Q tag was stripped (rx_strip_vlan): vlan_tci */
 	u16 vlan_tci;
+	u64 ts;			/* the internal timer when the frame arrived (CQE timestamp) */
 };
 
 /*
@@ -106,6 +107,8 @@ inline u8 l3_cqe_type(const RxFrame &f)
 	cqe->l4_l3_hdr_type = (u8)((l4_cqe_type(f) << 4) | (l3_cqe_type(f) << 2) | f.vlan);
 	cqe->vlan_info.set(f.vlan_tci);
 	cqe->byte_cnt.set(f.len + f.fcs);
+	cqe->timestamp_h.set((u32)(f.ts >> 32));
+	cqe->timestamp_l.set((u32)f.ts);
 	cqe->wqe_counter.set(wqe_counter);
 }
 

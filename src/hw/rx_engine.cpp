@@ -164,6 +164,7 @@ void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, IrqBatch *irqs)
 	f.fcs = 0;
 	f.vlan = 0;
 	f.vlan_tci = 0;
+	f.ts = timer_read(fn);
 	parse_frame(data, len, &f.pi);
 	int ix = rss_steer(fn, data, f.pi, &f.rss) ? obj_slot(f.rss.rqn, ObjType::Rq, kMaxRqs) : -1;
 	if (ix < 0) {

@@ -376,10 +376,17 @@ u8 exec_lso(TxRun &t, const Wqe &w)
 
 /* ---- completions ---- */
 
-/* False when the CQ cannot take it (an overrun): the SQ stops in ERR, its completion unreported. */
-bool tx_cqe(TxRun &t, const CtrlSeg &ctrl)
+/*
+ * False when the CQ cannot take it (an overrun): the SQ stops in ERR, its
+ * completion unreported. ts: the timer when the WQE's (first) frame went
+ * on the wire, before the peer received it.
+ */
+bool tx_cqe(TxRun &t, const CtrlSeg &ctrl, u64 ts)
 {
 	prm::Cqe64 cqe = {};
+
+	cqe.timestamp_h.set((u32)(ts >> 32));
+	cqe.timestamp_l.set((u32)ts);
 	cqe.wqe_counter.set(ctrl.wqe_index());
 	cqe.sop_drop_qpn.set(((u32)ctrl.opcode() << 24) | t.sqn);
 	if (cq_post(t.fn, t.sq->cq, &cqe, prm::kCqeReq, t.irqs))
@@ -440,12 +447,15 @@ void sq_execute(TxRun &t)
 			return;
 		}
 		bus_add(&t.fn->bus.rd_desc_bytes, w.ds * prm::kSendWqeDS);
+		/* a WQE that asks for a CQE: its timestamp is the time it starts on the wire */
+		bool want_cqe = ctrl.fm_ce_se & prm::kCtrlCqUpdate;
+		u64 ts = want_cqe ? timer_read(t.fn) : 0;
 		u8 synd = exec_wqe(t, w, ctrl.opcode());
 		if (synd) {
 			tx_error(t, ctrl.opcode(), synd);
 			return;
 		}
-		bool cqe_ok = !(ctrl.fm_ce_se & prm::kCtrlCqUpdate) || tx_cqe(t, ctrl);
+		bool cqe_ok = !want_cqe || tx_cqe(t, ctrl, ts);
 		sq->cc = (u16)(sq->cc + nbb);
 		if (__builtin_expect(!cqe_ok, 0))
 			return;

@@ -30,4 +30,11 @@ bool cmd_exec(Function *fn, const void *in, u32 in_len, void *out, u32 out_len);
  */
 void mmio_write64(Function *fn, u32 offset, u64 value);
 
+/*
+ * A 32-bit MMIO read from the function's BAR (prm::kInitSeg* offsets),
+ * converted from the register's big-endian to CPU order. An offset with no
+ * register reads as all ones, as a PCI read nothing answers. Any context.
+ */
+u32 mmio_read32(Function *fn, u32 offset);
+
 } /* namespace softcx::bus */

@@ -98,6 +98,13 @@ struct HcaCaps {
 	u8 mini_cqe_resp_stride_index;	/* mini_cqe_res_format kMiniCqeCsumStridx */
 	u8 rsvd[3];
 	u8 ext_stride_num_range;	/* striding RQ: 8..256 strides per WQE too */
+	/*
+	 * The rate of the free-running internal timer (kInitSegTimerH/L)
+	 * that stamps CQEs (cqe.h timestamp_h/l), in kHz. Nominal: the
+	 * device's oscillator is off by up to a few ppm (the emulator's by
+	 * kTimerErrorPpb), which a PTP clock built on it corrects.
+	 */
+	be32 device_frequency_khz;
 };
 
 struct QueryHcaCapOut {
@@ -430,6 +437,14 @@ inline void counters_get(const QueryPortCountersOut &out, PortCounters *c)
 /* MMIO offsets in a function's BAR (one UAR page). */
 constexpr u32 kUarCqDoorbell = 0x20;	/* u64: be32 arm word, be32 cqn */
 constexpr u32 kUarSqDoorbell = 0x800;	/* u64: first 8 bytes of the ctrl seg */
+/*
+ * Init segment registers after the UAR page, read with 32-bit MMIO reads
+ * (big-endian): the free-running 64-bit internal timer, high then low
+ * word. The two reads are not atomic together: a driver reads high, low,
+ * high again, and low once more when the high word moved.
+ */
+constexpr u32 kInitSegTimerH = 0x1000;
+constexpr u32 kInitSegTimerL = 0x1004;
 
 
 /* Layout as the PRM has it: sizes and field offsets are part of the format. */
@@ -441,7 +456,7 @@ static_assert(sizeof(CmdOut) == 8);
 static_assert(__builtin_offsetof(CmdOut, status) == 0);
 static_assert(__builtin_offsetof(CmdOut, rsvd) == 1);
 static_assert(__builtin_offsetof(CmdOut, syndrome) == 4);
-static_assert(sizeof(HcaCaps) == 32);
+static_assert(sizeof(HcaCaps) == 36);
 static_assert(__builtin_offsetof(HcaCaps, model) == 0);
 static_assert(__builtin_offsetof(HcaCaps, wqe_inline_mode) == 1);
 static_assert(__builtin_offsetof(HcaCaps, enhanced_mpw) == 2);
@@ -465,7 +480,8 @@ static_assert(__builtin_offsetof(HcaCaps, enhanced_cqe_compression) == 26);
 static_assert(__builtin_offsetof(HcaCaps, mini_cqe_resp_stride_index) == 27);
 static_assert(__builtin_offsetof(HcaCaps, rsvd) == 28);
 static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
-static_assert(sizeof(QueryHcaCapOut) == 40);
+static_assert(__builtin_offsetof(HcaCaps, device_frequency_khz) == 32);
+static_assert(sizeof(QueryHcaCapOut) == 44);
 static_assert(__builtin_offsetof(QueryHcaCapOut, hdr) == 0);
 static_assert(__builtin_offsetof(QueryHcaCapOut, caps) == 8);
 static_assert(sizeof(CqModeration) == 8);

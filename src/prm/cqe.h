@@ -151,8 +151,8 @@ struct Cqe64 {
 	be32 immediate;
 	u8 rsvd40[4];
 	be32 byte_cnt;
-	be32 timestamp_h;
-	be32 timestamp_l;
+	be32 timestamp_h;	/* the internal timer (cmd.h kInitSegTimerH/L) at completion: */
+	be32 timestamp_l;	/* RX: the frame arrived; TX: the WQE's (first) frame left */
 	be32 sop_drop_qpn;
 	be16 wqe_counter;
 	u8 signature;	/* enhanced CQE compression: validity_iteration_count */
@@ -184,7 +184,9 @@ static_assert(sizeof(ErrCqe) == kCqeSize);
 /*
  * CQE compression (CQ context cqe_comp_en). Instead of one CQE per packet
  * the device writes, for a run of RX CQEs that agree in every field a mini
- * CQE does not carry, one title and 8-byte mini CQEs:
+ * CQE does not carry (but the timestamp, which a run does not compare and
+ * its mini CQEs' packets take from the title: RX timestamps and
+ * compression do not go together), one title and 8-byte mini CQEs:
  *
  * basic layout: a title CQE (format 3, byte_cnt = N, the number of mini
  * CQEs, all other fields the packets' shared ones and the first packet's

@@ -50,6 +50,7 @@ scx_port_params Pair::params(uint32_t mtu, int port) const
 	prm.rx_striding = opt.rx_striding;
 	prm.rx_cqe_compress = opt.rx_cqe_compress;
 	prm.rx_hw_gro = opt.rx_hw_gro;
+	prm.rx_tstamp = opt.rx_tstamp;
 	return prm;
 }
 

@@ -44,6 +44,7 @@ struct Options {
 	bool rx_striding = false;	/* rx_striding_rq (both ports) */
 	bool rx_cqe_compress = false;	/* rx_cqe_compress (both ports) */
 	bool rx_hw_gro = false;		/* rx-gro-hw: SHAMPO (both ports; needs rx_striding) */
+	bool rx_tstamp = false;		/* RX hardware timestamps (both ports) */
 };
 
 /* One TX buffer the test owns until its completion. */

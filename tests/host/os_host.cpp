@@ -142,6 +142,7 @@ size_t g_rxqs_live;
 int g_fail_deliveries, g_fail_allocs;
 std::map<void *, std::vector<host::RxRecord>> g_delivered;
 std::map<void *, std::vector<void *>> g_tx_freed;
+std::map<void *, std::vector<host::TxTstamp>> g_tx_tstamps;
 uint64_t g_recycles[2];		/* [napi] */
 host::XdpProg g_xdp_prog;
 std::map<void *, std::vector<host::Bytes>> g_redirected;
@@ -739,6 +740,12 @@ void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)
 	g_tx_freed[os_channel].push_back(skb);
 }
 
+void scx_os_tx_tstamp(void *os_channel, void *skb, uint64_t ts)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_tx_tstamps[os_channel].push_back({skb, ts});
+}
+
 } /* extern "C" */
 
 /* ================= test-facing helpers ================= */
@@ -824,6 +831,12 @@ const std::vector<void *> &tx_freed(void *os_channel)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
 	return g_tx_freed[os_channel];
+}
+
+const std::vector<TxTstamp> &tx_tstamps(void *os_channel)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_tx_tstamps[os_channel];
 }
 
 uint64_t rx_recycled(bool napi)
@@ -976,6 +989,7 @@ void reset()
 	g_errors = 0;
 	g_delivered.clear();
 	g_tx_freed.clear();
+	g_tx_tstamps.clear();
 	g_irqs.clear();
 	g_irq_total = 0;
 	g_cq_errors.clear();

@@ -89,6 +89,12 @@ uint32_t xdp_frame_bulks(void *os_channel);
 
 /* ---- TX completions (scx_os_tx_free) ---- */
 const std::vector<void *> &tx_freed(void *os_channel);
+/* scx_os_tx_tstamp calls, in order (each right before its skb's tx_freed entry). */
+struct TxTstamp {
+	void *skb;
+	uint64_t ts;
+};
+const std::vector<TxTstamp> &tx_tstamps(void *os_channel);
 
 /* ---- interrupts ---- */
 uint64_t irq_count(void *irq_ctx, uint32_t vector);
