@@ -338,9 +338,13 @@ static int scx_set_fcs_features(struct net_device *dev, netdev_features_t featur
  */
 static int scx_set_features(struct net_device *dev, netdev_features_t features)
 {
+	struct scx_priv *priv = netdev_priv(dev);
 	bool gro_hw_off = (dev->features & NETIF_F_GRO_HW) && !(features & NETIF_F_GRO_HW);
 	int err = gro_hw_off ? scx_set_gro_hw(dev, features) : 0;
 
+	/* rx-checksum off: the core hands every packet over unverified (rx_csum_none) */
+	if (!err && ((dev->features ^ features) & NETIF_F_RXCSUM))
+		scx_port_set_rx_csum(priv->port, !!(features & NETIF_F_RXCSUM));
 	err = err ?: scx_set_vlan_features(dev, features);
 	err = err ?: scx_set_fcs_features(dev, features);
 	return err ?: scx_set_gro_hw(dev, features);
@@ -446,7 +450,7 @@ void scx_netdev_setup(struct net_device *dev)
 {
 	const netdev_features_t features = NETIF_F_SG | NETIF_F_IP_CSUM |
 		NETIF_F_IPV6_CSUM | NETIF_F_RXCSUM | NETIF_F_RXHASH |
-		NETIF_F_HIGHDMA | NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_GSO_UDP_L4;
+		NETIF_F_TSO | NETIF_F_TSO6 | NETIF_F_GSO_UDP_L4;
 	/* strip and insert 802.1Q tags, insert 802.1ad tags (on by default, as mlx5) */
 	const netdev_features_t vlan = NETIF_F_HW_VLAN_CTAG_RX | NETIF_F_HW_VLAN_CTAG_TX |
 		NETIF_F_HW_VLAN_STAG_TX;
@@ -456,12 +460,13 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->min_mtu = SCX_MIN_MTU;
 	dev->max_mtu = SCX_MAX_MTU;
 	dev->watchdog_timeo = 5 * HZ;	/* ndo_tx_timeout after a queue stalls this long */
-	dev->features |= features | vlan;
+	/* any address the DMA API gives: not a switch (ethtool shows it [fixed]) */
+	dev->features |= features | vlan | NETIF_F_HIGHDMA;
 	dev->hw_features |= features | vlan;
 	/* off by default, as mlx5: keep the FCS (rx-fcs), take frames with a bad one (rx-all) */
 	dev->hw_features |= NETIF_F_RXFCS | NETIF_F_RXALL;
 	/* what a VLAN device on the port may offload through it */
-	dev->vlan_features |= features & ~NETIF_F_RXHASH;
+	dev->vlan_features |= (features & ~NETIF_F_RXHASH) | NETIF_F_HIGHDMA;
 	/* No MAC filter in the device: the address may change while up. */
 	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
 	/* netpoll transmits with IRQs off; the core's locks are _bh locks. */

@@ -108,7 +108,7 @@ static void scx_rx_meta(struct scx_chan *ch, struct sk_buff *skb, const struct s
 	if (pkt->vlan)	/* the device stripped it: NETIF_F_HW_VLAN_CTAG_RX */
 		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), pkt->vlan_tci);
 
-	if (pkt->csum == SCX_CSUM_UNNECESSARY && (dev->features & NETIF_F_RXCSUM))
+	if (pkt->csum == SCX_CSUM_UNNECESSARY)	/* only with rx-checksum on (scx_port_set_rx_csum) */
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	if (pkt->hash_type != SCX_HASH_NONE && (dev->features & NETIF_F_RXHASH))
 		skb_set_hash(skb, pkt->hash, pkt->hash_type == SCX_HASH_L4 ?

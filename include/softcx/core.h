@@ -273,6 +273,13 @@ int scx_port_set_rx_vlan_strip(struct scx_port *p, int on);
  */
 void scx_port_set_rx_tstamp(struct scx_port *p, int on);
 /*
+ * RX checksum verdicts used (rx-checksum on, the default) or ignored: every
+ * packet then reaches the OS as SCX_CSUM_NONE and is counted in
+ * rx_csum_none. Remembered for channel sets built later and applied to
+ * the live set now (no rebuild, no device command; any context).
+ */
+void scx_port_set_rx_csum(struct scx_port *p, int on);
+/*
  * The device's free-running 64-bit timer (caps.timer_khz, +- its
  * oscillator's error), as CQE timestamps carry it: three or four 32-bit
  * MMIO reads (high, low, high, and low again if the high word moved). Any

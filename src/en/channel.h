@@ -40,6 +40,7 @@ struct ChannelParams {
 	scx_port_moder moder;	/* of the CQs: rx for the RQ's, tx for the SQs' */
 	bool rx_vlan_strip;	/* the RQ strips outer 802.1Q tags (vsd 0) */
 	bool rx_tstamp;		/* the RQ hands each packet's CQE timestamp over */
+	bool rx_csum;		/* the RQ hands each packet's CQE checksum verdict over */
 	bool rx_fcs;		/* the RQ places each frame's FCS after it (scatter_fcs) */
 };
 

@@ -74,6 +74,7 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 		goto err;
 	p->moder = moder_port_default(p->caps);
 	p->rx_vlan_strip = true;
+	p->rx_csum = true;
 	rss_default(&p->rss, nch_max);
 	/* two sets during a switch: 3 SQs, 1 RQ, 4 CQs per channel each */
 	if (2 * 3 * nch_max > p->caps.max_sqs.get() || 2 * nch_max > p->caps.max_rqs.get() ||
@@ -232,6 +233,13 @@ extern "C" void scx_port_set_rx_tstamp(scx_port *p, int on)
 {
 	for (u32 i = 0; p->live.ch && i < p->live.nch; i++)
 		rq_set_tstamp(&p->live.ch[i].rq, on != 0);
+}
+
+extern "C" void scx_port_set_rx_csum(scx_port *p, int on)
+{
+	p->rx_csum = on != 0;
+	for (u32 i = 0; p->live.ch && i < p->live.nch; i++)
+		rq_set_csum(&p->live.ch[i].rq, on != 0);
 }
 
 extern "C" uint64_t scx_port_read_clock(const scx_port *p)

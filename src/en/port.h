@@ -30,6 +30,7 @@ struct scx_port {
 	scx_rss rss;		/* RSS channel sets are built with (en/rss.cpp) */
 	bool rx_vlan_strip;	/* RQs strip outer 802.1Q tags (scx_port_set_rx_vlan_strip) */
 	bool rx_fcs;		/* RQs place each frame's FCS after it (scx_port_set_rx_fcs) */
+	bool rx_csum;		/* RQs use the CQEs' checksum verdicts (scx_port_set_rx_csum) */
 	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.

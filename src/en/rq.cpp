@@ -103,7 +103,7 @@ __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::
 		slot->page = nullptr;
 		return;
 	}
-	rx_pkt_meta(cqe, &pkt, rx_ts_mask(rq));
+	rx_pkt_meta(cqe, &pkt, rx_ts_mask(rq), rx_csum_mask(rq));
 	if (X != RxXdp::Off) {
 		XdpFate f = rx_run_xdp<X>(rq, slot->page, slot->dma, kPageSize, &pkt);
 
@@ -195,6 +195,7 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 	in.log_wq_sz = (u8)(layout.striding ? layout.log_wqes : log_size);
 	in.vsd = rq->vsd = p.rx_vlan_strip ? 0 : 1;
 	rq_set_tstamp(rq, p.rx_tstamp);
+	rq_set_csum(rq, p.rx_csum);
 	in.scatter_fcs = rq->scatter_fcs = p.rx_fcs ? 1 : 0;
 	err = cmd_queue_create(fn, os_port, kRqCmds, &in, rq->mem, &rq->rqn);
 	if (err)

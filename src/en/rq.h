@@ -73,6 +73,7 @@ struct Rq {
 	Cq cq;
 	CqeDecomp decomp;	/* compression: the title, the run being handed out */
 	u64 ts_mask;		/* __atomic: ~0 while RX timestamps are wanted (rq_set_tstamp), else 0 */
+	u8 csum_mask;		/* __atomic: ~0 while CQE checksum verdicts are used (rq_set_csum), else 0 */
 	/* cold */
 	u32 rqn;
 	bool has_rqn;
@@ -129,6 +130,15 @@ int rq_set_ctx(Rq *rq, u8 *field, u8 value);
 inline void rq_set_tstamp(Rq *rq, bool on)
 {
 	__atomic_store_n(&rq->ts_mask, on ? ~(u64)0 : 0, __ATOMIC_RELAXED);
+}
+/*
+ * The CQE's checksum verdict used (scx_rx_pkt.csum, rx_csum_unnecessary) or
+ * ignored (every packet SCX_CSUM_NONE, counted in rx_csum_none), as mlx5
+ * does with rx-checksum off; the device is not told. Any context.
+ */
+inline void rq_set_csum(Rq *rq, bool on)
+{
+	__atomic_store_n(&rq->csum_mask, on ? (u8)~0u : (u8)0, __ATOMIC_RELAXED);
 }
 /* Recovery's last step: RST -> RDY with the RQ's context, and any change that came meanwhile. */
 int rq_ready_with_ctx(Rq *rq);

@@ -191,7 +191,7 @@ void gro_open(Rq *rq, const prm::Cqe64 *cqe, const u8 *hd, u32 hlen, u32 dlen)
 	s->fixed_id = false;
 	s->npieces = 0;
 	s->mergeable = gro_parse(s);
-	rx_pkt_meta(cqe, &s->pkt, rx_ts_mask(rq));
+	rx_pkt_meta(cqe, &s->pkt, rx_ts_mask(rq), rx_csum_mask(rq));
 	s->pkt.page = nullptr;
 	s->pkt.buf_off = 0;
 	s->pkt.buf_size = 0;
@@ -274,7 +274,7 @@ __attribute__((always_inline)) inline void shampo_cqe(Rq *rq, const prm::Cqe64 *
 			if (!mpw_frame_len_ok(r, len))
 				return;
 			pkt.len = len;
-			rx_pkt_meta(c, &pkt, rx_ts_mask(r));
+			rx_pkt_meta(c, &pkt, rx_ts_mask(r), rx_csum_mask(r));
 			mpw_nonlinear_frame(r, pg, off, &pkt);
 			return;
 		}

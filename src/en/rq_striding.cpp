@@ -114,7 +114,7 @@ __attribute__((always_inline)) inline void handle_striding_cqe(Rq *rq, const prm
 		if (!mpw_frame_len_ok(r, len))
 			return;
 		pkt.len = len;
-		rx_pkt_meta(c, &pkt, rx_ts_mask(r));
+		rx_pkt_meta(c, &pkt, rx_ts_mask(r), rx_csum_mask(r));
 		if (l.linear)
 			linear_frame<X>(r, pg, off, &pkt);
 		else

@@ -31,14 +31,21 @@ inline u8 rx_hash_type(const prm::Cqe64 *cqe)
 
 /* The RQ's timestamp mask: all ones while RX timestamps are wanted, else 0. */
 inline u64 rx_ts_mask(const Rq *rq) { return __atomic_load_n(&rq->ts_mask, __ATOMIC_RELAXED); }
+/* The RQ's checksum mask: all ones while CQE checksum verdicts are used, else 0. */
+inline u8 rx_csum_mask(const Rq *rq) { return __atomic_load_n(&rq->csum_mask, __ATOMIC_RELAXED); }
 
-/* The CQE's raw device timestamp when the RQ wants it (ts_mask), else 0: no branch. */
-inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask)
+/*
+ * A CQE's metadata. The raw device timestamp when the RQ wants it
+ * (ts_mask), else 0; the checksum verdict when the RQ uses it (csum_mask,
+ * SCX_CSUM_NONE being 0), else none. No branch for either.
+ */
+inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask, u8 csum_mask)
 {
+	static_assert(SCX_CSUM_NONE == 0, "rx_pkt_meta masks the verdict to SCX_CSUM_NONE");
 	pkt->ts = ((u64)cqe->timestamp_h.get() << 32 | cqe->timestamp_l.get()) & ts_mask;
 	pkt->hash = cqe->rss_hash_result.get();
 	pkt->hash_type = rx_hash_type(cqe);
-	pkt->csum = rx_csum(cqe);
+	pkt->csum = (u8)(rx_csum(cqe) & csum_mask);
 	pkt->meta_len = 0;
 	pkt->vlan = cqe->has_vlan();
 	pkt->vlan_tci = cqe->vlan_info.get();

@@ -163,6 +163,59 @@ TEST_F(Pair, BadChecksumWithoutOffloadIsNotTrusted)
 	EXPECT_EQ(stat(0, "tx_csum_none"), 1u);
 }
 
+/*
+ * rx-checksum off (scx_port_set_rx_csum): the verdict of a good CQE is not
+ * handed over, the packets count as rx_csum_none; on a live port, kept by
+ * a set opened later, for every RQ type with and without CQE compression.
+ */
+TEST_F(Pair, RxChecksumOffHandsNoVerdictOver)
+{
+	struct Case {
+		bool striding, compress;
+	};
+	for (Case c : { Case{ false, false }, Case{ true, false }, Case{ false, true },
+			Case{ true, true } }) {
+		SCOPED_TRACE(std::string(c.striding ? "striding" : "cyclic") +
+			     (c.compress ? " compressed" : ""));
+		Options o;
+		o.rx_striding = c.striding;
+		o.rx_cqe_compress = c.compress;
+		build(o);
+		auto burst = [&](int n) {
+			size_t before = rx(1).size();
+			for (int i = 0; i < n; i++)
+				ASSERT_EQ(post(0, udp_frame(100, (uint16_t)(1000 + i))), 0);
+			doorbell(0);
+			poll(1);
+			poll(0);
+			ASSERT_EQ(rx(1).size(), before + n);
+		};
+		burst(4);
+		scx_port_set_rx_csum(p[1].port, 0);
+		burst(8);
+		for (size_t i = 4; i < 12; i++)
+			EXPECT_EQ(rx(1)[i].meta.csum, SCX_CSUM_NONE) << i;
+		EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 4u);
+		EXPECT_EQ(stat(1, "rx_csum_none"), 8u);
+
+		/* a set opened later keeps the setting */
+		scx_port_close(p[1].port);
+		auto chans = p[1].os_channels();
+		scx_port_params prm = params(1500, 1);
+		ASSERT_EQ(scx_port_open(p[1].port, &prm, chans.data()), 0);
+		burst(2);
+		EXPECT_EQ(rx(1).back().meta.csum, SCX_CSUM_NONE);
+		EXPECT_EQ(stat(1, "rx_csum_none"), 10u);
+
+		scx_port_set_rx_csum(p[1].port, 1);
+		burst(3);
+		EXPECT_EQ(rx(1).back().meta.csum, SCX_CSUM_UNNECESSARY);
+		EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 7u);
+		EXPECT_EQ(stat(1, "rx_csum_none"), 10u);
+		EXPECT_EQ(stat(1, "rx_packets"), 17u);
+	}
+}
+
 TEST_F(Pair, Cx4InlinesL2HeadersAndFramesStayIntact)
 {
 	Options o;

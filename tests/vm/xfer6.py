@@ -6,6 +6,7 @@
   xfer6.py tcp-send ADDR PORT BYTES [hbh]   send BYTES of seeded data; print its sha256
   xfer6.py udp-recv PORT N OUT        receive up to N datagrams (10 s idle timeout), write count of intact ones
   xfer6.py udp-send ADDR PORT N [hbh]  send N 1000-byte datagrams with a checkable pattern
+  xfer6.py udp-gso-send ADDR PORT N K  the same N datagrams, K to a send (UDP_SEGMENT 1000: UDP GSO)
 
 "hbh": every packet carries a hop-by-hop options header (one PadN option),
 an IPv6 extension header the device does not parse.
@@ -16,6 +17,7 @@ import socket
 import sys
 
 SO_RCVBUFFORCE = getattr(socket, "SO_RCVBUFFORCE", 33)
+UDP_SEGMENT = getattr(socket, "UDP_SEGMENT", 103)
 HBH = bytes([0, 0, 1, 4, 0, 0, 0, 0])	# next header (kernel fills), len 0, PadN of 4
 
 
@@ -87,6 +89,12 @@ def main(a):
 		hbh(s, len(a) > 4)
 		for i in range(int(a[3])):
 			s.sendto(pattern(i), (a[1], int(a[2])))
+	elif a[0] == "udp-gso-send":
+		s = socket.socket(socket.AF_INET6, socket.SOCK_DGRAM)
+		s.setsockopt(socket.IPPROTO_UDP, UDP_SEGMENT, 1000)
+		n, k = int(a[3]), int(a[4])
+		for i in range(0, n, k):
+			s.sendto(b"".join(pattern(j) for j in range(i, min(n, i + k))), (a[1], int(a[2])))
 	else:
 		sys.exit("unknown mode " + a[0])
 
