@@ -141,7 +141,9 @@ frames off-again 10
 assert_eq "both off: frames without a tail (2 damaged dropped)" 8 "$PLAIN"
 assert_eq "both off: frames seen" 8 "$SEEN"
 
-# ---- rx-fcs and rx-gro-hw (cx7)
+# ---- rx-fcs and rx-gro-hw (cx7; SHAMPO needs the striding RQ without CQE
+# compression, which SCX_RX_STRIDING / SCX_RX_CQE_COMPRESS may have changed)
+ip netns exec "$NS" ethtool --set-priv-flags scx1 rx_striding_rq on rx_cqe_compress off
 ip netns exec "$NS" ethtool -K scx1 rx-gro-hw on
 feat_is scx1 "$NS" rx-gro-hw on
 ip netns exec "$NS" ethtool -K scx1 rx-fcs on
