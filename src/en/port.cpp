@@ -229,17 +229,48 @@ extern "C" int scx_port_set_moder(scx_port *p, const scx_port_moder *m, const ch
 	return err;
 }
 
-extern "C" void scx_port_set_rx_tstamp(scx_port *p, int on)
+namespace {
+/* f(rq) on every RQ of the live channel set (none while down). */
+template <typename F> void each_live_rq(Port *p, F f)
 {
 	for (u32 i = 0; p->live.ch && i < p->live.nch; i++)
-		rq_set_tstamp(&p->live.ch[i].rq, on != 0);
+		f(&p->live.ch[i].rq);
+}
+
+/*
+ * A context field (Rq::*field) from `old` to `value` on every live RQ, or
+ * on none: when a MODIFY_RQ fails (e.g. an RQ in error), every RQ goes
+ * back to `old`, so that the RQs never stay mixed and the feature the
+ * kernel keeps (the change failed) is what the device does. An RQ whose
+ * MODIFY fails either way restarts from its recovery with the field as
+ * stored (rq_ready_with_ctx). 0 or the first error.
+ */
+int live_rqs_set_ctx(Port *p, u8 Rq::*field, u8 value, u8 old)
+{
+	int err = 0;
+
+	each_live_rq(p, [&](Rq *rq) {
+		if (!err)
+			err = rq_set_ctx(rq, &(rq->*field), value);
+	});
+	if (err)
+		each_live_rq(p, [&](Rq *rq) {
+			if (__atomic_load_n(&(rq->*field), __ATOMIC_RELAXED) != old)
+				rq_set_ctx(rq, &(rq->*field), old);
+		});
+	return err;
+}
+} /* namespace */
+
+extern "C" void scx_port_set_rx_tstamp(scx_port *p, int on)
+{
+	each_live_rq(p, [on](Rq *rq) { rq_set_tstamp(rq, on != 0); });
 }
 
 extern "C" void scx_port_set_rx_csum(scx_port *p, int on)
 {
 	p->rx_csum = on != 0;
-	for (u32 i = 0; p->live.ch && i < p->live.nch; i++)
-		rq_set_csum(&p->live.ch[i].rq, on != 0);
+	each_live_rq(p, [on](Rq *rq) { rq_set_csum(rq, on != 0); });
 }
 
 extern "C" uint64_t scx_port_read_clock(const scx_port *p)
@@ -254,26 +285,13 @@ extern "C" uint64_t scx_port_read_clock(const scx_port *p)
 	return (u64)hi2 << 32 | lo;
 }
 
-namespace {
-/* A context field (Rq::*field) on every live RQ; 0 or the first error. */
-int live_rqs_set_ctx(Port *p, u8 Rq::*field, u8 value)
-{
-	int err = 0;
-
-	for (u32 i = 0; p->live.ch && i < p->live.nch; i++) {
-		Rq *rq = &p->live.ch[i].rq;
-		int e = rq_set_ctx(rq, &(rq->*field), value);
-		if (!err)
-			err = e;
-	}
-	return err;
-}
-} /* namespace */
-
 extern "C" int scx_port_set_rx_vlan_strip(scx_port *p, int on)
 {
-	p->rx_vlan_strip = on != 0;
-	return live_rqs_set_ctx(p, &Rq::vsd, on ? 0 : 1);
+	int err = live_rqs_set_ctx(p, &Rq::vsd, on ? 0 : 1, on ? 1 : 0);
+
+	if (!err)
+		p->rx_vlan_strip = on != 0;
+	return err;
 }
 
 extern "C" int scx_port_set_rx_fcs(scx_port *p, int on)
@@ -281,8 +299,11 @@ extern "C" int scx_port_set_rx_fcs(scx_port *p, int on)
 	/* SHAMPO RQs place no FCS: the device refuses it (the kernel never asks) */
 	if (on && p->live.ch && p->live.ch[0].rq.layout.shampo)
 		return -SCX_EOPNOTSUPP;
-	p->rx_fcs = on != 0;
-	return live_rqs_set_ctx(p, &Rq::scatter_fcs, on ? 1 : 0);
+	int err = live_rqs_set_ctx(p, &Rq::scatter_fcs, on ? 1 : 0, on ? 0 : 1);
+
+	if (!err)
+		p->rx_fcs = on != 0;
+	return err;
 }
 
 extern "C" int scx_port_set_fcs_check(scx_port *p, int on)

@@ -150,8 +150,9 @@ TEST_F(Fcs, LongestFrameFits)
 }
 
 /*
- * The setting outlives the channel set and an RQ recovery, also one made
- * while the RQ is in error (the recovery applies it).
+ * The setting outlives the channel set and an RQ recovery. A switch made
+ * while the RQ is in error fails, and the recovery restarts the RQ with
+ * the setting the port kept.
  */
 TEST_F(Fcs, SettingKeptAcrossRebuildAndRecovery)
 {
@@ -175,6 +176,8 @@ TEST_F(Fcs, SettingKeptAcrossRebuildAndRecovery)
 	poll(1);
 	poll(0);
 	EXPECT_EQ(stat(1, "rx_recover"), 2u);
+	EXPECT_EQ(cross({ t }).at(0).data, with(t, fcs_of(t))) << "the failed switch left it on";
+	scatter(false);
 	EXPECT_EQ(cross({ t }).at(0).data, t);
 }
 

@@ -122,8 +122,10 @@ TEST_F(Vlan, StripSettingKeptAcrossRebuildAndRecovery)
 
 	/*
 	 * Switched while the RQ is in ERR (an error CQE not polled yet): the
-	 * MODIFY fails there, and the recovery that follows starts the RQ with
-	 * the new setting.
+	 * MODIFY fails there and the switch fails (the kernel keeps the
+	 * feature as it was), so the recovery that follows starts the RQ with
+	 * the old setting, as does the next channel set. Switched again once
+	 * ready, it applies.
 	 */
 	scx_channel_inject_rx_error(ch(1));
 	send(0, t);
@@ -132,8 +134,50 @@ TEST_F(Vlan, StripSettingKeptAcrossRebuildAndRecovery)
 	poll(0);
 	EXPECT_EQ(stat(1, "rx_recover"), 2u);
 	const host::RxRecord &q = cross(t);
-	EXPECT_EQ(q.meta.vlan, 0);
-	EXPECT_EQ(q.data, t);
+	EXPECT_EQ(q.meta.vlan, 1) << "the failed switch left stripping on";
+	EXPECT_EQ(q.data, frames::vlan_strip(t));
+	scx_port_close(p[1].port);
+	ASSERT_EQ(scx_port_open(p[1].port, &pp, chans.data()), 0);
+	EXPECT_EQ(cross(t).meta.vlan, 1) << "a new channel set strips: the port's setting";
+	strip(1, false);
+	EXPECT_EQ(cross(t).data, t);
+}
+
+/*
+ * Two channels, the second RQ in ERR: switching stripping off succeeds on
+ * the first RQ and fails on the second, and the first goes back, so that
+ * no RQ is left doing what the kernel's (unchanged) features say it does
+ * not. Tagged frames of several flows reach both channels, all stripped.
+ */
+TEST_F(Vlan, FailedSwitchLeavesNoRqMixed)
+{
+	Options o;
+	o.nch = 2;
+	build(o);
+	auto flows = [&](const char *what) {
+		size_t before[2] = { rx(1, 0).size(), rx(1, 1).size() };
+		for (uint16_t sport = 1000; sport < 1016; sport++)
+			ASSERT_EQ(send(0, tcp_frame(100, 0x0123, sport)), 0);
+		poll(1);
+		poll(0);
+		for (uint32_t c = 0; c < 2; c++) {
+			SCOPED_TRACE(std::string(what) + ", channel " + std::to_string(c));
+			ASSERT_GT(rx(1, c).size(), before[c]) << "no flow reached the channel";
+			for (size_t i = before[c]; i < rx(1, c).size(); i++) {
+				EXPECT_EQ(rx(1, c)[i].meta.vlan, 1);
+				EXPECT_EQ(rx(1, c)[i].meta.vlan_tci, 0x0123);
+			}
+		}
+	};
+	flows("before");
+	scx_channel_inject_rx_error(ch(1, 1));
+	for (uint16_t sport = 1000; sport < 1016; sport++)
+		ASSERT_EQ(send(0, tcp_frame(100, 0x0123, sport)), 0);	/* channel 1's RQ: ERR */
+	EXPECT_NE(scx_port_set_rx_vlan_strip(p[1].port, 0), 0);
+	poll(1);
+	poll(0);
+	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+	flows("after the failed switch");
 }
 
 /*
