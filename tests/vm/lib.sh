@@ -368,6 +368,14 @@ ethtool_has() { eth_dump "$1" "${3:-}"; [ -n "${ETH[$2]+x}" ]; }
 # ethtool_sum DEV REGEX [NS]: "SUM COUNT" as eth_sum.
 ethtool_sum() { eth_dump "$1" "${3:-}"; eth_sum "$2"; }
 
+# feat_is DEV NS NAME on|off: `ethtool -k DEV` (in netns NS, "" for the
+# root) shows feature NAME on or off ([fixed] or not).
+feat_is() {
+	local line
+	line=$(in_ns "$2" ethtool -k "$1" | grep -E "^[[:space:]]*$3:") || true
+	[[ "$line" =~ :\ $4 ]] || fail "$1 $3: expected $4, ethtool -k says '$line'"
+}
+
 # link_dump DEV [NS]: the `ip -s link` counters (rtnl_link_stats64, what
 # `ip -s link` prints; read through `ip -s -j link`) into the associative
 # array LINK: rx_packets, rx_bytes, rx_errors, rx_dropped, tx_..., etc.
@@ -524,15 +532,17 @@ tcp_verified() {
 	assert_eq "$1: TCP sha256 and length at the receiver" "$sent" "$got"
 }
 
-# udp_verified LABEL N MIN: N patterned 1000-byte datagrams over UDP/IPv4
-# scx0 -> scx1; at least MIN must arrive intact (each checked).
+# udp_verified LABEL N MIN [K]: N patterned 1000-byte datagrams over UDP/IPv4
+# scx0 -> scx1 (with K: K to a send, UDP GSO); at least MIN must arrive
+# intact (each checked).
 udp_verified() {
-	local out=$SCX_TEST_OUT/udp-$1.recv n
+	local out=$SCX_TEST_OUT/udp-$1.recv n send=(udp-send)
+	[ -z "${4:-}" ] || send=(udp-gso-send)
 	rm -f "$out"
 	bg_start in_ns "$NS" timeout 120 python3 "$X6" udp-recv 5303 "$2" "$out"
 	wait_for 10 sh -c "ip netns exec $NS ss -Huln 'sport = :5303' | grep -q ." ||
 		fail "$1: UDP receiver did not start"
-	timeout 60 python3 "$X6" udp-send "::ffff:$IP1" 5303 "$2" || fail "$1: UDP sender failed"
+	timeout 60 python3 "$X6" "${send[@]}" "::ffff:$IP1" 5303 "$2" ${4:+"$4"} || fail "$1: UDP sender failed"
 	wait_for 60 test -s "$out" || fail "$1: UDP receiver wrote nothing"
 	n=$(cat "$out")
 	assert_ge "$1: intact UDP datagrams at the receiver (of $2)" "$3" "$n"

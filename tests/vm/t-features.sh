@@ -43,13 +43,6 @@ done
 	fail "scx0 highdma: expected on [fixed]: $(grep highdma <<< "$feat")"
 c0=$(csum_errors ""); c1=$(csum_errors "$NS")
 
-# feature_is DEV NS NAME on|off: ethtool -k shows it
-feature_is() {
-	local line
-	line=$(in_ns "$2" ethtool -k "$1" | grep -E "^[[:space:]]*$3:") || true
-	[[ "$line" =~ :\ $4 ]] || fail "$1 $3: expected $4, ethtool -k says '$line'"
-}
-
 # -- rx-checksum
 rx_csum_phase() {	# LABEL N: N datagrams to scx1; sets D_PKTS D_NONE D_UNN (deltas)
 	local p0 n0 u0
@@ -63,13 +56,13 @@ rx_csum_phase() {	# LABEL N: N datagrams to scx1; sets D_PKTS D_NONE D_UNN (delt
 	log "$1: rx_packets +$D_PKTS, rx_csum_none +$D_NONE, rx_csum_unnecessary +$D_UNN"
 }
 in_ns "$NS" ethtool -K scx1 rx off
-feature_is scx1 "$NS" rx-checksumming off
+feat_is scx1 "$NS" rx-checksumming off
 rx_csum_phase rxcsum-off 200
 assert_ge "scx1 rx_packets delta with rx-checksum off" 200 "$D_PKTS"
 assert_eq "scx1 rx_csum_none delta = rx_packets delta with rx-checksum off" "$D_PKTS" "$D_NONE"
 assert_eq "scx1 rx_csum_unnecessary delta with rx-checksum off" 0 "$D_UNN"
 in_ns "$NS" ethtool -K scx1 rx on
-feature_is scx1 "$NS" rx-checksumming on
+feat_is scx1 "$NS" rx-checksumming on
 rx_csum_phase rxcsum-on 200
 assert_ge "scx1 rx_csum_unnecessary delta with rx-checksum on (200 UDP datagrams)" 200 "$D_UNN"
 
@@ -89,43 +82,36 @@ tx_phase tx-on
 assert_gt "scx0 tx_tso_packets delta, all on" 0 "$D_TSO"
 assert_gt "scx0 tx_csum_partial delta, all on" 0 "$D_PART"
 ethtool -K scx0 tx off
-feature_is scx0 "" tx-checksumming off
-feature_is scx0 "" tcp-segmentation-offload off
+feat_is scx0 "" tx-checksumming off
+feat_is scx0 "" tcp-segmentation-offload off
 tx_phase txcsum-off
 assert_eq "scx0 tx_csum_partial delta with tx-checksumming off" 0 "$D_PART"
 assert_gt "scx0 tx_csum_none delta with tx-checksumming off" 1000 "$D_NONE"
 assert_eq "scx0 tx_tso_packets delta with tx-checksumming off" 0 "$D_TSO"
 ethtool -K scx0 tx on
-feature_is scx0 "" tcp-segmentation-offload on
+feat_is scx0 "" tcp-segmentation-offload on
 ethtool -K scx0 sg off
-feature_is scx0 "" scatter-gather off
-feature_is scx0 "" tcp-segmentation-offload off
+feat_is scx0 "" scatter-gather off
+feat_is scx0 "" tcp-segmentation-offload off
 tx_phase sg-off
 assert_eq "scx0 tx_tso_packets delta with scatter-gather off" 0 "$D_TSO"
 ethtool -K scx0 sg on
-feature_is scx0 "" tcp-segmentation-offload on
+feat_is scx0 "" tcp-segmentation-offload on
 tx_phase tx-on-again
 assert_gt "scx0 tx_tso_packets delta, all on again" 0 "$D_TSO"
 
 # -- tx-udp-segmentation: 240 datagrams, 8 to a send
 udp_gso_phase() {	# LABEL: sets D_TSO
-	local t0 out=$SCX_TEST_OUT/udp-$1.recv n
+	local t0
 	t0=$(ethtool_stat scx0 tx_tso_packets)
-	rm -f "$out"
-	bg_start in_ns "$NS" timeout 120 python3 "$X6" udp-recv 5304 240 "$out"
-	wait_for 10 sh -c "ip netns exec $NS ss -Huln 'sport = :5304' | grep -q ." ||
-		fail "$1: UDP receiver did not start"
-	timeout 60 python3 "$X6" udp-gso-send "::ffff:$IP1" 5304 240 8 || fail "$1: UDP GSO sender failed"
-	wait_for 60 test -s "$out" || fail "$1: UDP receiver wrote nothing"
-	n=$(cat "$out")
-	assert_eq "$1: intact UDP datagrams at the receiver (of 240)" 240 "$n"
+	udp_verified "$1" 240 240 8
 	D_TSO=$(( $(ethtool_stat scx0 tx_tso_packets) - t0 ))
 	log "$1: 30 UDP GSO sends of 8 datagrams: tx_tso_packets +$D_TSO"
 }
 udp_gso_phase udp-gso-on
 assert_eq "scx0 tx_tso_packets delta, 30 UDP GSO sends with tx-udp-segmentation on" 30 "$D_TSO"
 ethtool -K scx0 tx-udp-segmentation off
-feature_is scx0 "" tx-udp-segmentation off
+feat_is scx0 "" tx-udp-segmentation off
 udp_gso_phase udp-gso-off
 assert_eq "scx0 tx_tso_packets delta with tx-udp-segmentation off (the stack segments)" 0 "$D_TSO"
 ethtool -K scx0 tx-udp-segmentation on
@@ -146,7 +132,7 @@ hash_phase rxhash-on
 assert_ge "UDP skbs with a hash, receive-hashing on" 100 "$D_HASH"
 assert_eq "UDP skbs without a hash, receive-hashing on" 0 "$D_NOHASH"
 in_ns "$NS" ethtool -K scx1 rxhash off
-feature_is scx1 "$NS" receive-hashing off
+feat_is scx1 "$NS" receive-hashing off
 hash_phase rxhash-off
 assert_ge "UDP skbs without a hash, receive-hashing off" 100 "$D_NOHASH"
 assert_eq "UDP skbs with a hash, receive-hashing off" 0 "$D_HASH"

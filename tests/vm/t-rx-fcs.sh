@@ -26,11 +26,6 @@ FCS_INJ=$INJ
 debugfs_hook scx0/cqs
 cqs() { cat /sys/kernel/debug/softcx/scx0/cqs /sys/kernel/debug/softcx/scx1/cqs; }
 
-feat_is() {	# DEV NS NAME on|off
-	local out
-	out=$(in_ns "$2" ethtool -k "$1")
-	[[ "$out" =~ $3:\ $4 ]] || fail "$1: ethtool -k shows '$(grep "^$3:" <<< "$out")', want $4"
-}
 for f in rx-fcs rx-all; do
 	feat_is scx0 "" "$f" off
 	feat_is scx1 "$NS" "$f" off

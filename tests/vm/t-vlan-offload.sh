@@ -40,13 +40,6 @@ ip -n "$NS" addr add "$VIP1/24" dev scx1.100
 ip link set scx0.100 up
 ip -n "$NS" link set scx1.100 up
 
-# feat_is DEV NS NAME on|off: ethtool -k shows it.
-feat_is() {
-	local out
-	out=$(in_ns "$2" ethtool -k "$1")
-	[[ "$out" =~ $3:\ $4 ]] || fail "$1: ethtool -k shows $(grep "$3:" <<< "$out"), want $4"
-}
-
 # set_vlan DEV NS RX TX: ethtool -K, then check it.
 set_vlan() {
 	in_ns "$2" ethtool -K "$1" rxvlan "$3" txvlan "$4"
@@ -101,13 +94,15 @@ run mixed-b off on on off
 # stripping on, the device's TCI is what the skb carries; with it off the
 # stack untags in software before the taps, so auxdata shows it too.
 # Prints: frames seen, with a valid auxdata tag 100, with 0x8100/100 in the bytes.
+# Creates $1 once its socket is bound (the pings wait for it).
 pkt_vlan() {
-	in_ns "$NS" timeout 30 python3 - <<'EOF'
-import socket, struct, time
+	in_ns "$NS" timeout 60 python3 - "$1" <<'EOF'
+import socket, struct, sys, time
 s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW, socket.htons(0x0003))
 s.bind(("scx1", 0))
 s.setsockopt(263, 8, 1)          # SOL_PACKET, PACKET_AUXDATA
 s.settimeout(1.0)
+open(sys.argv[1], "w").close()
 n = aux = inb = 0
 end = time.time() + 8
 while time.time() < end and n < 6:
@@ -129,9 +124,10 @@ EOF
 for rx in on off; do
 	set_vlan scx1 "$NS" "$rx" on
 	set_vlan scx0 "" on on
-	pkt_vlan > "$SCX_TEST_OUT/packet-$rx.txt" &
+	rm -f "$SCX_TEST_OUT/packet-$rx.ready"
+	pkt_vlan "$SCX_TEST_OUT/packet-$rx.ready" > "$SCX_TEST_OUT/packet-$rx.txt" &
 	pid=$!
-	sleep 2
+	wait_for 30 test -e "$SCX_TEST_OUT/packet-$rx.ready" || fail "AF_PACKET reader (rx-vlan-offload $rx) did not start"
 	ping -n -q -c 10 -i 0.2 "$VIP1" > /dev/null || true
 	wait "$pid" || fail "AF_PACKET reader (rx-vlan-offload $rx) failed"
 	read -r n aux inb < "$SCX_TEST_OUT/packet-$rx.txt"
