@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-timeout: 300
+# vm-timeout: 600
 #
 # devlink, as mlx5 users read it:
 # - `devlink dev info platform/softcx`: driver softcx, a serial number, the
@@ -112,5 +112,59 @@ assert_eq "port 0 tx recovered on demand" "healthy $er2 $((rc + 1))" "$(health 0
 debugfs_hook scx0/cqs
 cq1=$(awk '$1 == "ch0" { print $3 }' "$INJ")
 assert_ne "channel 0's RQ CQ is new after the rebuild" "$cq0" "$cq1"
+wait_carrier scx0
+ping_ok "" "$IP1" 5
+
+# Lock order under concurrency. devlink calls diagnose and recover with its
+# instance lock held, and both take RTNL inside it (devlink lock, then
+# RTNL: the order of the 6.1 kernel, which calls the devlink lock from
+# `ethtool -i` only after RTNL is released). ip link, ethtool -L/-S/-i and
+# scx0's own recoveries take RTNL alone. All of them run at once for a
+# while, scx0's tx reporter pushed into error before each on-demand
+# recover (auto_recover is off), so that every recover rebuilds the
+# channels under both locks. Nothing may hang (each command under
+# `timeout`), every command must succeed, and the port must work after.
+CONC_N=12
+conc_loop() {	# NAME SCRIPT: CONC_N times `bash -c SCRIPT`, failures into $OUT/conc.NAME
+	local name=$1 i rc
+	: > "$OUT/conc.$name"
+	for ((i = 1; i <= CONC_N; i++)); do
+		rc=0
+		timeout 120 bash -c "set -e; $2" > /dev/null 2>"$OUT/conc.$name.err" || rc=$?
+		[ $rc -eq 0 ] || echo "$name $i: status $rc: $(tr '\n' ' ' < "$OUT/conc.$name.err")" >> "$OUT/conc.$name"
+	done
+}
+declare -A JOBS=(
+	[diag]="devlink health diagnose $DL/0 reporter tx; devlink health diagnose $DL/0 reporter rx"
+	# a TX error CQE (nothing while scx0 is down), then recover on demand
+	[recover]="echo 1 > /sys/kernel/debug/softcx/scx0/inject_tx_error 2>/dev/null || true
+		ping -n -q -c 2 -i 0.2 -W 1 $IP1 > /dev/null 2>&1 || true
+		devlink health recover $DL/0 reporter tx"
+	[channels]="ethtool -L scx0 combined 1; ethtool -L scx0 combined 2"
+	[link]="ip link set scx0 down; ip link set scx0 up"
+	[info]="ethtool -i scx0; devlink dev info $DL; ethtool -S scx0; devlink health show"
+)
+read -r _ _ rc0 <<< "$(health 0 tx)"
+t0=$SECONDS
+pids=()
+for job in "${!JOBS[@]}"; do
+	bg_start conc_loop "$job" "${JOBS[$job]}"
+	pids+=("$BG_PID")
+done
+for p in "${pids[@]}"; do wait "$p"; done
+log "lock-order run: $CONC_N rounds of 5 concurrent jobs in $((SECONDS - t0)) s"
+for job in "${!JOBS[@]}"; do
+	assert_eq "lock-order run: $job failures" "" "$(cat "$OUT/conc.$job")"
+done
+read -r _ _ rc1 <<< "$(health 0 tx)"
+log "port 0 tx on-demand recoveries during the run: $((rc1 - rc0))"
+assert_gt "lock-order run: channel rebuilds by devlink health recover" "$rc0" "$rc1"
+assert_eq "no task blocked (hung task detector)" 0 "$(dmesg | grep -c 'blocked for more than' || true)"
+# new queues (an error injected last may still be armed on an idle SQ),
+# then the reporter out of error
+assert_ok "ethtool -L scx0 combined 1" ethtool -L scx0 combined 1
+assert_ok "ethtool -L scx0 combined 2" ethtool -L scx0 combined 2
+assert_ok "port 0 tx reporter recovers" devlink health recover "$DL/0" reporter tx
+assert_eq "port 0 tx healthy after the run" healthy "$(health 0 tx | cut -d' ' -f1)"
 wait_carrier scx0
 ping_ok "" "$IP1" 5
