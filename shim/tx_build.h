@@ -103,6 +103,8 @@ static __always_inline int scx_tx_pkt_build(struct device *dmadev, u32 min_inlin
 					    struct sk_buff *skb, struct scx_tx_pkt *pkt)
 {
 	pkt->gso_type = SCX_TX_GSO_NONE;
+	pkt->gso_size = 0;
+	pkt->gso_segs = 0;
 	pkt->ihs = 0;
 	pkt->hbh_off = 0;
 	if (skb_is_gso(skb))

@@ -32,6 +32,10 @@ bench_napi_thread() {
 }
 
 # SCX_BENCH_SCX_PARAMS: more module parameters (e.g. "dma_view=0").
+# SCX_BENCH_COALESCE: `ethtool -C` arguments for scx0 and scx1 once up, e.g.
+# "adaptive-rx off adaptive-tx off rx-usecs 0 rx-frames 1 tx-usecs 0
+# tx-frames 1": interrupt moderation off, so that instruction counts do not
+# depend on when the moderation timers fire.
 bench_setup_pairs() {
 	modprobe pktgen
 	modprobe veth
@@ -53,6 +57,13 @@ bench_setup_pairs() {
 	wait_carrier veth1 "$NS_V"
 	MAC_S=$(dev_mac scx1 "$NS_S")
 	MAC_V=$(dev_mac veth1 "$NS_V")
+	if [ -n "${SCX_BENCH_COALESCE:-}" ]; then
+		# shellcheck disable=SC2086
+		ethtool -C scx0 $SCX_BENCH_COALESCE || fail "ethtool -C scx0 $SCX_BENCH_COALESCE"
+		# shellcheck disable=SC2086
+		in_ns "$NS_S" ethtool -C scx1 $SCX_BENCH_COALESCE || fail "ethtool -C scx1 $SCX_BENCH_COALESCE"
+		log "scx0, scx1: ethtool -C $SCX_BENCH_COALESCE"
+	fi
 }
 
 # pg_detach_all: detach every device from kpktgend_0 and wait until the

@@ -31,6 +31,14 @@ struct Release {
 	void *frames[kFrameBulk];
 };
 
+void release_init(Release *r, int napi)
+{
+	r->napi = napi;
+	r->has_ts = false;
+	r->ts = 0;
+	r->nframes = 0;
+}
+
 void release_flush(Sq *sq, Release *r)
 {
 	if (r->nframes)
@@ -342,9 +350,10 @@ template <SqKind K> void complete_wqes(Sq *sq, u16 *sqcc, u16 pc, u16 ctr, bool 
  */
 template <SqKind K> void release_all(Sq *sq)
 {
-	Release r = {};
+	Release r;
 	u64 pkts = 0;
 
+	release_init(&r, 0);
 	mpw_close(sq);
 	while (sq->cc != sq->pc) {
 		const TxWqeInfo wi = sq->wqe_info[sq->cc & sq->mask];
@@ -532,15 +541,15 @@ void sq_ring(Sq *sq)
 	bus::mmio_write64(sq->fn, prm::kUarSqDoorbell, v);
 }
 
-template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
+template <SqKind K> bool sq_poll_cqes(Sq *sq, int napi_budget, scx_tx_done *done)
 {
 	Cq *cq = &sq->cq;
-	Release r = {};
+	Release r SCX_SCRATCH;
 	u16 sqcc = sq->cc;
 	u32 n = 0;
 	const prm::Cqe64 *cqe;
 
-	r.napi = napi_budget;
+	release_init(&r, napi_budget);	/* not the frame array */
 	while (n < kTxCqPollBudget && (cqe = cq->peek())) {
 		/*
 		 * pc after the CQE: the producer (another CPU) published it before
@@ -585,9 +594,9 @@ template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
 	__atomic_store_n(&sq->cc, sqcc, __ATOMIC_RELEASE);
 	return n == kTxCqPollBudget && !done->tx_error;
 }
-template bool sq_poll_cq<SqKind::Skb>(Sq *sq, int napi_budget, scx_tx_done *done);
-template bool sq_poll_cq<SqKind::Page>(Sq *sq, int napi_budget, scx_tx_done *done);
-template bool sq_poll_cq<SqKind::Frame>(Sq *sq, int napi_budget, scx_tx_done *done);
+template bool sq_poll_cqes<SqKind::Skb>(Sq *sq, int napi_budget, scx_tx_done *done);
+template bool sq_poll_cqes<SqKind::Page>(Sq *sq, int napi_budget, scx_tx_done *done);
+template bool sq_poll_cqes<SqKind::Frame>(Sq *sq, int napi_budget, scx_tx_done *done);
 
 template <SqKind K> int sq_recover(Sq *sq)
 {

@@ -134,7 +134,14 @@ void sq_ring(Sq *sq);
  * CQE (or one that names no outstanding WQE) completes what the device did
  * before it, sets `recovering` and done->tx_error.
  */
-template <SqKind K> bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done);
+template <SqKind K> bool sq_poll_cqes(Sq *sq, int napi_budget, scx_tx_done *done);
+template <SqKind K> inline bool sq_poll_cq(Sq *sq, int napi_budget, scx_tx_done *done)
+{
+	/* an SQ with nothing completed (most polls of the XDP SQs): no call, no frame */
+	if (!sq->cq.peek())
+		return false;
+	return sq_poll_cqes<K>(sq, napi_budget, done);
+}
 /*
  * Flush and reset after an error CQE or a TX timeout (posting and
  * completion quiesced): CQEs still waiting complete their WQEs, everything

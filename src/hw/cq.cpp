@@ -79,7 +79,7 @@ u32 pending(const Cq *cq, u32 pi)
  * or from a compressing CQ's ledger (never fewer than the slots: a run of
  * n >= 2 packets takes at most n slots).
  */
-u32 pending_done(const Cq *cq, u32 pi)
+__attribute__((always_inline)) inline u32 pending_done(const Cq *cq, u32 pi)
 {
 	u32 n = pending(cq, pi);
 
@@ -117,13 +117,19 @@ void timer_kick(Cq *cq, u64 expires)
 }
 
 /*
- * The event is ours (take_arm() returned true): count it and note when it
- * was (a period from EQE starts there; one clock read per event).
+ * The event is ours (take_arm() returned true): count it and, where a
+ * period runs from EQE, note when it was (one clock read per event; none
+ * without a period or from CQE: period_deadline() reads last_event only
+ * for a period from EQE. A CQ switched to that mode by MODIFY_CQ starts
+ * from an older last_event: its first event may come a period early).
  */
 void signalled(Function *fn, Cq *cq)
 {
+	u32 m = moder_of(cq);
+
 	bus_add(&fn->bus.interrupts, 1);
-	__atomic_store_n(&cq->last_event, scx_os_timer_now(), __ATOMIC_RELAXED);
+	if (moder_period(m) && moder_mode(m) != prm::kCqPeriodFromCqe)
+		__atomic_store_n(&cq->last_event, scx_os_timer_now(), __ATOMIC_RELAXED);
 }
 
 /*
@@ -260,18 +266,16 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 	}
 }
 
-bool cq_has_room(Function *fn, Cq *cq, IrqBatch *irqs)
+/* cq_has_room() past its inline check: the CQ in error, or full by the set_ci last read. */
+bool cq_has_room_slow(Function *fn, Cq *cq, IrqBatch *irqs)
 {
 	if (__builtin_expect(__atomic_load_n(&cq->status, __ATOMIC_RELAXED) != prm::kCqStatusOk, 0))
 		return false;
 	/* slots a compressing CQ holds back count as written */
 	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED) + cq->comp.held;
 	u32 size = 1u << cq->log_size;
-	/* set_ci as last read: the doorbell record is read again only when the CQ looks full */
-	u32 ci = __atomic_load_n(&cq->ci, __ATOMIC_RELAXED);
-	if (((pi - ci) & kCqArmCiMask) < size)
-		return true;
-	ci = dbrec_read(fn, cq->dbrec, prm::kCqSetCiDbr) & kCqArmCiMask;
+	/* the doorbell record is read again only when the CQ looks full */
+	u32 ci = dbrec_read(fn, cq->dbrec, prm::kCqSetCiDbr) & kCqArmCiMask;
 	__atomic_store_n(&cq->ci, ci, __ATOMIC_RELAXED);
 	if (((pi - ci) & kCqArmCiMask) < size)
 		return true;

@@ -61,7 +61,19 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs);
  * not consumed: the CQ goes to OVERFLOW, cq_overrun counts it, and a CQ
  * error event is queued in `irqs`. Caller holds the lock of its queue.
  */
-bool cq_has_room(Function *fn, Cq *cq, IrqBatch *irqs);
+bool cq_has_room_slow(Function *fn, Cq *cq, IrqBatch *irqs);
+inline bool cq_has_room(Function *fn, Cq *cq, IrqBatch *irqs)
+{
+	/* the common case inline: the CQ is fine and has room by the set_ci last read */
+	if (__builtin_expect(__atomic_load_n(&cq->status, __ATOMIC_RELAXED) == prm::kCqStatusOk, 1)) {
+		/* slots a compressing CQ holds back count as written */
+		u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED) + cq->comp.held;
+		u32 ci = __atomic_load_n(&cq->ci, __ATOMIC_RELAXED);
+		if (((pi - ci) & prm::kCqCiMask) < (1u << cq->log_size))
+			return true;
+	}
+	return cq_has_room_slow(fn, cq, irqs);
+}
 
 /* The queue served by the CQ was reset (-> RST): a CQ in error takes CQEs again. */
 void cq_clear_error(Cq *cq);

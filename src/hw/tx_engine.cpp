@@ -477,7 +477,7 @@ void sq_run(Function *fn, u32 sqn)
 		return;
 
 	Sq *sq = &fn->sq[ix];
-	IrqBatch irqs;
+	IrqBatch irqs SCX_SCRATCH;
 	irq_batch_init(&irqs);
 	scx_os_lock(sq->lock);
 	/* A stale number, or an SQ in RST/ERR, ignores the doorbell. */
