@@ -156,7 +156,9 @@ void scx_port_get_rss(const struct scx_port *p, uint32_t spread_nch, struct scx_
  * (MODIFY_RSS: no rebuild, traffic runs on). 0; -EINVAL with the reason in
  * *why (an entry names a missing channel: the live set's, else nch_max;
  * a field the type cannot hash), nothing changed; or a command's error
- * (the set keeps its old RSS, nothing remembered).
+ * (the set keeps its old RSS, nothing remembered; when only an RSS
+ * context's object refused the new hash fields, the port's RSS is
+ * remembered and that context hashes the old ones until the next set).
  */
 int scx_port_set_rss(struct scx_port *p, const struct scx_rss *rss, const char **why);
 
