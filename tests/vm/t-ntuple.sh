@@ -14,8 +14,9 @@
 # - a drop rule (action -1, no loc: the driver picks one): its datagrams
 #   reach no queue and no UDP socket, and count in rx_steer_drop_packets;
 # - `ethtool -n` lists them (rule count, table size, each rule read back);
-# - they survive down/up, -L 5 and back, an MTU change; -L below what they
-#   name is refused with the reason in the log;
+# - they survive down/up, -L 5 and back, an MTU change, XDP attach and
+#   detach, a private flag (rx_striding_rq); -L below what they name is
+#   refused with the reason in the log;
 # - refused with the reason in the log: a queue beyond the channels, a
 #   missing context, tos, vlan, user-def, l4data, sctp4; deleting a
 #   context a rule uses; nothing changes;
@@ -25,6 +26,7 @@ source "$(dirname "$0")/lib.sh"
 need_cmd ethtool
 PY=$(dirname "$0")/rss_flows.py
 scx_setup channels=5
+bpf_build
 OUT=$SCX_TEST_OUT
 NQ=5
 
@@ -187,6 +189,13 @@ checks "back on 4"
 assert_ok "mtu 1400" ip -n "$NS" link set scx1 mtu 1400
 checks "mtu 1400"
 assert_ok "mtu 1500" ip -n "$NS" link set scx1 mtu 1500
+xdp_attach scx1 "$NS" "$BPF/xdp_pass.o"
+checks "XDP attached"
+xdp_detach scx1 "$NS"
+checks "XDP detached"
+assert_ok "rx_striding_rq off" en --set-priv-flags scx1 rx_striding_rq off
+checks "rx_striding_rq off"
+assert_ok "rx_striding_rq on" en --set-priv-flags scx1 rx_striding_rq on
 assert_fails "combined 3 refused (the context names rx3)" en -L scx1 combined 3
 logged "-L below a context" "channels: an RSS context's table names a channel beyond the new count"
 
