@@ -187,7 +187,7 @@ int scx_port_rss_ctx_get(const struct scx_port *p, uint32_t ctx, struct scx_rss 
  * bytes, the rest 0), ports in host order; a mask bit set compares that
  * bit (a zero mask: any value). l4proto only for SCX_RSS_IP4/IP6 (the
  * protocol byte). action: SCX_FLOW_DROP, a channel, or with a context the
- * offset into its table (0 only).
+ * offset added to the channel its table picks (ethtool's FLOW_RSS).
  */
 #define SCX_FLOW_DROP 0xffffffffu
 struct scx_flow_rule {

@@ -9,7 +9,10 @@
  * every entry re-pointed at its RQs in place (SET_FLOW_TABLE_ENTRY on a
  * used index replaces it), so rules keep steering across every switch;
  * the old set's context objects go with the old set, once no entry names
- * them. A rule's entry exists while the port is open.
+ * them. A context rule's action is ethtool's offset (FLOW_RSS: added to
+ * the table entry the hash picks): each offset a context's rules use gets
+ * an object of its own with the shifted table. A rule's entry exists while
+ * the port is open.
  */
 #include "en/flow.h"
 
@@ -62,6 +65,15 @@ u32 contexts_max(const Port *p)
 	return dev < SCX_MAX_RSS_CONTEXTS ? dev : SCX_MAX_RSS_CONTEXTS;
 }
 
+/* The highest channel a context's table names. */
+u32 table_max(const RssCtx &c)
+{
+	u32 m = 0;
+	for (u32 e : c.table)
+		m = e > m ? e : m;
+	return m;
+}
+
 bool ctx_exists(const Port *p, u32 id)
 {
 	return id && id <= SCX_MAX_RSS_CONTEXTS && p->ctx[id].used;
@@ -84,13 +96,22 @@ int rule_check(const Port *p, u32 nch, const scx_flow_rule &r, const char **why)
 			return flow_refuse(why, "no such RSS context", SCX_EINVAL);
 		if (r.action == SCX_FLOW_DROP)
 			return flow_refuse(why, "a drop rule takes no RSS context", SCX_EINVAL);
-		if (r.action)
-			return flow_refuse(why, "with an RSS context the action is an offset into its table: 0 only",
+		if (r.action >= nch || table_max(p->ctx[r.context]) + r.action >= nch)
+			return flow_refuse(why, "the action offset plus the RSS context's table names a channel the port does not have",
 				      SCX_EINVAL);
 	} else if (r.action != SCX_FLOW_DROP && r.action >= nch) {
 		return flow_refuse(why, "the action names a channel the port does not have", SCX_EINVAL);
 	}
 	return 0;
+}
+
+/* The set's object of context ctx with offset off, or null. */
+const ChannelSet::CtxObj *ctx_obj_find(const ChannelSet &set, u32 ctx, u32 off)
+{
+	for (const ChannelSet::CtxObj &o : set.ctx_obj)
+		if (o.num && o.ctx == ctx && o.offset == off)
+			return &o;
+	return nullptr;
 }
 
 /* The device entry of rule r at loc over the set's RQs and context objects. */
@@ -122,8 +143,9 @@ void entry_build(const ChannelSet &set, u32 loc, const scx_flow_rule &r, prm::Se
 	if (r.action == SCX_FLOW_DROP) {
 		in->action = prm::kFlowDrop;
 	} else if (r.context) {
+		const ChannelSet::CtxObj *o = ctx_obj_find(set, r.context, r.action);
 		in->action = prm::kFlowFwdRss;
-		in->dest.set(set.ctx_rss[r.context]);
+		in->dest.set(o ? o->num : 0);	/* none: the device refuses the entry */
 	} else {
 		in->action = prm::kFlowFwdRq;
 		in->dest.set(set.ch[r.action].rq.rqn);
@@ -154,30 +176,77 @@ void entry_remove(Port *p, u32 loc)
 	p->flows[loc].hw = false;
 }
 
-/* Create or rewrite context id's object over the set's RQs (key and table of c). */
-int ctx_write(Port *p, ChannelSet *set, u32 id, const RssCtx &c)
+/*
+ * Create or rewrite the set's object of context id with offset off (key
+ * and table of c, off added to every entry); -ENOSPC without a free slot.
+ */
+int ctx_obj_write(Port *p, ChannelSet *set, u32 id, u32 off, const RssCtx &c)
 {
 	scx_rss r = p->rss;	/* the port's hash fields */
+	u32 table[SCX_RSS_TABLE_SIZE];
+	ChannelSet::CtxObj *o = const_cast<ChannelSet::CtxObj *>(ctx_obj_find(*set, id, off));
 	int err;
 
+	for (u32 i = 0; !o && i < 2 * SCX_MAX_RSS_CONTEXTS; i++)
+		if (!set->ctx_obj[i].num)
+			o = &set->ctx_obj[i];
+	if (!o)
+		return -SCX_ENOSPC;
+	for (u32 i = 0; i < SCX_RSS_TABLE_SIZE; i++)
+		table[i] = c.table[i] + off;
 	__builtin_memcpy(r.key, c.key, sizeof(r.key));
-	prm::RssIn *in = rss_cmd_build(r, c.table, *set, prm::kRssFlowOnly);
+	prm::RssIn *in = rss_cmd_build(r, table, *set, prm::kRssFlowOnly);
 	if (!in)
 		return -SCX_ENOMEM;
-	if (set->ctx_rss[id]) {
+	if (o->num) {
 		prm::CmdOut out = {};
 
-		in->obj_num.set(set->ctx_rss[id]);
+		in->obj_num.set(o->num);
 		err = cmd_run(p->fn, p->os_port, prm::kCmdModifyRss, in, &out);
 	} else {
 		prm::CreateObjOut out = {};
 
 		err = cmd_run(p->fn, p->os_port, prm::kCmdCreateRss, in, &out);
 		if (!err)
-			set->ctx_rss[id] = out.obj_num.get();
+			*o = ChannelSet::CtxObj{id, off, out.obj_num.get()};
 	}
 	scx_os_free(in);
 	return err;
+}
+
+/* A rule of context id adds off to its entries. */
+bool ctx_off_used(const Port *p, u32 id, u32 off)
+{
+	for (u32 i = 0; i < p->flow_size; i++)
+		if (p->flows[i].used && p->flows[i].r.context == id && p->flows[i].r.action == off)
+			return true;
+	return false;
+}
+
+/* Every object of context id in the set: offset 0 and the offsets rules use. */
+int ctx_write(Port *p, ChannelSet *set, u32 id, const RssCtx &c)
+{
+	int err = ctx_obj_write(p, set, id, 0, c);
+
+	for (u32 i = 0; i < p->flow_size && !err; i++) {
+		const scx_flow_rule &r = p->flows[i].r;
+		if (p->flows[i].used && r.context == id && r.action)
+			err = ctx_obj_write(p, set, id, r.action, c);
+	}
+	return err;
+}
+
+/* Destroy the set's objects no context or rule needs any more (all: every one). */
+void ctx_obj_gc(Port *p, ChannelSet *set, bool all)
+{
+	for (ChannelSet::CtxObj &o : set->ctx_obj) {
+		if (!o.num)
+			continue;
+		if (!all && ctx_exists(p, o.ctx) && (!o.offset || ctx_off_used(p, o.ctx, o.offset)))
+			continue;
+		cmd_destroy(p->fn, p->os_port, prm::kCmdDestroyRss, o.num);
+		o = ChannelSet::CtxObj{};
+	}
 }
 
 bool rule_uses_ctx(const Port *p, u32 id)
@@ -202,6 +271,18 @@ int ctx_fill(const Port *p, u32 nch, const u32 *table, const u8 *key, RssCtx *c,
 		return flow_refuse(why, "an indirection table entry names a channel the port does not have",
 			      SCX_EINVAL);
 	return 0;
+}
+
+/* The highest offset the rules of context id add (0: none). */
+u32 ctx_max_off(const Port *p, u32 id)
+{
+	u32 m = 0;
+	for (u32 i = 0; i < p->flow_size; i++) {
+		const scx_flow_rule &r = p->flows[i].r;
+		if (p->flows[i].used && r.context == id && r.action > m)
+			m = r.action;
+	}
+	return m;
 }
 
 } /* namespace */
@@ -229,7 +310,7 @@ int flows_attach(Port *p, ChannelSet *set)
 
 	for (u32 id = 1; id <= SCX_MAX_RSS_CONTEXTS && !err; id++)
 		if (p->ctx[id].used)
-			err = rss_table_ok(p->ctx[id].table, set->nch) ?
+			err = table_max(p->ctx[id]) + ctx_max_off(p, id) < set->nch ?
 				      ctx_write(p, set, id, p->ctx[id]) : -SCX_EINVAL;
 	for (u32 loc = 0; loc < p->flow_size && !err; loc++) {
 		const FlowSlot &f = p->flows[loc];
@@ -237,6 +318,8 @@ int flows_attach(Port *p, ChannelSet *set)
 			continue;
 		/* a channel the set does not have (-L checks first): no such set */
 		if (!f.r.context && f.r.action != SCX_FLOW_DROP && f.r.action >= set->nch)
+			err = -SCX_EINVAL;
+		else if (f.r.context && table_max(p->ctx[f.r.context]) + f.r.action >= set->nch)
 			err = -SCX_EINVAL;
 		else
 			err = entry_install(p, *set, loc, f.r);
@@ -267,11 +350,7 @@ void flows_detach(Port *p)
 
 void flows_ctx_destroy(Port *p, ChannelSet *set)
 {
-	for (u32 id = 1; id <= SCX_MAX_RSS_CONTEXTS; id++) {
-		if (set->ctx_rss[id])
-			cmd_destroy(p->fn, p->os_port, prm::kCmdDestroyRss, set->ctx_rss[id]);
-		set->ctx_rss[id] = 0;
-	}
+	ctx_obj_gc(p, set, true);
 }
 
 int flows_ctx_refresh(Port *p)
@@ -292,10 +371,12 @@ u32 flows_min_channels(const Port *p, const char **what)
 
 	for (u32 loc = 0; loc < p->flow_size; loc++) {
 		const scx_flow_rule &r = p->flows[loc].r;
-		if (p->flows[loc].used && !r.context && r.action != SCX_FLOW_DROP &&
-		    r.action + 1 > need) {
-			need = r.action + 1;
-			*what = "an ntuple rule sends to a channel beyond the new count (ethtool -N delete it first)";
+		u32 top = r.context ? table_max(p->ctx[r.context]) + r.action : r.action;
+		if (p->flows[loc].used && r.action != SCX_FLOW_DROP && top + 1 > need) {
+			need = top + 1;
+			*what = r.context ?
+				"an ntuple rule's RSS context table (plus its offset) names a channel beyond the new count" :
+				"an ntuple rule sends to a channel beyond the new count (ethtool -N delete it first)";
 		}
 	}
 	for (u32 id = 1; id <= SCX_MAX_RSS_CONTEXTS; id++)
@@ -367,15 +448,22 @@ extern "C" int scx_port_flow_set(scx_port *p, uint32_t nch, uint32_t loc, const 
 		return err;
 	/* a refused SET changes nothing: the old entry (if any) stays */
 	if (p->live.ch) {
-		err = entry_install(p, p->live, loc, *r);
-		if (err)
+		if (r->context && !ctx_obj_find(p->live, r->context, r->action))
+			err = ctx_obj_write(p, &p->live, r->context, r->action, p->ctx[r->context]);
+		if (!err)
+			err = entry_install(p, p->live, loc, *r);
+		if (err) {
+			ctx_obj_gc(p, &p->live, false);
 			return flow_refuse(why, "the device refused the rule", -err);
+		}
 	}
 	FlowSlot &s = p->flows[loc];
 	if (!s.used)
 		p->flow_count++;
 	s.r = *r;
 	s.used = true;
+	/* the replaced rule's context offset may be unused now */
+	ctx_obj_gc(p, &p->live, false);
 	return 0;
 }
 
@@ -386,6 +474,7 @@ extern "C" int scx_port_flow_delete(scx_port *p, uint32_t loc)
 	entry_remove(p, loc);
 	p->flows[loc].used = false;
 	p->flow_count--;
+	ctx_obj_gc(p, &p->live, false);
 	return 0;
 }
 
@@ -407,6 +496,9 @@ int ctx_apply(Port *p, u32 nch, u32 id, RssCtx c, const u32 *table, const u8 *ke
 	int err = ctx_fill(p, nch, table, key, &c, why);
 	if (err)
 		return err;
+	if (table_max(c) + ctx_max_off(p, id) >= nch)
+		return flow_refuse(why, "a rule's offset plus the new table names a channel the port does not have",
+			      SCX_EINVAL);
 	if (p->live.ch) {
 		err = ctx_write(p, &p->live, id, c);
 		if (err)
@@ -450,10 +542,8 @@ extern "C" int scx_port_rss_ctx_delete(scx_port *p, uint32_t ctx, const char **w
 	if (rule_uses_ctx(p, ctx))
 		return flow_refuse(why, "an ntuple rule uses the RSS context (delete the rule first)",
 			      SCX_EBUSY);
-	if (p->live.ctx_rss[ctx])
-		cmd_destroy(p->fn, p->os_port, prm::kCmdDestroyRss, p->live.ctx_rss[ctx]);
-	p->live.ctx_rss[ctx] = 0;
 	p->ctx[ctx].used = false;
+	ctx_obj_gc(p, &p->live, false);
 	return 0;
 }
 

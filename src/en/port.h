@@ -15,8 +15,16 @@ struct ChannelSet {
 	u32 rss_num;
 	bool has_rss;
 	bool rss_spread;	/* its table is spread evenly, not the port's */
-	/* the device RSS object of each RSS context over this set's RQs (0: none) */
-	u32 ctx_rss[SCX_MAX_RSS_CONTEXTS + 1];
+	/*
+	 * The device RSS objects of the RSS contexts over this set's RQs: one
+	 * per context, and one more per offset a context's rules add to its
+	 * table entries (en/flow.cpp). num 0: a free slot.
+	 */
+	struct CtxObj {
+		u32 ctx;
+		u32 offset;
+		u32 num;
+	} ctx_obj[2 * SCX_MAX_RSS_CONTEXTS];
 };
 
 /* A flow rule location (ethtool -N loc) and an RSS context (ethtool -X context), en/flow.cpp. */

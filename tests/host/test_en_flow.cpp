@@ -3,7 +3,8 @@
  * The core's flow rules and RSS contexts (ethtool -N/-n, -X context): a
  * rule's flow lands on its channel, a drop rule's packets are counted, a
  * context rule's flows spread over the context's table as the reference
- * Toeplitz hash predicts; rules and contexts follow every channel switch,
+ * Toeplitz hash predicts (an action adds an offset to its table entries);
+ * rules and contexts follow every channel switch,
  * RQ recovery and close/open; ethtool -L below what they need is refused;
  * bad rules are refused with a reason and change nothing.
  */
@@ -106,6 +107,18 @@ protected:
 		poll(1);
 		arm(1);
 		return 0;
+	}
+
+	/* A context whose table alternates channels 2 and 0 (read back into *c); its id. */
+	uint32_t ctx_2_0(scx_rss *c)
+	{
+		uint32_t table[SCX_RSS_TABLE_SIZE], ctx = 0;
+		const char *why = nullptr;
+		for (uint32_t i = 0; i < SCX_RSS_TABLE_SIZE; i++)
+			table[i] = i % 2 ? 0 : 2;
+		EXPECT_EQ(scx_port_rss_ctx_create(port(), kCh, table, nullptr, &ctx, &why), 0);
+		EXPECT_EQ(scx_port_rss_ctx_get(port(), ctx, c), 0);
+		return ctx;
 	}
 
 	/* The channel a UDP flow lands on under a context: table[toeplitz(key, 4-tuple) % size]. */
@@ -221,22 +234,71 @@ TEST_F(EnFlow, ContextRuleSpreadsOverTheContextTable)
 }
 
 /*
+ * A context rule's action is an offset added to the context's table entry
+ * (ethtool's FLOW_RSS): two rules of one context, offsets 0 and 1, each
+ * land where the hash says, shifted; across a switch; -L and a new table
+ * that the offset would push past the channels are refused.
+ */
+TEST_F(EnFlow, ContextRuleOffsetShiftsTheTable)
+{
+	uint32_t table[SCX_RSS_TABLE_SIZE];
+	const char *why = nullptr;
+	scx_rss c;
+	uint32_t ctx = ctx_2_0(&c);
+	ASSERT_NE(ctx, 0u);
+	ASSERT_EQ(add(1, udp4_dport(6000, 0, ctx)), 0);
+	ASSERT_EQ(add(2, udp4_dport(6001, 1, ctx)), 0);
+	auto check = [&](const char *when) {
+		int seen[kCh] = {};
+		for (uint16_t sport = 3000; sport < 3016; sport++) {
+			EXPECT_EQ(land(udp(sport, 6000)), (int)predict(c, sport, 6000)) << when;
+			int got = land(udp(sport, 6001));
+			EXPECT_EQ(got, (int)predict(c, sport, 6001) + 1) << when;
+			if (got >= 0)
+				seen[got]++;
+		}
+		EXPECT_EQ(seen[0] + seen[2], 0) << when;
+		EXPECT_GT(seen[1], 0) << when;
+		EXPECT_GT(seen[3], 0) << when;
+	};
+	check("live");
+	ASSERT_EQ(rebuild(kCh), 0);
+	check("after a switch");
+
+	EXPECT_EQ(scx_port_channels_check(port(), 3, 0, 0, 0, &why), -SCX_EINVAL) << "2 + 1 needs 4";
+	for (uint32_t &e : table)
+		e = 3;
+	EXPECT_EQ(scx_port_rss_ctx_set(port(), kCh, ctx, table, nullptr, &why), -SCX_EINVAL);
+	EXPECT_NE(std::string(why).find("offset"), std::string::npos) << why;
+	EXPECT_EQ(add(3, udp4_dport(6002, 2, ctx), &why), -SCX_EINVAL) << "2 + 2 is beyond 3";
+
+	/* the offset rule goes: its object with it; the context can go once both rules are */
+	ASSERT_EQ(scx_port_flow_delete(port(), 2), 0);
+	EXPECT_EQ(scx_port_channels_check(port(), 3, 0, 0, 0, &why), 0);
+	EXPECT_EQ(scx_port_rss_ctx_delete(port(), ctx, &why), -SCX_EBUSY);
+	ASSERT_EQ(scx_port_flow_delete(port(), 1), 0);
+	ASSERT_EQ(scx_port_rss_ctx_delete(port(), ctx, &why), 0);
+	/* all the offsets' objects are gone: as many contexts as before fit */
+	uint32_t made = 0, c2;
+	while (scx_port_rss_ctx_create(port(), kCh, nullptr, nullptr, &c2, &why) == 0)
+		made++;
+	EXPECT_EQ(made, (uint32_t)SCX_MAX_RSS_CONTEXTS);
+}
+
+/*
  * Rules and contexts name channels: every new set (a switch, close/open)
  * gets them with its RQs, an RQ recovery keeps them, and -L below what
  * they need is refused.
  */
 TEST_F(EnFlow, RulesAndContextsSurviveSwitchesAndRecovery)
 {
-	uint32_t table[SCX_RSS_TABLE_SIZE], ctx = 0;
-	for (uint32_t i = 0; i < SCX_RSS_TABLE_SIZE; i++)
-		table[i] = i % 2 ? 0 : 2;
 	const char *why = nullptr;
-	ASSERT_EQ(scx_port_rss_ctx_create(port(), kCh, table, nullptr, &ctx, &why), 0);
+	scx_rss c;
+	uint32_t ctx = ctx_2_0(&c);
+	ASSERT_NE(ctx, 0u);
 	ASSERT_EQ(add(1, udp4_dport(5001, 3)), 0);
 	ASSERT_EQ(add(2, udp4_dport(6000, 0, ctx)), 0);
 	ASSERT_EQ(add(4, udp4_dport(9, SCX_FLOW_DROP)), 0);
-	scx_rss c;
-	ASSERT_EQ(scx_port_rss_ctx_get(port(), ctx, &c), 0);
 	auto check = [&](const char *when) {
 		EXPECT_EQ(spread(5001, 8), (std::vector<int>{ 0, 0, 0, 8 })) << when;
 		for (uint16_t sport = 3000; sport < 3008; sport++)
@@ -337,7 +399,7 @@ TEST_F(EnFlow, BadInputIsRefused)
 		{ 0, udp4_dport(1, kCh), "channel" },
 		{ 0, udp4_dport(1, 0, ctx + 1), "no such RSS context" },
 		{ 0, udp4_dport(1, 0, 99), "no such RSS context" },
-		{ 0, udp4_dport(1, 1, ctx), "offset" },
+		{ 0, udp4_dport(1, 1, ctx), "offset" },	/* the table spreads over 0..3 */
 		{ 0, drop_ctx, "drop" },
 		{ 0, tcp_l4proto, "l4proto" },
 		{ 0, ip_ports, "ports" },

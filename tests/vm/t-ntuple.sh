@@ -11,6 +11,8 @@
 # - `context new weight 0 1 0 1` and a rule naming it: its flows land only
 #   on rx1/rx3, each on the queue the Toeplitz hash with the context's key
 #   and table (`ethtool -x context`) predicts (rss_flows.py, bit by bit);
+#   on 5 channels a second rule with `action 1` (ethtool's offset) puts its
+#   flows on the prediction + 1 (rx2/rx4); refused on 4;
 # - a drop rule (action -1, no loc: the driver picks one): its datagrams
 #   reach no queue and no UDP socket, and count in rx_steer_drop_packets;
 # - `ethtool -n` lists them (rule count, table size, each rule read back);
@@ -70,14 +72,15 @@ send_check() {
 	assert_eq "$label: datagrams per queue (rx0..rx$((NQ - 1)))" "$want" "${got[*]}"
 }
 # predict_want N XFILE FLOW...: the per-queue counts N datagrams of each
-# flow should give by the table and key in XFILE (ethtool -x output)
+# flow should give by the table and key in XFILE (ethtool -x output), each
+# queue OFFSET (default 0) further
 predict_want() {
 	local n=$1 x=$2 q pred want=(); shift 2
 	for ((q = 0; q < NQ; q++)); do want[q]=0; done
 	en -n scx1 rx-flow-hash udp4 > "$OUT/n.scx1" || fail "ethtool -n rx-flow-hash"
 	read -r -a pred <<< "$(python3 "$PY" predict "$x" "$OUT/n.scx1" "$@")"
 	[ ${#pred[@]} -eq $# ] || fail "no prediction"
-	for q in "${pred[@]}"; do want[q]=$((want[q] + n)); done
+	for q in "${pred[@]}"; do want[q + ${OFFSET:-0}]=$((want[q + ${OFFSET:-0}] + n)); done
 	log "predicted queues: ${pred[*]}" >&2
 	echo "${want[*]}"
 }
@@ -182,8 +185,24 @@ ip -n "$NS" link set scx1 up
 wait_carrier scx1 "$NS"
 static_neigh
 checks "after down/up"
+refused "context rule action 1 on 4 channels (rx3 + 1)" \
+	en -N scx1 flow-type udp4 dst-port 6001 context "$CTX" action 1 loc 21
+logged "context offset too far" "ntuple: the action offset plus the RSS context's table names a channel"
 assert_ok "combined 5" en -L scx1 combined 5
 checks "on 5 channels"
+# on 5 channels a context rule may add 1 to the table's entries (ethtool's
+# offset for FLOW_RSS): rx2/rx4, each the context's prediction + 1
+R6001=()
+for p in 40001 40002 40003 40104 41005 50000 50001 33333; do R6001+=("$IP0:$p->$IP1:6001"); done
+assert_ok "rule dst-port 6001 context $CTX action 1 loc 21" \
+	en -N scx1 flow-type udp4 dst-port 6001 context "$CTX" action 1 loc 21
+W6001=$(OFFSET=1 predict_want 8 "$OUT/x.ctx" "${R6001[@]}")
+read -r -a w <<< "$W6001"
+assert_eq "offset flows predicted on rx2/rx4 only" "0 0 0" "${w[0]} ${w[1]} ${w[3]}"
+send_check "context rule with offset 1" "$W6001" 8 "${R6001[@]}"
+send_check "the offset 0 rule of the same context" "$WCTX" 8 "${R6000[@]}"
+assert_fails "combined 4 refused (rx3 + 1)" en -L scx1 combined 4
+assert_ok "delete loc 21" en -N scx1 delete 21
 assert_ok "combined 4" en -L scx1 combined 4
 checks "back on 4"
 assert_ok "mtu 1400" ip -n "$NS" link set scx1 mtu 1400
@@ -197,7 +216,7 @@ assert_ok "rx_striding_rq off" en --set-priv-flags scx1 rx_striding_rq off
 checks "rx_striding_rq off"
 assert_ok "rx_striding_rq on" en --set-priv-flags scx1 rx_striding_rq on
 assert_fails "combined 3 refused (the context names rx3)" en -L scx1 combined 3
-logged "-L below a context" "channels: an RSS context's table names a channel beyond the new count"
+logged "-L below a context" "channels: an ntuple rule's RSS context table (plus its offset) names a channel beyond the new count"
 
 # ---- refusals, nothing changes
 refused "queue 7 (4 channels)" en -N scx1 flow-type udp4 dst-port 1 action 7 loc 30
