@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * softcx ethtool_ops: driver info, link, channels, rings, interrupt
- * moderation, private flags, RSS, the core's counter table and the
+ * moderation, private flags, RSS and its contexts, ntuple rules, the
+ * core's counter table and the
  * standard statistics groups.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -453,17 +454,23 @@ static int scx_rss_write(struct net_device *dev, const struct scx_rss *rss)
 	return err;
 }
 
+/* An RSS configuration as ethtool asks for it (any of the three may be NULL). */
+static void scx_rxfh_out(const struct scx_rss *rss, u32 *indir, u8 *key, u8 *hfunc)
+{
+	if (indir)
+		memcpy(indir, rss->table, sizeof(rss->table));
+	if (key)
+		memcpy(key, rss->key, sizeof(rss->key));
+	if (hfunc)
+		*hfunc = ETH_RSS_HASH_TOP;
+}
+
 static int scx_get_rxfh(struct net_device *dev, u32 *indir, u8 *key, u8 *hfunc)
 {
 	struct scx_rss rss;
 
 	scx_rss_read(dev, &rss);
-	if (indir)
-		memcpy(indir, rss.table, sizeof(rss.table));
-	if (key)
-		memcpy(key, rss.key, sizeof(rss.key));
-	if (hfunc)
-		*hfunc = ETH_RSS_HASH_TOP;
+	scx_rxfh_out(&rss, indir, key, hfunc);
 	return 0;
 }
 
@@ -487,6 +494,43 @@ static int scx_set_rxfh(struct net_device *dev, const u32 *indir, const u8 *key,
 	return scx_rss_write(dev, &rss);
 }
 
+/*
+ * RTNL held. RSS contexts: create (*ctx ETH_RXFH_CONTEXT_ALLOC), change or
+ * delete one; the ethtool core has checked the table against GRXRINGS.
+ */
+static int scx_set_rxfh_context(struct net_device *dev, const u32 *indir, const u8 *key,
+				const u8 hfunc, u32 *ctx, bool delete)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	const char *why = "";
+	int err;
+
+	if (hfunc != ETH_RSS_HASH_NO_CHANGE && hfunc != ETH_RSS_HASH_TOP) {
+		netdev_err(dev, "RSS: the device hashes with Toeplitz only\n");
+		return -EOPNOTSUPP;
+	}
+	if (delete)
+		err = scx_port_rss_ctx_delete(priv->port, *ctx, &why);
+	else if (*ctx == ETH_RXFH_CONTEXT_ALLOC)
+		err = scx_port_rss_ctx_create(priv->port, priv->nch, indir, key, ctx, &why);
+	else
+		err = scx_port_rss_ctx_set(priv->port, priv->nch, *ctx, indir, key, &why);
+	if (err)
+		netdev_err(dev, "RSS context %u: %s (%d)\n", *ctx, why, err);
+	return err;
+}
+
+static int scx_get_rxfh_context(struct net_device *dev, u32 *indir, u8 *key, u8 *hfunc, u32 ctx)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_rss rss;
+
+	if (scx_port_rss_ctx_get(priv->port, ctx, &rss))
+		return -ENOENT;
+	scx_rxfh_out(&rss, indir, key, hfunc);
+	return 0;
+}
+
 /* ethtool's flow type -> the core's traffic type, or -1. */
 static int scx_rss_type(u32 flow_type)
 {
@@ -508,9 +552,214 @@ static const struct { u64 rxh; u8 field; } scx_rxh_fields[] = {
 	{ RXH_L4_B_2_3, SCX_RSS_DST_PORT },
 };
 
+/*
+ * ---- ntuple rules: ethtool -N/-n (the rxnfc CLSRL commands) ----
+ * 6.1's rxnfc path has no extack: a refusal is an errno and a
+ * rate-limited line naming the interface and the reason.
+ */
+
+static int scx_rxnfc_refuse(struct net_device *dev, int err, const char *why)
+{
+	if (net_ratelimit())
+		netdev_err(dev, "ntuple: %s (%d)\n", why, err);
+	return err;
+}
+
+/* ethtool's ntuple flow type -> the core's traffic type, or -1. */
+static int scx_ntuple_type(u32 flow_type)
+{
+	switch (flow_type) {
+	case TCP_V4_FLOW: return SCX_RSS_TCP4;
+	case UDP_V4_FLOW: return SCX_RSS_UDP4;
+	case IPV4_USER_FLOW: return SCX_RSS_IP4;
+	case TCP_V6_FLOW: return SCX_RSS_TCP6;
+	case UDP_V6_FLOW: return SCX_RSS_UDP6;
+	case IPV6_USER_FLOW: return SCX_RSS_IP6;
+	default: return -1;
+	}
+}
+
+static const u32 scx_ntuple_flow[SCX_RSS_NTYPES] = {
+	[SCX_RSS_TCP4] = TCP_V4_FLOW, [SCX_RSS_UDP4] = UDP_V4_FLOW,
+	[SCX_RSS_IP4] = IPV4_USER_FLOW, [SCX_RSS_TCP6] = TCP_V6_FLOW,
+	[SCX_RSS_UDP6] = UDP_V6_FLOW, [SCX_RSS_IP6] = IPV6_USER_FLOW,
+};
+
+/* Addresses of a rule from a spec's value (h) and mask (m) source and destination, len bytes. */
+static void scx_flow_addrs_in(struct scx_flow_rule *r, const void *hs, const void *ms,
+			      const void *hd, const void *md, size_t len)
+{
+	memcpy(r->src_ip, hs, len);
+	memcpy(r->src_ip_mask, ms, len);
+	memcpy(r->dst_ip, hd, len);
+	memcpy(r->dst_ip_mask, md, len);
+}
+
+static void scx_flow_addrs_out(const struct scx_flow_rule *r, void *hs, void *ms, void *hd,
+			       void *md, size_t len)
+{
+	memcpy(hs, r->src_ip, len);
+	memcpy(ms, r->src_ip_mask, len);
+	memcpy(hd, r->dst_ip, len);
+	memcpy(md, r->dst_ip_mask, len);
+}
+
+/*
+ * ethtool_rx_flow_spec -> the core's rule; NULL, or what the device cannot
+ * match (the core checks the values).
+ */
+static const char *scx_flow_from_spec(const struct ethtool_rxnfc *nfc, struct scx_flow_rule *r)
+{
+	const struct ethtool_rx_flow_spec *fs = &nfc->fs;
+	int type = scx_ntuple_type(fs->flow_type & ~(FLOW_EXT | FLOW_RSS | FLOW_MAC_EXT));
+	const union ethtool_flow_union *h = &fs->h_u, *m = &fs->m_u;
+
+	memset(r, 0, sizeof(*r));
+	if (type < 0)
+		return "flow types tcp4, udp4, ip4, tcp6, udp6 and ip6 only";
+	if (fs->flow_type & FLOW_MAC_EXT)
+		return "no destination MAC match";
+	if ((fs->flow_type & FLOW_EXT) &&
+	    (fs->m_ext.vlan_etype || fs->m_ext.vlan_tci || fs->m_ext.data[0] || fs->m_ext.data[1]))
+		return "no VLAN or user-def match";
+	r->type = type;
+	switch (type) {
+	case SCX_RSS_TCP4:
+	case SCX_RSS_UDP4:
+		if (m->tcp_ip4_spec.tos)
+			return "no tos match";
+		scx_flow_addrs_in(r, &h->tcp_ip4_spec.ip4src, &m->tcp_ip4_spec.ip4src,
+				  &h->tcp_ip4_spec.ip4dst, &m->tcp_ip4_spec.ip4dst, 4);
+		r->src_port = be16_to_cpu(h->tcp_ip4_spec.psrc);
+		r->src_port_mask = be16_to_cpu(m->tcp_ip4_spec.psrc);
+		r->dst_port = be16_to_cpu(h->tcp_ip4_spec.pdst);
+		r->dst_port_mask = be16_to_cpu(m->tcp_ip4_spec.pdst);
+		break;
+	case SCX_RSS_IP4:
+		if (m->usr_ip4_spec.tos)
+			return "no tos match";
+		if (m->usr_ip4_spec.l4_4_bytes)
+			return "no l4data match";
+		scx_flow_addrs_in(r, &h->usr_ip4_spec.ip4src, &m->usr_ip4_spec.ip4src,
+				  &h->usr_ip4_spec.ip4dst, &m->usr_ip4_spec.ip4dst, 4);
+		r->l4proto = h->usr_ip4_spec.proto;
+		r->l4proto_mask = m->usr_ip4_spec.proto;
+		break;
+	case SCX_RSS_TCP6:
+	case SCX_RSS_UDP6:
+		if (m->tcp_ip6_spec.tclass)
+			return "no tclass match";
+		scx_flow_addrs_in(r, h->tcp_ip6_spec.ip6src, m->tcp_ip6_spec.ip6src,
+				  h->tcp_ip6_spec.ip6dst, m->tcp_ip6_spec.ip6dst, 16);
+		r->src_port = be16_to_cpu(h->tcp_ip6_spec.psrc);
+		r->src_port_mask = be16_to_cpu(m->tcp_ip6_spec.psrc);
+		r->dst_port = be16_to_cpu(h->tcp_ip6_spec.pdst);
+		r->dst_port_mask = be16_to_cpu(m->tcp_ip6_spec.pdst);
+		break;
+	default:	/* SCX_RSS_IP6 */
+		if (m->usr_ip6_spec.tclass)
+			return "no tclass match";
+		if (m->usr_ip6_spec.l4_4_bytes)
+			return "no l4data match";
+		scx_flow_addrs_in(r, h->usr_ip6_spec.ip6src, m->usr_ip6_spec.ip6src,
+				  h->usr_ip6_spec.ip6dst, m->usr_ip6_spec.ip6dst, 16);
+		r->l4proto = h->usr_ip6_spec.l4_proto;
+		r->l4proto_mask = m->usr_ip6_spec.l4_proto;
+		break;
+	}
+	if (fs->ring_cookie == RX_CLS_FLOW_DISC) {
+		r->action = SCX_FLOW_DROP;
+	} else if (fs->ring_cookie == RX_CLS_FLOW_WAKE) {
+		return "no wake-on-LAN action";
+	} else if (ethtool_get_flow_spec_ring_vf(fs->ring_cookie)) {
+		return "no VF queues";
+	} else {
+		/* the queue, capped: one above any channel, refused by the core */
+		r->action = min_t(u64, ethtool_get_flow_spec_ring(fs->ring_cookie), SCX_MAX_CHANNELS);
+	}
+	if (fs->flow_type & FLOW_RSS) {
+		if (!nfc->rss_context)
+			return "context 0 is the port's own RSS: give a queue instead";
+		r->context = nfc->rss_context;
+	}
+	return NULL;
+}
+
+/* The core's rule -> ethtool_rx_flow_spec (ETHTOOL_GRXCLSRULE). */
+static void scx_flow_to_spec(const struct scx_flow_rule *r, u32 loc, struct ethtool_rxnfc *nfc)
+{
+	struct ethtool_rx_flow_spec *fs = &nfc->fs;
+	union ethtool_flow_union *h = &fs->h_u, *m = &fs->m_u;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->flow_type = scx_ntuple_flow[r->type] | (r->context ? FLOW_RSS : 0);
+	fs->location = loc;
+	fs->ring_cookie = r->action == SCX_FLOW_DROP ? RX_CLS_FLOW_DISC : r->action;
+	nfc->rss_context = r->context;
+	switch (r->type) {
+	case SCX_RSS_TCP4:
+	case SCX_RSS_UDP4:
+		scx_flow_addrs_out(r, &h->tcp_ip4_spec.ip4src, &m->tcp_ip4_spec.ip4src,
+				   &h->tcp_ip4_spec.ip4dst, &m->tcp_ip4_spec.ip4dst, 4);
+		h->tcp_ip4_spec.psrc = cpu_to_be16(r->src_port);
+		m->tcp_ip4_spec.psrc = cpu_to_be16(r->src_port_mask);
+		h->tcp_ip4_spec.pdst = cpu_to_be16(r->dst_port);
+		m->tcp_ip4_spec.pdst = cpu_to_be16(r->dst_port_mask);
+		break;
+	case SCX_RSS_IP4:
+		scx_flow_addrs_out(r, &h->usr_ip4_spec.ip4src, &m->usr_ip4_spec.ip4src,
+				   &h->usr_ip4_spec.ip4dst, &m->usr_ip4_spec.ip4dst, 4);
+		h->usr_ip4_spec.ip_ver = ETH_RX_NFC_IP4;
+		h->usr_ip4_spec.proto = r->l4proto;
+		m->usr_ip4_spec.proto = r->l4proto_mask;
+		break;
+	case SCX_RSS_TCP6:
+	case SCX_RSS_UDP6:
+		scx_flow_addrs_out(r, h->tcp_ip6_spec.ip6src, m->tcp_ip6_spec.ip6src,
+				   h->tcp_ip6_spec.ip6dst, m->tcp_ip6_spec.ip6dst, 16);
+		h->tcp_ip6_spec.psrc = cpu_to_be16(r->src_port);
+		m->tcp_ip6_spec.psrc = cpu_to_be16(r->src_port_mask);
+		h->tcp_ip6_spec.pdst = cpu_to_be16(r->dst_port);
+		m->tcp_ip6_spec.pdst = cpu_to_be16(r->dst_port_mask);
+		break;
+	default:
+		scx_flow_addrs_out(r, h->usr_ip6_spec.ip6src, m->usr_ip6_spec.ip6src,
+				   h->usr_ip6_spec.ip6dst, m->usr_ip6_spec.ip6dst, 16);
+		h->usr_ip6_spec.l4_proto = r->l4proto;
+		m->usr_ip6_spec.l4_proto = r->l4proto_mask;
+		break;
+	}
+}
+
+/* RTNL held. ETHTOOL_SRXCLSRLINS: special locations (ANY, LAST: the last free; FIRST) here. */
+static int scx_flow_insert(struct net_device *dev, struct ethtool_rxnfc *nfc)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	u32 loc = nfc->fs.location;
+	struct scx_flow_rule r;
+	const char *why;
+	int err;
+
+	why = scx_flow_from_spec(nfc, &r);
+	if (why)
+		return scx_rxnfc_refuse(dev, -EOPNOTSUPP, why);
+	if (loc & RX_CLS_LOC_SPECIAL) {
+		if (loc != RX_CLS_LOC_ANY && loc != RX_CLS_LOC_FIRST && loc != RX_CLS_LOC_LAST)
+			return scx_rxnfc_refuse(dev, -EINVAL, "unknown special location");
+		if (scx_port_flow_free_loc(priv->port, loc != RX_CLS_LOC_FIRST, &loc))
+			return scx_rxnfc_refuse(dev, -ENOSPC, "the rule table is full");
+	}
+	err = scx_port_flow_set(priv->port, priv->nch, loc, &r, &why);
+	if (err)
+		return scx_rxnfc_refuse(dev, err, why);
+	nfc->fs.location = loc;
+	return 0;
+}
+
 static int scx_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc, u32 *rule_locs)
 {
 	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_flow_rule r;
 	struct scx_rss rss;
 	int type, i;
 
@@ -528,6 +777,21 @@ static int scx_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc, u32 
 			if (rss.fields[type] & scx_rxh_fields[i].field)
 				nfc->data |= scx_rxh_fields[i].rxh;
 		return 0;
+	case ETHTOOL_GRXCLSRLCNT:
+		nfc->rule_cnt = scx_port_flow_count(priv->port);
+		nfc->data = scx_port_flow_table_size(priv->port) | RX_CLS_LOC_SPECIAL;
+		return 0;
+	case ETHTOOL_GRXCLSRULE:
+		if (scx_port_flow_get(priv->port, nfc->fs.location, &r))
+			return -ENOENT;
+		scx_flow_to_spec(&r, nfc->fs.location, nfc);
+		return 0;
+	case ETHTOOL_GRXCLSRLALL:
+		nfc->data = scx_port_flow_table_size(priv->port);
+		if (scx_port_flow_locs(priv->port, rule_locs, nfc->rule_cnt) > nfc->rule_cnt)
+			return -EMSGSIZE;
+		nfc->rule_cnt = scx_port_flow_count(priv->port);
+		return 0;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -541,8 +805,18 @@ static int scx_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *nfc)
 	u8 fields = 0;
 	int type, i;
 
-	if (nfc->cmd != ETHTOOL_SRXFH)
+	switch (nfc->cmd) {
+	case ETHTOOL_SRXFH:
+		break;
+	case ETHTOOL_SRXCLSRLINS:
+		return scx_flow_insert(dev, nfc);
+	case ETHTOOL_SRXCLSRLDEL:
+		if (scx_port_flow_delete(((struct scx_priv *)netdev_priv(dev))->port, nfc->fs.location))
+			return scx_rxnfc_refuse(dev, -ENOENT, "no rule at that location");
+		return 0;
+	default:
 		return -EOPNOTSUPP;
+	}
 	type = scx_rss_type(nfc->flow_type);
 	if (type < 0) {
 		netdev_err(dev, "rx-flow-hash: tcp4, udp4, ip4, tcp6, udp6 and ip6 only\n");
@@ -606,6 +880,8 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_rxfh_indir_size	= scx_get_rxfh_indir_size,
 	.get_rxfh		= scx_get_rxfh,
 	.set_rxfh		= scx_set_rxfh,
+	.get_rxfh_context	= scx_get_rxfh_context,
+	.set_rxfh_context	= scx_set_rxfh_context,
 	.get_rxnfc		= scx_get_rxnfc,
 	.set_rxnfc		= scx_set_rxnfc,
 };

@@ -345,6 +345,9 @@ static int scx_set_features(struct net_device *dev, netdev_features_t features)
 	/* rx-checksum off: the core hands every packet over unverified (rx_csum_none) */
 	if (!err && ((dev->features ^ features) & NETIF_F_RXCSUM))
 		scx_port_set_rx_csum(priv->port, !!(features & NETIF_F_RXCSUM));
+	/* ntuple off removes every rule from the device, as mlx5 */
+	if (!err && ((dev->features ^ features) & NETIF_F_NTUPLE))
+		scx_port_set_ntuple(priv->port, !!(features & NETIF_F_NTUPLE));
 	err = err ?: scx_set_vlan_features(dev, features);
 	err = err ?: scx_set_fcs_features(dev, features);
 	return err ?: scx_set_gro_hw(dev, features);
@@ -465,6 +468,8 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->hw_features |= features | vlan;
 	/* off by default, as mlx5: keep the FCS (rx-fcs), take frames with a bad one (rx-all) */
 	dev->hw_features |= NETIF_F_RXFCS | NETIF_F_RXALL;
+	/* ethtool ntuple rules (off by default, as mlx5) */
+	dev->hw_features |= NETIF_F_NTUPLE;
 	/* what a VLAN device on the port may offload through it */
 	dev->vlan_features |= (features & ~NETIF_F_RXHASH) | NETIF_F_HIGHDMA;
 	/* No MAC filter in the device: the address may change while up. */

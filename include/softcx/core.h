@@ -156,9 +156,71 @@ void scx_port_get_rss(const struct scx_port *p, uint32_t spread_nch, struct scx_
  * (MODIFY_RSS: no rebuild, traffic runs on). 0; -EINVAL with the reason in
  * *why (an entry names a missing channel: the live set's, else nch_max;
  * a field the type cannot hash), nothing changed; or a command's error
- * (the set keeps its old RSS, nothing remembered).
+ * (the set keeps its old RSS, nothing remembered; when only an RSS
+ * context's object refused the new hash fields, the port's RSS is
+ * remembered and that context hashes the old ones until the next set).
  */
 int scx_port_set_rss(struct scx_port *p, const struct scx_rss *rss, const char **why);
+
+/*
+ * RSS contexts (ethtool -X context): ids 1..SCX_MAX_RSS_CONTEXTS, each its
+ * own key and indirection table (channel indices); the port's hash fields.
+ * They steer only the flow rules that name them. *why (a static string)
+ * says why a call failed with -EINVAL, -ENOSPC or -EBUSY. nch: the
+ * channels the port runs with (or will, while down); every table entry
+ * must be below it. A NULL table spreads over nch, a NULL key takes the
+ * port's.
+ */
+#define SCX_MAX_RSS_CONTEXTS 15
+int scx_port_rss_ctx_create(struct scx_port *p, uint32_t nch, const uint32_t *table,
+			    const uint8_t *key, uint32_t *ctx, const char **why);
+int scx_port_rss_ctx_set(struct scx_port *p, uint32_t nch, uint32_t ctx, const uint32_t *table,
+			 const uint8_t *key, const char **why);
+/* -EBUSY while a flow rule names it. */
+int scx_port_rss_ctx_delete(struct scx_port *p, uint32_t ctx, const char **why);
+/* -ENOENT when there is no such context. */
+int scx_port_rss_ctx_get(const struct scx_port *p, uint32_t ctx, struct scx_rss *rss);
+
+/*
+ * Flow rules (ethtool -N/-n, ntuple filters): matched before RSS, the
+ * lowest location first. Addresses in network order (IPv4: the first 4
+ * bytes, the rest 0), ports in host order; a mask bit set compares that
+ * bit (a zero mask: any value). l4proto only for SCX_RSS_IP4/IP6 (the
+ * protocol byte). action: SCX_FLOW_DROP, a channel, or with a context the
+ * offset added to the channel its table picks (ethtool's FLOW_RSS).
+ */
+#define SCX_FLOW_DROP 0xffffffffu
+struct scx_flow_rule {
+	uint32_t type;			/* enum scx_rss_type */
+	uint8_t src_ip[16], src_ip_mask[16];
+	uint8_t dst_ip[16], dst_ip_mask[16];
+	uint16_t src_port, src_port_mask;
+	uint16_t dst_port, dst_port_mask;
+	uint8_t l4proto, l4proto_mask;
+	uint32_t action;
+	uint32_t context;		/* 0: none */
+};
+/* Locations are 0 .. size - 1. */
+uint32_t scx_port_flow_table_size(const struct scx_port *p);
+uint32_t scx_port_flow_count(const struct scx_port *p);
+/* Up to max used locations in order into locs; returns how many there are. */
+uint32_t scx_port_flow_locs(const struct scx_port *p, uint32_t *locs, uint32_t max);
+/* A free location: the first (last != 0: the last); -ENOSPC when full. */
+int scx_port_flow_free_loc(const struct scx_port *p, int last, uint32_t *loc);
+/* -ENOENT when loc holds no rule. */
+int scx_port_flow_get(const struct scx_port *p, uint32_t loc, struct scx_flow_rule *r);
+/*
+ * Check and insert (or replace) the rule at loc and install it on the live
+ * set: -EINVAL with *why (a channel at or above nch, a missing context, a
+ * bad type or field), -EOPNOTSUPP (ntuple off), nothing changed; or a
+ * command's error (nothing remembered).
+ */
+int scx_port_flow_set(struct scx_port *p, uint32_t nch, uint32_t loc,
+		      const struct scx_flow_rule *r, const char **why);
+/* -ENOENT when loc holds no rule. */
+int scx_port_flow_delete(struct scx_port *p, uint32_t loc);
+/* ethtool -K ntuple: off removes every rule; on lets rules in (off at creation). */
+void scx_port_set_ntuple(struct scx_port *p, int on);
 
 /*
  * Interrupt moderation of a CQ, done by the device: once armed, the CQ
@@ -202,7 +264,10 @@ int scx_port_feature_check(const struct scx_port *p, uint32_t feature, const cha
  */
 int scx_port_ring_check(const struct scx_port *p, int rx, uint32_t want, uint8_t *log,
 			const char **why);
-/* ethtool -L: combined 1..max_channels only. 0, or -EINVAL with *why. */
+/*
+ * ethtool -L: combined 1..max_channels only, and no fewer than a flow rule's
+ * channel or an RSS context's table needs. 0, or -EINVAL with *why.
+ */
 int scx_port_channels_check(const struct scx_port *p, uint32_t combined, uint32_t rx,
 			    uint32_t tx, uint32_t other, const char **why);
 /*

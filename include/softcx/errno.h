@@ -8,6 +8,7 @@
 #define SOFTCX_ERRNO_H
 
 enum {
+	SCX_ENOENT = 2,
 	SCX_EIO = 5,
 	SCX_ENOMEM = 12,
 	SCX_EBUSY = 16,

@@ -6,6 +6,8 @@
  */
 #include "en/params.h"
 
+#include "en/flow.h"
+
 #include "en/port.h"
 
 namespace softcx::en {
@@ -436,6 +438,9 @@ extern "C" int scx_port_channels_check(const scx_port *p, uint32_t combined, uin
 	if (combined > p->nch_max)
 		return refuse(why, "more channels than the port has (module parameter channels)"),
 		       -SCX_EINVAL;
+	const char *what = nullptr;
+	if (combined < flows_min_channels(p, &what))
+		return refuse(why, what), -SCX_EINVAL;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "en/port.h"
 
 #include "en/cmd.h"
+#include "en/flow.h"
 #include "en/rss.h"
 
 namespace softcx::en {
@@ -21,7 +22,8 @@ void channels_close(Channel *chs, u32 n)
 }
 
 /*
- * Tear a set down: RSS first (RX no longer reaches its RQs), then the
+ * Tear a set down: RSS first (RX no longer reaches its RQs; its context
+ * objects once no flow table entry names them), then the
  * queues (the device lock guarantees no engine touches ring memory
  * afterwards), then its counters move into the port's base.
  */
@@ -32,6 +34,7 @@ void set_close(Port *p, ChannelSet *set)
 
 	if (!chs)
 		return;
+	flows_ctx_destroy(p, set);
 	if (set->has_rss)
 		cmd_destroy(p->fn, p->os_port, prm::kCmdDestroyRss, set->rss_num);
 	set->has_rss = false;
@@ -89,7 +92,7 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 	err = -SCX_ENOMEM;
 	p->base = zalloc_array<ChannelStats>(nch_max);
 	p->stats_lock = scx_os_lock_create(SCX_LOCK_PORT_STATS);
-	if (!p->base || !p->stats_lock)
+	if (!p->base || !p->stats_lock || flows_init(p))
 		goto err;
 	*out = p;
 	return 0;
@@ -97,6 +100,7 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 err:
 	if (p->stats_lock)
 		scx_os_lock_destroy(p->stats_lock);
+	flows_free(p);
 	scx_os_free(p->base);
 	scx_os_free(p);
 	return err;
@@ -109,6 +113,7 @@ extern "C" void scx_port_destroy(scx_port *p)
 	scx_port_abort(p);
 	scx_port_close(p);
 	scx_os_lock_destroy(p->stats_lock);
+	flows_free(p);
 	scx_os_free(p->base);
 	scx_os_free(p);
 }
@@ -142,6 +147,9 @@ extern "C" int scx_port_prepare(scx_port *p, const scx_port_params *params,
 		p->next = ChannelSet{chs, params->nch, 0, false, false};
 	}
 	err = rss_create(p, &p->next, params->rss_keep_table != 0);
+	/* flow rules and RSS contexts follow the new set's RQs from here on */
+	if (!err)
+		err = flows_attach(p, &p->next);
 	if (err)
 		set_close(p, &p->next);
 	return err;
@@ -170,9 +178,15 @@ extern "C" void scx_port_commit(scx_port *p)
 	rss_set_live(p, p->live);
 }
 
-/* The live set's RSS object is older: it steers again once the prepared one is gone. */
+/*
+ * The live set's RSS object is older: it steers again once the prepared
+ * one is gone; the flow rules go back to the live set's RQs first.
+ */
 extern "C" void scx_port_abort(scx_port *p)
 {
+	if (!p->next.ch)
+		return;
+	flows_reattach_live(p);
 	set_close(p, &p->next);
 }
 
@@ -189,8 +203,10 @@ extern "C" int scx_port_open(scx_port *p, const scx_port_params *params,
 	return err;
 }
 
+/* The flow rules' device entries go first: they name the set's RQs and context objects. */
 extern "C" void scx_port_close(scx_port *p)
 {
+	flows_detach(p);
 	set_close(p, &p->live);
 }
 

@@ -15,6 +15,28 @@ struct ChannelSet {
 	u32 rss_num;
 	bool has_rss;
 	bool rss_spread;	/* its table is spread evenly, not the port's */
+	/*
+	 * The device RSS objects of the RSS contexts over this set's RQs: one
+	 * per context, and one more per offset a context's rules add to its
+	 * table entries (en/flow.cpp). num 0: a free slot.
+	 */
+	struct CtxObj {
+		u32 ctx;
+		u32 offset;
+		u32 num;
+	} ctx_obj[2 * SCX_MAX_RSS_CONTEXTS];
+};
+
+/* A flow rule location (ethtool -N loc) and an RSS context (ethtool -X context), en/flow.cpp. */
+struct FlowSlot {
+	scx_flow_rule r;
+	bool used;
+	bool hw;	/* its device flow table entry exists */
+};
+struct RssCtx {
+	bool used;
+	u8 key[SCX_RSS_KEY_SIZE];
+	u32 table[SCX_RSS_TABLE_SIZE];	/* channel indices */
 };
 
 } /* namespace softcx::en */
@@ -28,6 +50,15 @@ struct scx_port {
 	scx_os_layout os;	/* the OS's part of the RX buffer layout */
 	scx_port_moder moder;	/* CQ moderation channel sets are built with */
 	scx_rss rss;		/* RSS channel sets are built with (en/rss.cpp) */
+	/*
+	 * Flow rules and RSS contexts (en/flow.cpp), by channel index: each
+	 * set gets them with its own RQ numbers (scx_port_prepare).
+	 */
+	softcx::en::FlowSlot *flows;	/* flow_size locations */
+	softcx::u32 flow_size;
+	softcx::u32 flow_count;
+	bool ntuple;			/* ethtool -K ntuple: rules may be inserted */
+	softcx::en::RssCtx ctx[SCX_MAX_RSS_CONTEXTS + 1];	/* [0] unused: the port's own */
 	bool rx_vlan_strip;	/* RQs strip outer 802.1Q tags (scx_port_set_rx_vlan_strip) */
 	bool rx_fcs;		/* RQs place each frame's FCS after it (scx_port_set_rx_fcs) */
 	bool rx_csum;		/* RQs use the CQEs' checksum verdicts (scx_port_set_rx_csum) */

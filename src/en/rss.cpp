@@ -8,6 +8,7 @@
 #include "en/rss.h"
 
 #include "en/cmd.h"
+#include "en/flow.h"
 
 namespace softcx::en {
 
@@ -43,19 +44,20 @@ constexpr u32 log_table()
 	return l;
 }
 
-void spread(u32 *table, u32 nch)
-{
-	for (u32 i = 0; i < SCX_RSS_TABLE_SIZE; i++)
-		table[i] = i % nch;
-}
-
 bool has_ports(u32 type)
 {
 	return type != SCX_RSS_IP4 && type != SCX_RSS_IP6;
 }
 
-/* The device's command for @r over @set's RQs (table: channel per entry). */
-prm::RssIn *rss_cmd_build(const scx_rss &r, const u32 *table, const ChannelSet &set)
+} /* namespace */
+
+void rss_spread(u32 *table, u32 nch)
+{
+	for (u32 i = 0; i < SCX_RSS_TABLE_SIZE; i++)
+		table[i] = i % nch;
+}
+
+prm::RssIn *rss_cmd_build(const scx_rss &r, const u32 *table, const ChannelSet &set, u8 flags)
 {
 	prm::RssIn *in = zalloc_one<prm::RssIn>();
 
@@ -68,10 +70,11 @@ prm::RssIn *rss_cmd_build(const scx_rss &r, const u32 *table, const ChannelSet &
 	__builtin_memcpy(in->toeplitz_key, r.key, sizeof(r.key));
 	for (u32 i = 0; i < SCX_RSS_TABLE_SIZE; i++)
 		in->rqn[i].set(set.ch[table[i]].rq.rqn);
+	in->flags = flags;
 	return in;
 }
 
-bool table_ok(const u32 *table, u32 nch)
+bool rss_table_ok(const u32 *table, u32 nch)
 {
 	for (u32 i = 0; i < SCX_RSS_TABLE_SIZE; i++)
 		if (table[i] >= nch)
@@ -79,12 +82,10 @@ bool table_ok(const u32 *table, u32 nch)
 	return true;
 }
 
-} /* namespace */
-
 void rss_default(scx_rss *r, u32 nch)
 {
 	__builtin_memcpy(r->key, kRssKey, sizeof(r->key));
-	spread(r->table, nch);
+	rss_spread(r->table, nch);
 	for (u32 t = 0; t < SCX_RSS_NTYPES; t++)
 		r->fields[t] = (u8)(has_ports(t) ? kRssAddrs | kRssPorts : kRssAddrs);
 }
@@ -97,10 +98,10 @@ int rss_create(Port *p, ChannelSet *set, bool keep_table)
 	int err;
 
 	if (keep_table) {
-		if (!table_ok(table, set->nch))
+		if (!rss_table_ok(table, set->nch))
 			return -SCX_EINVAL;
 	} else {
-		spread(spread_table, set->nch);
+		rss_spread(spread_table, set->nch);
 		table = spread_table;
 	}
 	prm::RssIn *in = rss_cmd_build(p->rss, table, *set);
@@ -119,7 +120,7 @@ int rss_create(Port *p, ChannelSet *set, bool keep_table)
 void rss_set_live(Port *p, const ChannelSet &set)
 {
 	if (set.rss_spread)
-		spread(p->rss.table, set.nch);
+		rss_spread(p->rss.table, set.nch);
 }
 
 } /* namespace softcx::en */
@@ -131,14 +132,14 @@ extern "C" void scx_port_get_rss(const scx_port *p, uint32_t spread_nch, scx_rss
 {
 	*rss = p->rss;
 	if (spread_nch)
-		spread(rss->table, spread_nch);
+		rss_spread(rss->table, spread_nch);
 }
 
 extern "C" int scx_port_set_rss(scx_port *p, const scx_rss *rss, const char **why)
 {
 	u32 nch = p->live.ch ? p->live.nch : p->nch_max;
 
-	if (!table_ok(rss->table, nch)) {
+	if (!rss_table_ok(rss->table, nch)) {
 		*why = "an indirection table entry names a channel the port does not have";
 		return -SCX_EINVAL;
 	}
@@ -168,5 +169,9 @@ extern "C" int scx_port_set_rss(scx_port *p, const scx_rss *rss, const char **wh
 		p->live.rss_spread = false;
 	}
 	p->rss = *rss;
-	return 0;
+	/* the contexts hash the port's fields too */
+	int err = flows_ctx_refresh(p);
+	if (err)
+		*why = "the device refused the RSS change of a context";
+	return err;
 }

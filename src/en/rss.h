@@ -18,6 +18,17 @@ void rss_default(scx_rss *r, u32 nch);
  * object, it steers the port's RX from now on.
  */
 int rss_create(Port *p, ChannelSet *set, bool keep_table);
+/*
+ * The device's command for key, fields and table (channel per entry) over
+ * the set's RQs (prm::kRssFlowOnly in flags for a context); freed by the
+ * caller, nullptr without memory.
+ */
+prm::RssIn *rss_cmd_build(const scx_rss &r, const u32 *table, const ChannelSet &set,
+			  u8 flags = 0);
+/* Every entry of a table names one of nch channels. */
+bool rss_table_ok(const u32 *table, u32 nch);
+/* A table spread evenly over nch channels. */
+void rss_spread(u32 *table, u32 nch);
 /* The set is live now: a spread table becomes the port's. */
 void rss_set_live(Port *p, const ChannelSet &set);
 

@@ -64,6 +64,8 @@ prm::HcaCaps model_caps(u8 model)
 	c.log_max_rq_sz = kLogMaxRqSize;
 	c.log_max_cq_sz = kLogMaxCqSize;
 	c.log_max_rss_tbl = prm::kRssMaxTableLog;
+	c.log_max_ft_size = kLogMaxFlowTable;
+	c.max_rss = kMaxRss;
 	c.max_sqs.set(kMaxSqs);
 	c.max_rqs.set(kMaxRqs);
 	c.max_cqs.set(kMaxCqs);

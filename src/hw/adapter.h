@@ -36,7 +36,10 @@ constexpr u32 kMaxFunctions = 16;
 constexpr u32 kMaxSqs = 384;
 constexpr u32 kMaxRqs = 128;
 constexpr u32 kMaxCqs = kMaxSqs + kMaxRqs;	/* one for every queue */
-constexpr u32 kMaxRss = 4;
+/* RSS objects: a channel set's default one and its contexts, two sets during a switch */
+constexpr u32 kMaxRss = 64;
+constexpr u32 kLogMaxFlowTable = 8;	/* flow table entries (prm::SetFlowEntryIn) */
+constexpr u32 kMaxFlowEntries = 1u << kLogMaxFlowTable;
 constexpr u32 kLogMaxSqSize = 13;	/* WQEBBs */
 constexpr u32 kLogMaxRqSize = 13;	/* WQEs */
 constexpr u32 kLogMaxCqSize = 16;	/* CQEs */
@@ -243,10 +246,30 @@ struct Rss {
 	u32 gen;
 	u32 fields;			/* prm::kRssField* of type t at bit t * kRssTypeShift */
 	u32 log_size;
+	u8 flow_only;			/* prm::kRssFlowOnly: never the default */
 	u64 created;			/* creation order: the newest live one steers */
 	u8 key[prm::kRssKeySize];
 	ToeplitzTable *toeplitz;	/* per key; set before the slot is first live */
 	u32 rqn[1u << prm::kRssMaxTableLog];
+};
+
+/*
+ * The flow table (prm::SetFlowEntryIn; hw/flow.h), normalised: a frame's
+ * match fields as kFlowWords host-order words (flow_key()), compared
+ * under each entry's mask. Read by RX engines without a lock under the
+ * sequence count, as an RSS object; written by commands.
+ */
+constexpr u32 kFlowWords = 10;	/* version/protocol/l4_ok, ports, 4 + 4 address words */
+struct FlowEntry {
+	u32 mask[kFlowWords];
+	u32 value[kFlowWords];	/* only bits of mask */
+	u32 action;		/* prm::FlowAction; kFlowFree: unused */
+	u32 dest;
+};
+struct FlowTable {
+	u32 seq;		/* odd while a command rewrites an entry */
+	u32 n;			/* 1 + the highest used index; 0: empty, the RX path's one load */
+	FlowEntry e[kMaxFlowEntries];
 };
 
 /*
@@ -281,6 +304,7 @@ struct scx_hw_function {
 	softcx::hw::Sq sq[softcx::hw::kMaxSqs];
 	softcx::hw::Rq rq[softcx::hw::kMaxRqs];
 	softcx::hw::Rss rss[softcx::hw::kMaxRss];
+	softcx::hw::FlowTable flows;
 };
 
 struct scx_hw_adapter {
@@ -343,6 +367,17 @@ inline u64 bus_read(const u64 *ctr) { return __atomic_load_n(ctr, __ATOMIC_RELAX
 
 inline u32 load_u32(const u32 *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 inline void store_u32(u32 *p, u32 v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+
+/*
+ * A sequence count that lock-free readers check (RSS objects, the flow
+ * table): odd from begin to end. Writers hold the command lock.
+ */
+inline void seq_write_begin(u32 *seq)
+{
+	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+inline void seq_write_end(u32 *seq) { __atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE); }
 
 /* A doorbell record word: big-endian in DMA memory, written by the driver at any time. */
 inline u32 dbrec_read(Function *fn, const u32 *dbrec, u32 word)

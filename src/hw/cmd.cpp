@@ -10,6 +10,7 @@
  * memory is allocated before and freed after the lock is held.
  */
 #include "hw/cq.h"
+#include "hw/flow.h"
 #include "hw/rss.h"
 #include "hw/shampo.h"
 #include "prm/bus.h"
@@ -602,7 +603,7 @@ struct RssHead {		/* RssIn up to the table */
 	prm::be32 rx_hash_fields;
 	u8 log_table_size;
 	u8 type_fields[prm::kRssTypes];
-	u8 rsvd;
+	u8 flags;
 	u8 toeplitz_key[prm::kRssKeySize];
 };
 static_assert(sizeof(RssHead) == kRssTableOff);
@@ -623,6 +624,8 @@ CmdStatus check_rss(CmdEnv &e, const RssHead &in)
 	for (u8 f : in.type_fields)
 		if (f & ~(prm::kRssTypeOwn | kRssFieldsAll))
 			return reject(e, prm::kStatBadParam, "unknown RSS hash field of a type");
+	if (in.flags & ~prm::kRssFlowOnly)
+		return reject(e, prm::kStatBadParam, "unknown RSS flag");
 	u32 n = 1u << in.log_table_size;
 	if (e.in_len < kRssTableOff + n * sizeof(prm::be32))
 		return reject(e, prm::kStatBadInputLen, "RSS inbox shorter than its table");
@@ -674,6 +677,7 @@ CmdStatus create_rss(CmdEnv &e)
 	u32 num = obj_next_num(&r->gen, ObjType::Rss, (u32)ix);
 	rss_write_begin(r);
 	rss_fill(e, r, in);
+	r->flow_only = in.flags & prm::kRssFlowOnly;
 	r->created = ++fn->rss_created;
 	__atomic_store_n(&r->num, num, __ATOMIC_RELAXED);
 	rss_update_active(fn);	/* the newest object steers */
@@ -691,10 +695,21 @@ CmdStatus modify_rss(CmdEnv &e)
 	CmdStatus st = check_rss(e, in);
 	if (st != prm::kStatOk)
 		return st;
+	if ((in.flags & prm::kRssFlowOnly) != r->flow_only)
+		return reject(e, prm::kStatBadParam, "MODIFY_RSS cannot change kRssFlowOnly");
 	rss_write_begin(r);
 	rss_fill(e, r, in);
 	rss_write_end(r);
 	return prm::kStatOk;
+}
+
+/* A flow table entry forwards to RSS object num. */
+bool flow_names_rss(const Function *fn, u32 num)
+{
+	for (u32 i = 0; i < fn->flows.n; i++)
+		if (fn->flows.e[i].action == prm::kFlowFwdRss && fn->flows.e[i].dest == num)
+			return true;
+	return false;
 }
 
 CmdStatus destroy_rss(CmdEnv &e)
@@ -702,10 +717,76 @@ CmdStatus destroy_rss(CmdEnv &e)
 	Rss *r = find_rss(e.fn, inbox<prm::DestroyObjIn>(e).obj_num.get());
 	if (!r)
 		return reject(e, prm::kStatBadResource, "no such RSS object");
+	if (flow_names_rss(e.fn, r->num))
+		return reject(e, prm::kStatResourceBusy, "a flow table entry forwards to it", "RSS");
 	rss_write_begin(r);
 	__atomic_store_n(&r->num, 0, __ATOMIC_RELAXED);
 	rss_update_active(e.fn);
 	rss_write_end(r);
+	return prm::kStatOk;
+}
+
+/* ---- flow table ---- */
+
+CmdStatus set_flow_entry(CmdEnv &e)
+{
+	auto in = inbox<prm::SetFlowEntryIn>(e);
+	Function *fn = e.fn;
+	u32 ix = in.flow_index.get();
+	u32 dest = in.dest.get();
+	u32 mask[kFlowWords], value[kFlowWords];
+
+	if (ix >= kMaxFlowEntries)
+		return reject(e, prm::kStatBadParam, "flow_index beyond the table", "flow");
+	switch (in.action) {
+	case prm::kFlowFwdRq:
+		if (!find_wq<Rq>(fn, dest))
+			return reject(e, prm::kStatBadResource, "dest names no RQ", "flow");
+		break;
+	case prm::kFlowFwdRss:
+		if (!find_rss(fn, dest))
+			return reject(e, prm::kStatBadResource, "dest names no RSS object", "flow");
+		break;
+	case prm::kFlowDrop:
+		if (dest)
+			return reject(e, prm::kStatBadParam, "a drop entry has dest 0", "flow");
+		break;
+	default:
+		return reject(e, prm::kStatBadParam, "unknown action", "flow");
+	}
+	flow_fields_words(in.mask, mask);
+	flow_fields_words(in.value, value);
+	if (in.mask.rsvd || in.value.rsvd)
+		return reject(e, prm::kStatBadParam, "reserved match byte set", "flow");
+	for (u32 w = 0; w < kFlowWords; w++)
+		if (value[w] & ~mask[w])
+			return reject(e, prm::kStatBadParam, "value has bits outside the mask", "flow");
+
+	FlowTable *t = &fn->flows;
+	FlowEntry *fe = &t->e[ix];
+	seq_write_begin(&t->seq);
+	for (u32 w = 0; w < kFlowWords; w++) {
+		__atomic_store_n(&fe->mask[w], mask[w], __ATOMIC_RELAXED);
+		__atomic_store_n(&fe->value[w], value[w], __ATOMIC_RELAXED);
+	}
+	__atomic_store_n(&fe->dest, dest, __ATOMIC_RELAXED);
+	__atomic_store_n(&fe->action, (u32)in.action, __ATOMIC_RELAXED);
+	flow_update_n(t);
+	seq_write_end(&t->seq);
+	return prm::kStatOk;
+}
+
+CmdStatus delete_flow_entry(CmdEnv &e)
+{
+	u32 ix = inbox<prm::DeleteFlowEntryIn>(e).flow_index.get();
+	FlowTable *t = &e.fn->flows;
+
+	if (ix >= kMaxFlowEntries || t->e[ix].action == prm::kFlowFree)
+		return reject(e, prm::kStatBadResource, "no entry at flow_index", "flow");
+	seq_write_begin(&t->seq);
+	__atomic_store_n(&t->e[ix].action, (u32)prm::kFlowFree, __ATOMIC_RELAXED);
+	flow_update_n(t);
+	seq_write_end(&t->seq);
 	return prm::kStatOk;
 }
 
@@ -777,6 +858,10 @@ constexpr CmdDesc kCmds[] = {
 	  create_rss },
 	{ prm::kCmdModifyRss, kRssTableOff + sizeof(prm::be32), sizeof(prm::CmdOut), modify_rss },
 	{ prm::kCmdDestroyRss, sizeof(prm::DestroyObjIn), sizeof(prm::CmdOut), destroy_rss },
+	{ prm::kCmdSetFlowTableEntry, sizeof(prm::SetFlowEntryIn), sizeof(prm::CmdOut),
+	  set_flow_entry },
+	{ prm::kCmdDeleteFlowTableEntry, sizeof(prm::DeleteFlowEntryIn), sizeof(prm::CmdOut),
+	  delete_flow_entry },
 	{ prm::kCmdQueryQCounter, sizeof(prm::CmdIn), sizeof(prm::QueryQCounterOut),
 	  query_q_counter },
 	{ prm::kCmdQueryBusCounters, sizeof(prm::CmdIn), sizeof(prm::QueryBusCountersOut),

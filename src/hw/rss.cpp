@@ -122,13 +122,9 @@ u32 toeplitz_hash(const ToeplitzTable *t, const u8 *input, u32 len)
 	return c.hash;
 }
 
-bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *out)
+bool rss_read(Rss *r, u32 num, const u8 *frame, const PacketInfo &pi, RssResult *out)
 {
 	for (;;) {
-		s32 ix = __atomic_load_n(&fn->active_rss, __ATOMIC_ACQUIRE);
-		if (ix < 0)
-			return false;
-		Rss *r = &fn->rss[ix];
 		u32 seq = load_u32(&r->seq);
 		if (seq & 1)
 			continue;	/* a command is rewriting it */
@@ -139,13 +135,13 @@ bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *o
 		u32 hash;
 		u8 type = hash_frame(t, frame, pi, fields, &hash);
 		u32 rqn = __atomic_load_n(&r->rqn[hash & mask & 0xff], __ATOMIC_RELAXED);
-		u32 num = __atomic_load_n(&r->num, __ATOMIC_RELAXED);
+		u32 live = __atomic_load_n(&r->num, __ATOMIC_RELAXED);
 
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&r->seq, __ATOMIC_RELAXED) != seq)
 			continue;
-		if (!num)
-			continue;	/* destroyed since we read active_rss: read it again */
+		if (!live || (num && live != num))
+			return false;
 		out->rqn = rqn;
 		out->hash = hash;
 		out->hash_type = type;
@@ -153,10 +149,21 @@ bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *o
 	}
 }
 
+bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *out)
+{
+	for (;;) {
+		s32 ix = __atomic_load_n(&fn->active_rss, __ATOMIC_ACQUIRE);
+		if (ix < 0)
+			return false;
+		if (rss_read(&fn->rss[ix], 0, frame, pi, out))
+			return true;
+		/* destroyed since we read active_rss: read it again */
+	}
+}
+
 void rss_write_begin(Rss *r)
 {
-	__atomic_store_n(&r->seq, r->seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
+	seq_write_begin(&r->seq);
 }
 
 void rss_set_key(Rss *r, const u8 *key)
@@ -169,7 +176,7 @@ void rss_set_key(Rss *r, const u8 *key)
 
 void rss_write_end(Rss *r)
 {
-	__atomic_store_n(&r->seq, r->seq + 1, __ATOMIC_RELEASE);
+	seq_write_end(&r->seq);
 }
 
 void rss_update_active(Function *fn)
@@ -177,7 +184,7 @@ void rss_update_active(Function *fn)
 	s32 best = -1;
 	for (u32 i = 0; i < kMaxRss; i++) {
 		const Rss &r = fn->rss[i];
-		if (r.num && (best < 0 || r.created > fn->rss[best].created))
+		if (r.num && !r.flow_only && (best < 0 || r.created > fn->rss[best].created))
 			best = (s32)i;
 	}
 	__atomic_store_n(&fn->active_rss, best, __ATOMIC_RELEASE);

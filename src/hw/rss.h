@@ -4,7 +4,8 @@
  * an RQ through the function's RSS object.
  *
  * Steering rule: the most recently created live RSS object of a function
- * steers all of its received packets. A driver that builds a new channel set
+ * (kRssFlowOnly ones aside) steers all of its received packets that no flow
+ * table entry took (hw/flow.h). A driver that builds a new channel set
  * can therefore create the new object, which takes over at once, and destroy
  * the old one afterwards (or MODIFY_RSS one object in place).
  */
@@ -42,7 +43,12 @@ struct RssResult {
 	u8 hash_type;		/* prm::kRssHash* bits for the CQE */
 };
 
-/* Pick the RQ for a parsed frame; false when the function has no RSS object. */
+/*
+ * Pick the RQ for a parsed frame by one RSS object: false when it is not
+ * live, or (num != 0) no longer the object num names.
+ */
+bool rss_read(Rss *r, u32 num, const u8 *frame, const PacketInfo &pi, RssResult *out);
+/* Pick the RQ for a parsed frame by the default object; false when the function has none. */
 bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *out);
 
 /*
@@ -52,7 +58,7 @@ bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *o
 void rss_write_begin(Rss *r);
 void rss_set_key(Rss *r, const u8 *key);
 void rss_write_end(Rss *r);
-/* Recompute which live RSS object steers (the newest). */
+/* Recompute which live RSS object steers (the newest not kRssFlowOnly). */
 void rss_update_active(Function *fn);
 
 } /* namespace softcx::hw */

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * RX engine: a frame from the wire is steered by RSS to an RQ, placed in the
- * next posted buffer of a cyclic RQ or at the next free strides of a
- * striding RQ, and reported by a CQE that carries what the driver needs for
+ * RX engine: a frame from the wire is steered to an RQ (flow table, then
+ * RSS), placed in the next posted buffer of a cyclic RQ or at the next free
+ * strides of a striding RQ, and reported by a CQE that carries what the driver needs for
  * the skb: length, WQE (and stride) index, hash, header types, checksum sum
  * and verdicts.
  */
+#include "hw/flow.h"
 #include "hw/rx.h"
 
 namespace softcx::hw {
@@ -166,7 +167,20 @@ void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, IrqBatch *irqs)
 	f.vlan_tci = 0;
 	f.ts = timer_read(fn);
 	parse_frame(data, len, &f.pi);
-	int ix = rss_steer(fn, data, f.pi, &f.rss) ? obj_slot(f.rss.rqn, ObjType::Rq, kMaxRqs) : -1;
+	/* the flow table first; without entries (the usual case) one load and a branch */
+	bool steered;
+	if (__builtin_expect(__atomic_load_n(&fn->flows.n, __ATOMIC_RELAXED) != 0, 0)) {
+		FlowVerdict v = flow_steer(fn, data, f.pi, &f.rss);
+		if (v == FlowVerdict::Drop) {
+			bus_add(&fn->qc.rx_steer_drop, 1);
+			return;
+		}
+		steered = v == FlowVerdict::Steered ||
+			  (v == FlowVerdict::Miss && rss_steer(fn, data, f.pi, &f.rss));
+	} else {
+		steered = rss_steer(fn, data, f.pi, &f.rss);
+	}
+	int ix = steered ? obj_slot(f.rss.rqn, ObjType::Rq, kMaxRqs) : -1;
 	if (ix < 0) {
 		bus_add(&fn->qc.rx_if_down_packets, 1);
 		return;

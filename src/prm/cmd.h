@@ -28,6 +28,8 @@ enum CmdOpcode : u16 {
 	kCmdCreateRq = 0x908,
 	kCmdModifyRq = 0x909,
 	kCmdDestroyRq = 0x90a,
+	kCmdSetFlowTableEntry = 0x936,	/* the function's flow table (below) */
+	kCmdDeleteFlowTableEntry = 0x938,
 	kCmdQueryBusCounters = 0xa00,
 	kCmdQueryPortCounters = 0xa01,	/* the MAC's counters: mlx5's PPCNT register */
 	kCmdModifyPort = 0xa02,		/* the MAC's settings: mlx5's PCMR register */
@@ -96,7 +98,9 @@ struct HcaCaps {
 	u8 cq_period_start_from_cqe;	/* cq_period_mode kCqPeriodFromCqe */
 	u8 enhanced_cqe_compression;	/* cqe_comp_layout kCqeCompEnhanced */
 	u8 mini_cqe_resp_stride_index;	/* mini_cqe_res_format kMiniCqeCsumStridx */
-	u8 rsvd[3];
+	u8 log_max_ft_size;	/* flow table entries (SET_FLOW_TABLE_ENTRY flow_index) */
+	u8 max_rss;		/* RSS objects a function holds at once */
+	u8 rsvd;
 	u8 ext_stride_num_range;	/* striding RQ: 8..256 strides per WQE too */
 	/*
 	 * The rate of the free-running internal timer (kInitSegTimerH/L)
@@ -363,15 +367,85 @@ constexpr u32 kRssFieldL4DPort = 1u << 3;
 enum RssType : u8 { kRssTcp4, kRssUdp4, kRssIp4, kRssTcp6, kRssUdp6, kRssIp6, kRssTypes };
 constexpr u8 kRssTypeOwn = 0x80;
 
+/*
+ * RssIn flags. kRssFlowOnly: the object steers only the packets of the
+ * flow table entries that name it (an ethtool RSS context), never the
+ * function's other traffic: the newest live object without this flag does.
+ * Set at CREATE_RSS; MODIFY_RSS must give the same value. Other bits:
+ * kStatBadParam.
+ */
+constexpr u8 kRssFlowOnly = 1u << 0;
+
 struct RssIn {
 	CmdIn hdr;
 	be32 obj_num;		/* modify only */
 	be32 rx_hash_fields;
 	u8 log_table_size;
 	u8 type_fields[kRssTypes];
-	u8 rsvd;
+	u8 flags;		/* kRssFlowOnly */
 	u8 toeplitz_key[kRssKeySize];
 	be32 rqn[1u << kRssMaxTableLog];
+};
+
+/*
+ * The function's flow table (SET_FLOW_TABLE_ENTRY 0x936 and
+ * DELETE_FLOW_TABLE_ENTRY 0x938, one table, as the PRM's ethtool flow
+ * table of a NIC RX namespace): 2^log_max_ft_size entries (caps), looked
+ * up before the default RSS object for every received frame, lowest
+ * flow_index first. The first entry whose match holds decides the frame:
+ * kFlowFwdRq places it on an RQ (no hash in the CQE, as a direct TIR),
+ * kFlowFwdRss spreads it by that RSS object (its key, fields and table;
+ * see kRssFlowOnly), kFlowDrop drops it (counted: rx_steer_drop_packets).
+ * A frame no entry matches goes to the default RSS object.
+ *
+ * A match is bitwise: every field the frame has is compared under its
+ * mask ((frame & mask) == value); a field of mask 0 matches anything.
+ * value must have no bit outside mask (kStatBadParam). Frame fields:
+ * ip_version 4 or 6 (0: not IP), ip_protocol (IPv4 protocol, IPv6 next
+ * header), l4_ok 1 when a complete TCP or UDP header was found (then the
+ * ports; else the ports read 0), the addresses (IPv4: bytes 0..3, the
+ * rest 0), all in network order.
+ *
+ * SET writes the entry at flow_index, replacing what was there (frames in
+ * flight see the old or the new entry, never a mix). dest must name a live
+ * RQ (kFlowFwdRq) or RSS object (kFlowFwdRss), else kStatBadResource;
+ * kFlowDrop takes dest 0. DELETE frees the entry (kStatBadResource when
+ * free). DESTROY_RSS of an object an entry names is kStatResourceBusy;
+ * an entry whose RQ was destroyed drops its frames as rx_if_down_packets.
+ */
+enum FlowAction : u8 {
+	kFlowFree = 0,		/* not a valid SET action */
+	kFlowFwdRq = 1,
+	kFlowFwdRss = 2,
+	kFlowDrop = 3,
+};
+
+struct FlowFields {
+	u8 ip_version;
+	u8 ip_protocol;
+	u8 l4_ok;
+	u8 rsvd;		/* 0 in mask and value */
+	be16 src_port;
+	be16 dst_port;
+	u8 src_ip[16];
+	u8 dst_ip[16];
+};
+
+struct SetFlowEntryIn {
+	CmdIn hdr;
+	be32 flow_index;
+	u8 action;		/* FlowAction */
+	u8 rsvd[3];
+	be32 dest;		/* rqn, RSS object number, or 0 */
+	be32 rsvd2;
+	FlowFields mask;
+	FlowFields value;
+};
+
+struct DeleteFlowEntryIn {
+	CmdIn hdr;
+	be32 flow_index;
+	u8 rsvd[4];
 };
 
 /* The counter sets (counters.h), big-endian, after the header. */
@@ -478,7 +552,9 @@ static_assert(__builtin_offsetof(HcaCaps, cq_moderation) == 24);
 static_assert(__builtin_offsetof(HcaCaps, cq_period_start_from_cqe) == 25);
 static_assert(__builtin_offsetof(HcaCaps, enhanced_cqe_compression) == 26);
 static_assert(__builtin_offsetof(HcaCaps, mini_cqe_resp_stride_index) == 27);
-static_assert(__builtin_offsetof(HcaCaps, rsvd) == 28);
+static_assert(__builtin_offsetof(HcaCaps, log_max_ft_size) == 28);
+static_assert(__builtin_offsetof(HcaCaps, max_rss) == 29);
+static_assert(__builtin_offsetof(HcaCaps, rsvd) == 30);
 static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
 static_assert(__builtin_offsetof(HcaCaps, device_frequency_khz) == 32);
 static_assert(sizeof(QueryHcaCapOut) == 44);
@@ -569,10 +645,30 @@ static_assert(__builtin_offsetof(RssIn, obj_num) == 8);
 static_assert(__builtin_offsetof(RssIn, rx_hash_fields) == 12);
 static_assert(__builtin_offsetof(RssIn, log_table_size) == 16);
 static_assert(__builtin_offsetof(RssIn, type_fields) == 17);
-static_assert(__builtin_offsetof(RssIn, rsvd) == 23);
+static_assert(__builtin_offsetof(RssIn, flags) == 23);
 static_assert(__builtin_offsetof(RssIn, toeplitz_key) == 24);
 static_assert(__builtin_offsetof(RssIn, rqn) == 64);
-static_assert(sizeof(QueryQCounterOut) == 56);
+static_assert(sizeof(FlowFields) == 40);
+static_assert(__builtin_offsetof(FlowFields, ip_version) == 0);
+static_assert(__builtin_offsetof(FlowFields, ip_protocol) == 1);
+static_assert(__builtin_offsetof(FlowFields, l4_ok) == 2);
+static_assert(__builtin_offsetof(FlowFields, rsvd) == 3);
+static_assert(__builtin_offsetof(FlowFields, src_port) == 4);
+static_assert(__builtin_offsetof(FlowFields, dst_port) == 6);
+static_assert(__builtin_offsetof(FlowFields, src_ip) == 8);
+static_assert(__builtin_offsetof(FlowFields, dst_ip) == 24);
+static_assert(sizeof(SetFlowEntryIn) == 104);
+static_assert(__builtin_offsetof(SetFlowEntryIn, flow_index) == 8);
+static_assert(__builtin_offsetof(SetFlowEntryIn, action) == 12);
+static_assert(__builtin_offsetof(SetFlowEntryIn, rsvd) == 13);
+static_assert(__builtin_offsetof(SetFlowEntryIn, dest) == 16);
+static_assert(__builtin_offsetof(SetFlowEntryIn, rsvd2) == 20);
+static_assert(__builtin_offsetof(SetFlowEntryIn, mask) == 24);
+static_assert(__builtin_offsetof(SetFlowEntryIn, value) == 64);
+static_assert(sizeof(DeleteFlowEntryIn) == 16);
+static_assert(__builtin_offsetof(DeleteFlowEntryIn, flow_index) == 8);
+static_assert(__builtin_offsetof(DeleteFlowEntryIn, rsvd) == 12);
+static_assert(sizeof(QueryQCounterOut) == 64);
 static_assert(__builtin_offsetof(QueryQCounterOut, hdr) == 0);
 static_assert(sizeof(QueryBusCountersOut) == 88);
 static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);

@@ -5,7 +5,8 @@
  * RQs and RSS objects (good or bad parameters, bad DMA addresses, short
  * inboxes and outboxes), destroys of objects already gone (double destroy)
  * or still in use (a CQ an SQ or RQ reports to, an RQ an RSS table names),
- * queries, unknown opcodes, and data path work in between (doorbells on
+ * flow table entries set and deleted (forwarding to RQs and RSS objects,
+ * or dropping), queries, unknown opcodes, and data path work in between (doorbells on
  * live and destroyed SQs, frames through whatever is left, CQ arm doorbells
  * with any number).
  *
@@ -17,6 +18,8 @@
  * (kept here, independently of src/hw); at the end every live object
  * destroys cleanly and nothing leaks; ASan/UBSan silent.
  */
+#include <map>
+
 #include "fuzz.h"
 
 using namespace fz;
@@ -29,7 +32,7 @@ enum {
 	kDoubleDestroy, kBusy, kBadState, kBadParam, kBadLen, kBadOutLen, kBadOp, kExceedLim,
 	kUndelivered, kStaleDoorbell, kFrames, kIfDown, kCreateStridingRq, kCreateCompCq,
 	kCompressed, kModifyRqVsd, kCreateShampoRq, kShampoCyclic, kModifyRqFcs, kCreateRqFcs,
-	kNrCov
+	kSetFlow, kDeleteFlow, kRssFlowBusy, kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "CREATE_CQ ok", true, 0 },
@@ -66,6 +69,9 @@ Cov g_cov[kNrCov] = {
 	{ "shampo on cyclic RQ refused", true, 0 },
 	{ "MODIFY_RQ with scatter_fcs ok", false, 0 },
 	{ "CREATE_RQ with scatter_fcs ok", false, 0 },
+	{ "SET_FLOW_TABLE_ENTRY ok", false, 0 },
+	{ "DELETE_FLOW_TABLE_ENTRY ok", false, 0 },
+	{ "DESTROY_RSS of a flow entry's object refused", false, 0 },
 };
 
 enum class Ty : uint8_t { Cq, Sq, Rq, Rss };
@@ -92,12 +98,19 @@ struct Obj {
 	bool comp;		/* CQ: cqe_comp_en */
 };
 
+/* A flow table entry the model holds: action and dest. */
+struct FlowEnt {
+	uint8_t action;
+	uint32_t dest;
+};
+
 struct State {
 	scx_hw_adapter *a;
 	Fn *fn[2];
 	prm::HcaCaps caps;
 	std::vector<std::unique_ptr<Obj>> objs;
 	uint32_t rss_live[2];
+	std::map<uint32_t, FlowEnt> flows[2];	/* by flow_index */
 	Dma rxbuf;		/* every RQ WQE points here */
 	Dma hdbuf;		/* every SHAMPO header entry points here (1 KiB) */
 };
@@ -598,8 +611,15 @@ void op_destroy(State &s, Input &in, uint32_t f, Ty ty)
 	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
 
 	int o = live_obj(s, f, ty, num);
+	bool flow_names = false;	/* an entry forwards to this RSS object */
+	for (auto &e : s.flows[f])
+		flow_names |= ty == Ty::Rss && e.second.action == prm::kFlowFwdRss &&
+			      e.second.dest == num;
 	uint8_t want = o < 0 ? prm::kStatBadResource :
-		       ty == Ty::Cq && s.objs[o]->users ? prm::kStatResourceBusy : prm::kStatOk;
+		       (ty == Ty::Cq && s.objs[o]->users) || flow_names ? prm::kStatResourceBusy :
+									  prm::kStatOk;
+	if (o >= 0 && flow_names)
+		hit(g_cov[kRssFlowBusy]);
 	expect(st, want, "DESTROY");
 	if (o < 0 && ix >= 0 && num == s.objs[ix]->num && s.objs[ix]->fn == f)
 		hit(g_cov[kDoubleDestroy]);
@@ -669,7 +689,7 @@ void op_rss(State &s, Input &in, uint32_t f, bool create)
 		want = prm::kStatBadInputLen;
 	else if (!names_ok)
 		want = prm::kStatBadResource;
-	else if (create && s.rss_live[f] == 4)
+	else if (create && s.rss_live[f] == s.caps.max_rss)
 		want = prm::kStatExceedLim;
 	else
 		want = prm::kStatOk;
@@ -693,6 +713,107 @@ void op_rss(State &s, Input &in, uint32_t f, bool create)
 	r->table = table;
 	s.rss_live[f]++;
 	s.objs.push_back(std::move(r));
+}
+
+/*
+ * CREATE_RSS over one live RQ of f until the table is full (caps.max_rss
+ * objects are more than an input's bytes could create one by one).
+ */
+void op_rss_fill(State &s, Input &in, uint32_t f)
+{
+	int rq = pick(s, in, Ty::Rq);
+	if (rq < 0 || !s.objs[rq]->live || s.objs[rq]->fn != f)
+		return;
+	for (uint32_t i = 0; i <= s.caps.max_rss; i++) {
+		uint32_t num = 0;
+		uint8_t st = rss_cmd(s.fn[f], prm::kCmdCreateRss, 0, { s.objs[rq]->num }, 0, kMsKey,
+				     &num);
+		bool full = s.rss_live[f] == s.caps.max_rss;
+		expect(st, full ? prm::kStatExceedLim : prm::kStatOk, "CREATE_RSS (fill)");
+		if (full)
+			return;
+		auto r = std::make_unique<Obj>();
+		r->ty = Ty::Rss;
+		r->fn = f;
+		r->num = num;
+		r->live = true;
+		r->table = { rq };
+		s.rss_live[f]++;
+		s.objs.push_back(std::move(r));
+	}
+}
+
+/*
+ * SET_FLOW_TABLE_ENTRY: an index in or out of the table, any action, a
+ * dest naming an RQ, an RSS object or anything, match bytes from the input
+ * (the value within its mask or not). The PRM's order of checks: index,
+ * action and dest, reserved bytes, value bits outside the mask.
+ */
+void op_flow_set(State &s, Input &in, uint32_t f)
+{
+	prm::SetFlowEntryIn c = {};
+	set_op(&c, prm::kCmdSetFlowTableEntry);
+	uint8_t sel = in.u8();
+	uint32_t size = 1u << s.caps.log_max_ft_size;
+	uint32_t ix = sel & 0x80 ? in.u16() : sel % 8;
+	c.flow_index.set(ix);
+	c.action = in.u8() % 5;
+	uint8_t which = in.u8();
+	uint32_t dest = c.action == prm::kFlowDrop && which & 1 ? 0 :
+			which & 2 ? number(s, in, pick(s, in, Ty::Rss)) :
+				    number(s, in, pick(s, in, Ty::Rq));
+	c.dest.set(dest);
+	in.bytes(reinterpret_cast<uint8_t *>(&c.mask), in.u8() & 1 ? sizeof(c.mask) : 8);
+	if (in.u8() & 1)
+		c.mask.rsvd = 0;	/* mostly valid */
+	auto *m = reinterpret_cast<const uint8_t *>(&c.mask);
+	auto *v = reinterpret_cast<uint8_t *>(&c.value);
+	uint8_t stray = in.u8();
+	for (uint32_t i = 0; i < sizeof(c.value); i++)
+		v[i] = m[i] & (uint8_t)(0x5a + i * 7);
+	if (stray & 1)
+		v[stray % sizeof(c.value)] |= 0x01;	/* maybe a bit outside the mask */
+	prm::CmdOut out;
+	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+
+	uint8_t want = prm::kStatOk;
+	bool outside = false;
+	for (uint32_t i = 0; i < sizeof(c.value); i++)
+		outside |= (v[i] & ~m[i]) != 0;
+	if (ix >= size)
+		want = prm::kStatBadParam;
+	else if (c.action == prm::kFlowFwdRq && live_obj(s, f, Ty::Rq, dest) < 0)
+		want = prm::kStatBadResource;
+	else if (c.action == prm::kFlowFwdRss && live_obj(s, f, Ty::Rss, dest) < 0)
+		want = prm::kStatBadResource;
+	else if (c.action == prm::kFlowDrop && dest)
+		want = prm::kStatBadParam;
+	else if (c.action == prm::kFlowFree || c.action > prm::kFlowDrop)
+		want = prm::kStatBadParam;
+	else if (c.mask.rsvd || c.value.rsvd || outside)
+		want = prm::kStatBadParam;
+	expect(st, want, "SET_FLOW_TABLE_ENTRY");
+	if (st != prm::kStatOk)
+		return;
+	hit(g_cov[kSetFlow]);
+	s.flows[f][ix] = FlowEnt{ c.action, dest };
+}
+
+void op_flow_delete(State &s, Input &in, uint32_t f)
+{
+	prm::DeleteFlowEntryIn c = {};
+	set_op(&c, prm::kCmdDeleteFlowTableEntry);
+	uint8_t sel = in.u8();
+	uint32_t ix = sel & 0x80 ? in.u16() : sel % 8;
+	c.flow_index.set(ix);
+	prm::CmdOut out;
+	uint8_t st = run(s, f, &c, sizeof(c), &out, sizeof(out));
+	bool used = s.flows[f].count(ix);
+	expect(st, used ? prm::kStatOk : prm::kStatBadResource, "DELETE_FLOW_TABLE_ENTRY");
+	if (st == prm::kStatOk) {
+		hit(g_cov[kDeleteFlow]);
+		s.flows[f].erase(ix);
+	}
 }
 
 /* Queries, unknown opcodes, short boxes: the dispatcher's own checks. */
@@ -731,7 +852,8 @@ void op_misc(State &s, Input &in, uint32_t f)
 			    prm::kCmdCreateSq, prm::kCmdModifySq, prm::kCmdDestroySq,
 			    prm::kCmdCreateRq, prm::kCmdModifyRq, prm::kCmdDestroyRq,
 			    prm::kCmdQueryBusCounters, prm::kCmdQueryPortCounters,
-			    prm::kCmdModifyPort })
+			    prm::kCmdModifyPort, prm::kCmdSetFlowTableEntry,
+			    prm::kCmdDeleteFlowTableEntry })
 		known |= k == opc;
 	if (!known) {
 		expect(st, prm::kStatBadOp, "unknown opcode");
@@ -934,11 +1056,23 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			case 75 ... 79: op_destroy(s, in, f, Ty::Rq); break;
 			case 80 ... 84: op_destroy(s, in, f, Ty::Rss); break;
 			case 85 ... 94: op_misc(s, in, f); break;
+			case 95 ... 99: op_flow_set(s, in, f); break;
+			case 100 ... 101: op_flow_delete(s, in, f); break;
+			case 102: op_rss_fill(s, in, f); break;
 			default: op_traffic(s, in, frame.data, frame.dma); break;
 			}
 		}
 
-		/* everything still alive goes, dependents first */
+		/* everything still alive goes, dependents first: flow entries, then objects */
+		for (uint32_t f = 0; f < 2; f++)
+			for (auto &e : s.flows[f]) {
+				prm::DeleteFlowEntryIn c = {};
+				prm::CmdOut out;
+				set_op(&c, prm::kCmdDeleteFlowTableEntry);
+				c.flow_index.set(e.first);
+				FZ_CHECK(run(s, f, &c, sizeof(c), &out, sizeof(out)) == prm::kStatOk,
+					 "final delete of flow entry %u", e.first);
+			}
 		for (Ty ty : { Ty::Rss, Ty::Sq, Ty::Rq, Ty::Cq }) {
 			static const uint16_t ops[] = { prm::kCmdDestroyCq, prm::kCmdDestroySq,
 							prm::kCmdDestroyRq, prm::kCmdDestroyRss };

@@ -73,7 +73,7 @@ void warm_rss_slots(scx_hw_adapter *a)
 		Rq rq;
 		FZ_CHECK(cq.create(fn, 1, 0) == prm::kStatOk, "warm-up CQ");
 		FZ_CHECK(rq.create(fn, cq.cqn, 1, 64) == prm::kStatOk, "warm-up RQ");
-		uint32_t nums[4];
+		std::vector<uint32_t> nums(query_caps(fn).max_rss);
 		for (auto &n : nums)
 			FZ_CHECK(rss_cmd(fn, prm::kCmdCreateRss, 0, { rq.rqn }, 0, kMsKey, &n) ==
 				 prm::kStatOk, "warm-up RSS");

@@ -245,4 +245,21 @@ Bytes vlan_strip(const Bytes &f)
 	return o;
 }
 
+/* Bit-serial reference Toeplitz, independent of the device's byte-window version. */
+uint32_t ref_toeplitz(const uint8_t *key, const Bytes &in)
+{
+	uint32_t result = 0;
+	uint64_t window = 0;	/* key bits [i, i+32) in the low 32 bits */
+	for (int b = 0; b < 32; b++)
+		window = (window << 1) | ((key[b / 8] >> (7 - b % 8)) & 1);
+	for (size_t i = 0; i < in.size() * 8; i++) {
+		if ((in[i / 8] >> (7 - i % 8)) & 1)
+			result ^= (uint32_t)window;
+		size_t k = i + 32;
+		window = (window << 1) | ((key[k / 8] >> (7 - k % 8)) & 1);
+	}
+	return result;
+}
+
+
 } /* namespace frames */

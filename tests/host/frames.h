@@ -100,4 +100,7 @@ inline void put32(Bytes &f, size_t off, uint32_t v)
 	put16(f, off + 2, (uint16_t)v);
 }
 
+/* Bit-serial reference Toeplitz, independent of the device's byte-window version. */
+uint32_t ref_toeplitz(const uint8_t *key, const Bytes &in);
+
 } /* namespace frames */

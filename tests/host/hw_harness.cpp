@@ -329,6 +329,18 @@ void Sq::doorbell()
 	bus::mmio_write64(fn, prm::kUarSqDoorbell, ctrl8);
 }
 
+void Sq::send_inline(const Bytes &frame)
+{
+	SendWqe w;
+	Seg seg;
+	seg.inl = true;
+	seg.data = frame;
+	w.segs.push_back(seg);
+	pad_for(3);
+	post(w);
+	doorbell();
+}
+
 /* ---- RQ ---- */
 
 uint8_t Rq::create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t buffer_size)
@@ -401,7 +413,7 @@ void Rq::post(uint32_t n)
 
 uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &table,
 		uint32_t fields, const uint8_t *key, uint32_t *num_out, int log_override,
-		const uint8_t *type_fields)
+		const uint8_t *type_fields, uint8_t flags)
 {
 	auto in = std::make_unique<prm::RssIn>();
 	set_op(in.get(), op);
@@ -414,6 +426,7 @@ uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &
 	memcpy(in->toeplitz_key, key, prm::kRssKeySize);
 	if (type_fields)
 		memcpy(in->type_fields, type_fields, sizeof(in->type_fields));
+	in->flags = flags;
 	for (size_t i = 0; i < table.size() && i < 256; i++)
 		in->rqn[i].set(table[i]);
 	prm::CreateObjOut out;

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "frames.h"
 #include "os_host.h"
 #include "prm/bus.h"
 #include "prm/cmd.h"
@@ -152,6 +153,8 @@ struct Sq {
 	/* Pad with 1-WQEBB NOPs so that a WQE of n WQEBBs does not wrap. */
 	void pad_for(uint32_t n);
 	void doorbell();
+	/* One SEND of frame, inline in its WQE, and the doorbell. */
+	void send_inline(const Bytes &frame);
 };
 
 /* Build a WQE image (ctrl + eth + inline headers + segments). */
@@ -332,7 +335,8 @@ constexpr uint32_t kFields4 = kFields2 | prm::kRssFieldL4SPort | prm::kRssFieldL
 /* table.size() must be a power of two (or a shorter list, to test rejection). */
 uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &table,
 		uint32_t fields, const uint8_t *key, uint32_t *num_out, int log_override = -1,
-		const uint8_t *type_fields = nullptr);
+		const uint8_t *type_fields = nullptr, uint8_t flags = 0);
+using frames::ref_toeplitz;
 
 /*
  * A one-way link from fn to its peer: TX CQ + SQ on fn, RX CQ + RQ + RSS on

@@ -495,19 +495,25 @@ TEST_F(HwCmd, RssChecks)
 	EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRss, num), prm::kStatBadResource);
 }
 
+/* As many RSS objects as caps.max_rss, then kStatExceedLim; a freed slot takes the next. */
 TEST_F(HwCmd, RssObjectLimit)
 {
 	Cq cq;
 	ASSERT_EQ(cq.create(fn0, 4, 0), prm::kStatOk);
 	Rq rq;
 	ASSERT_EQ(rq.create(fn0, cq.cqn, 4), prm::kStatOk);
-	uint32_t num[5];
-	for (int i = 0; i < 4; i++)
+	const uint32_t max = query_caps(fn0).max_rss;
+	ASSERT_GE(max, 32u) << "two channel sets of a default object and 15 contexts each";
+	std::vector<uint32_t> num(max + 1);
+	for (uint32_t i = 0; i < max; i++)
 		ASSERT_EQ(rss_cmd(fn0, prm::kCmdCreateRss, 0, { rq.rqn }, kFields4, kMsKey, &num[i]),
 			  prm::kStatOk);
-	EXPECT_EQ(rss_cmd(fn0, prm::kCmdCreateRss, 0, { rq.rqn }, kFields4, kMsKey, &num[4]),
+	EXPECT_EQ(rss_cmd(fn0, prm::kCmdCreateRss, 0, { rq.rqn }, kFields4, kMsKey, &num[max]),
 		  prm::kStatExceedLim);
-	for (int i = 0; i < 4; i++)
+	ASSERT_EQ(destroy(fn0, prm::kCmdDestroyRss, num[3]), prm::kStatOk);
+	ASSERT_EQ(rss_cmd(fn0, prm::kCmdCreateRss, 0, { rq.rqn }, kFields4, kMsKey, &num[3]),
+		  prm::kStatOk);
+	for (uint32_t i = 0; i < max; i++)
 		EXPECT_EQ(destroy(fn0, prm::kCmdDestroyRss, num[i]), prm::kStatOk);
 }
 

@@ -39,22 +39,6 @@ const Vector kIpv6[] = {
 	  0x4b61e985, 0x02d1feef },
 };
 
-/* Bit-serial reference Toeplitz, independent of the device's byte-window version. */
-uint32_t ref_toeplitz(const uint8_t *key, const frames::Bytes &in)
-{
-	uint32_t result = 0;
-	uint64_t window = 0;	/* key bits [i, i+32) in the low 32 bits */
-	for (int b = 0; b < 32; b++)
-		window = (window << 1) | ((key[b / 8] >> (7 - b % 8)) & 1);
-	for (size_t i = 0; i < in.size() * 8; i++) {
-		if ((in[i / 8] >> (7 - i % 8)) & 1)
-			result ^= (uint32_t)window;
-		size_t k = i + 32;
-		window = (window << 1) | ((key[k / 8] >> (7 - k % 8)) & 1);
-	}
-	return result;
-}
-
 frames::Bytes flow_frame(const Vector &v, bool v6, uint8_t proto)
 {
 	frames::Spec s;
@@ -289,14 +273,7 @@ TEST_F(HwRss, IndirectionTableSelectsTheRq)
 		int want = table_ix[h & 7];
 		expect_count[want]++;
 
-		SendWqe w;
-		Seg seg;
-		seg.inl = true;
-		seg.data = f;
-		w.segs.push_back(seg);
-		sq.pad_for(3);
-		sq.post(w);
-		sq.doorbell();
+		sq.send_inline(f);
 		prm::Cqe64 c;
 		ASSERT_TRUE(cq[want].poll(&c)) << "flow " << i << " not on RQ " << want;
 		EXPECT_EQ(c.rss_hash_result.get(), h);

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The core's flow rules and RSS contexts (ethtool -N/-n, -X context): a
+ * rule's flow lands on its channel, a drop rule's packets are counted, a
+ * context rule's flows spread over the context's table as the reference
+ * Toeplitz hash predicts (an action adds an offset to its table entries);
+ * rules and contexts follow every channel switch,
+ * RQ recovery and close/open; ethtool -L below what they need is refused;
+ * bad rules are refused with a reason and change nothing.
+ */
+#include <cstring>
+
+#include "en_pair.h"
+#include "softcx/errno.h"
+
+using namespace enpair;
+
+namespace {
+
+constexpr uint32_t kCh = 4;
+
+scx_flow_rule udp4_dport(uint16_t dport, uint32_t action, uint32_t context = 0)
+{
+	scx_flow_rule r = {};
+	r.type = SCX_RSS_UDP4;
+	r.dst_port = dport;
+	r.dst_port_mask = 0xffff;
+	r.action = action;
+	r.context = context;
+	return r;
+}
+
+class EnFlow : public Pair {
+protected:
+	void SetUp() override
+	{
+		Pair::SetUp();
+		Options o;
+		o.nch = kCh;
+		build(o);
+		scx_port_set_ntuple(port(), 1);
+	}
+	scx_port *port() { return p[1].port; }
+
+	int add(uint32_t loc, const scx_flow_rule &r, const char **why = nullptr)
+	{
+		const char *w = nullptr;
+		int err = scx_port_flow_set(port(), opt.nch, loc, &r, &w);
+		if (why)
+			*why = w;
+		EXPECT_EQ(err != 0, w != nullptr) << "a refusal says why, a success nothing";
+		return err;
+	}
+
+	static frames::Bytes udp(uint16_t sport, uint16_t dport, const char *src = "10.0.0.1")
+	{
+		frames::Spec s;
+		s.proto = 17;
+		s.src = src;
+		s.sport = sport;
+		s.dport = dport;
+		s.payload = frames::payload(40);
+		return frames::build(s);
+	}
+
+	/* Send one frame from port 0; the port-1 channel it was delivered on, or -1. */
+	int land(const frames::Bytes &f)
+	{
+		std::vector<size_t> before(opt.nch);
+		for (uint32_t i = 0; i < opt.nch; i++)
+			before[i] = rx(1, i).size();
+		EXPECT_EQ(send(0, f), 0);
+		poll(0);
+		poll(1);
+		int got = -1;
+		for (uint32_t i = 0; i < opt.nch; i++)
+			if (rx(1, i).size() != before[i]) {
+				EXPECT_EQ(got, -1);
+				got = (int)i;
+			}
+		return got;
+	}
+
+	/* Channels flows with dport (sports 3000..3000+n) land on, counted. */
+	std::vector<int> spread(uint16_t dport, int n = 32)
+	{
+		std::vector<int> got(opt.nch);
+		for (int i = 0; i < n; i++) {
+			int c = land(udp((uint16_t)(3000 + i), dport));
+			if (c >= 0)
+				got[c]++;
+		}
+		return got;
+	}
+
+	/* Rebuild port 1 with nch channels through prepare/commit (the shim's safe switch). */
+	int rebuild(uint32_t nch)
+	{
+		scx_port_params prm = params(1500, 1);
+		prm.nch = nch;
+		auto chans = p[1].os_channels();
+		int err = scx_port_prepare(port(), &prm, chans.data());
+		if (err)
+			return err;
+		scx_port_commit(port());
+		opt.nch = nch;
+		poll(1);
+		arm(1);
+		return 0;
+	}
+
+	/* A context whose table alternates channels 2 and 0 (read back into *c); its id. */
+	uint32_t ctx_2_0(scx_rss *c)
+	{
+		uint32_t table[SCX_RSS_TABLE_SIZE], ctx = 0;
+		const char *why = nullptr;
+		for (uint32_t i = 0; i < SCX_RSS_TABLE_SIZE; i++)
+			table[i] = i % 2 ? 0 : 2;
+		EXPECT_EQ(scx_port_rss_ctx_create(port(), kCh, table, nullptr, &ctx, &why), 0);
+		EXPECT_EQ(scx_port_rss_ctx_get(port(), ctx, c), 0);
+		return ctx;
+	}
+
+	/* The channel a UDP flow lands on under a context: table[toeplitz(key, 4-tuple) % size]. */
+	static uint32_t predict(const scx_rss &ctx, uint16_t sport, uint16_t dport)
+	{
+		frames::Bytes in = frames::ip_bytes("10.0.0.1"), d = frames::ip_bytes("10.0.0.2");
+		in.insert(in.end(), d.begin(), d.end());
+		in.insert(in.end(), { (uint8_t)(sport >> 8), (uint8_t)sport, (uint8_t)(dport >> 8),
+				      (uint8_t)dport });
+		return ctx.table[frames::ref_toeplitz(ctx.key, in) % SCX_RSS_TABLE_SIZE];
+	}
+};
+
+/* A rule sends its flows to its channel only; deleting it hands them back to RSS. */
+TEST_F(EnFlow, RuleSteersItsFlowToItsChannel)
+{
+	auto before = spread(5001);
+	int used = 0;
+	for (int n : before)
+		used += n > 0;
+	ASSERT_GE(used, 3) << "RSS spreads the flows without a rule";
+
+	ASSERT_EQ(add(7, udp4_dport(5001, 2)), 0);
+	EXPECT_EQ(spread(5001), (std::vector<int>{ 0, 0, 32, 0 }));
+	EXPECT_NE(spread(5002)[0] + spread(5002)[1], 0) << "other flows keep RSS";
+	EXPECT_EQ(scx_port_flow_count(port()), 1u);
+	uint32_t locs[4] = {};
+	EXPECT_EQ(scx_port_flow_locs(port(), locs, 4), 1u);
+	EXPECT_EQ(locs[0], 7u);
+	scx_flow_rule r;
+	ASSERT_EQ(scx_port_flow_get(port(), 7, &r), 0);
+	EXPECT_EQ(r.dst_port, 5001);
+	EXPECT_EQ(r.action, 2u);
+	EXPECT_EQ(scx_port_flow_get(port(), 6, &r), -SCX_ENOENT);
+
+	ASSERT_EQ(scx_port_flow_delete(port(), 7), 0);
+	EXPECT_EQ(spread(5001), before);
+	EXPECT_EQ(scx_port_flow_delete(port(), 7), -SCX_ENOENT);
+	EXPECT_EQ(scx_port_flow_count(port()), 0u);
+}
+
+/* Masks: a /24 source rule; the lower location wins where two rules match. */
+TEST_F(EnFlow, MasksAndPriorityByLocation)
+{
+	scx_flow_rule net = {};
+	net.type = SCX_RSS_UDP4;
+	memcpy(net.src_ip, frames::ip_bytes("10.0.0.0").data(), 4);
+	memcpy(net.src_ip_mask, frames::ip_bytes("255.255.255.0").data(), 4);
+	net.action = 3;
+	ASSERT_EQ(add(5, udp4_dport(7000, 1)), 0);
+	ASSERT_EQ(add(2, net), 0);
+	EXPECT_EQ(land(udp(1, 7000, "10.0.0.1")), 3) << "both match: location 2 wins";
+	EXPECT_EQ(land(udp(2, 7000, "10.0.1.1")), 1) << "only location 5 matches";
+	EXPECT_EQ(land(udp(3, 7001, "10.0.0.77")), 3);
+	ASSERT_EQ(scx_port_flow_delete(port(), 2), 0);
+	EXPECT_EQ(land(udp(1, 7000, "10.0.0.1")), 1);
+	/* replacing a rule in place */
+	ASSERT_EQ(add(5, udp4_dport(7000, 0)), 0);
+	EXPECT_EQ(land(udp(1, 7000, "10.0.0.1")), 0);
+	EXPECT_EQ(scx_port_flow_count(port()), 1u);
+}
+
+/* A drop rule: nothing delivered, every packet in rx_steer_drop_packets (and not in rx_dropped). */
+TEST_F(EnFlow, DropRuleIsCounted)
+{
+	ASSERT_EQ(add(0, udp4_dport(9, SCX_FLOW_DROP)), 0);
+	EXPECT_EQ(spread(9, 20), (std::vector<int>{ 0, 0, 0, 0 }));
+	EXPECT_EQ(stat(1, "rx_steer_drop_packets"), 20u);
+	EXPECT_EQ(stat(0, "tx_packets"), 20u);
+	EXPECT_EQ(stat(1, "rx_packets"), 0u);
+	EXPECT_EQ(spread(10, 4)[0] + spread(10, 4)[1] + spread(10, 4)[2] + spread(10, 4)[3], 4);
+}
+
+/* A context rule: its flows land only on the context's channels, each where the hash says. */
+TEST_F(EnFlow, ContextRuleSpreadsOverTheContextTable)
+{
+	uint32_t table[SCX_RSS_TABLE_SIZE];
+	uint8_t key[SCX_RSS_KEY_SIZE];
+	for (uint32_t i = 0; i < SCX_RSS_TABLE_SIZE; i++)
+		table[i] = i % 3 ? 1 : 3;
+	for (uint32_t i = 0; i < SCX_RSS_KEY_SIZE; i++)
+		key[i] = (uint8_t)(i * 53 + 7);
+	uint32_t ctx = 0;
+	const char *why = nullptr;
+	ASSERT_EQ(scx_port_rss_ctx_create(port(), kCh, table, key, &ctx, &why), 0);
+	ASSERT_GE(ctx, 1u);
+	scx_rss c;
+	ASSERT_EQ(scx_port_rss_ctx_get(port(), ctx, &c), 0);
+	EXPECT_EQ(memcmp(c.key, key, sizeof(key)), 0);
+	EXPECT_EQ(memcmp(c.table, table, sizeof(table)), 0);
+
+	ASSERT_EQ(add(3, udp4_dport(6000, 0, ctx)), 0);
+	int seen[kCh] = {};
+	for (uint16_t sport = 4000; sport < 4048; sport++) {
+		int got = land(udp(sport, 6000));
+		ASSERT_EQ(got, (int)predict(c, sport, 6000)) << "sport " << sport;
+		seen[got]++;
+	}
+	EXPECT_EQ(seen[0] + seen[2], 0);
+	EXPECT_GT(seen[1], 0);
+	EXPECT_GT(seen[3], 0);
+
+	/* a context in use cannot go; a new table applies at once */
+	EXPECT_EQ(scx_port_rss_ctx_delete(port(), ctx, &why), -SCX_EBUSY);
+	EXPECT_NE(std::string(why).find("rule"), std::string::npos) << why;
+	for (uint32_t &e : table)
+		e = 2;
+	ASSERT_EQ(scx_port_rss_ctx_set(port(), kCh, ctx, table, nullptr, &why), 0);
+	EXPECT_EQ(spread(6000, 8), (std::vector<int>{ 0, 0, 8, 0 }));
+	ASSERT_EQ(scx_port_flow_delete(port(), 3), 0);
+	ASSERT_EQ(scx_port_rss_ctx_delete(port(), ctx, &why), 0);
+	EXPECT_EQ(scx_port_rss_ctx_get(port(), ctx, &c), -SCX_ENOENT);
+}
+
+/*
+ * A context rule's action is an offset added to the context's table entry
+ * (ethtool's FLOW_RSS): two rules of one context, offsets 0 and 1, each
+ * land where the hash says, shifted; across a switch; -L and a new table
+ * that the offset would push past the channels are refused.
+ */
+TEST_F(EnFlow, ContextRuleOffsetShiftsTheTable)
+{
+	uint32_t table[SCX_RSS_TABLE_SIZE];
+	const char *why = nullptr;
+	scx_rss c;
+	uint32_t ctx = ctx_2_0(&c);
+	ASSERT_NE(ctx, 0u);
+	ASSERT_EQ(add(1, udp4_dport(6000, 0, ctx)), 0);
+	ASSERT_EQ(add(2, udp4_dport(6001, 1, ctx)), 0);
+	auto check = [&](const char *when) {
+		int seen[kCh] = {};
+		for (uint16_t sport = 3000; sport < 3016; sport++) {
+			EXPECT_EQ(land(udp(sport, 6000)), (int)predict(c, sport, 6000)) << when;
+			int got = land(udp(sport, 6001));
+			EXPECT_EQ(got, (int)predict(c, sport, 6001) + 1) << when;
+			if (got >= 0)
+				seen[got]++;
+		}
+		EXPECT_EQ(seen[0] + seen[2], 0) << when;
+		EXPECT_GT(seen[1], 0) << when;
+		EXPECT_GT(seen[3], 0) << when;
+	};
+	check("live");
+	ASSERT_EQ(rebuild(kCh), 0);
+	check("after a switch");
+
+	EXPECT_EQ(scx_port_channels_check(port(), 3, 0, 0, 0, &why), -SCX_EINVAL) << "2 + 1 needs 4";
+	for (uint32_t &e : table)
+		e = 3;
+	EXPECT_EQ(scx_port_rss_ctx_set(port(), kCh, ctx, table, nullptr, &why), -SCX_EINVAL);
+	EXPECT_NE(std::string(why).find("offset"), std::string::npos) << why;
+	EXPECT_EQ(add(3, udp4_dport(6002, 2, ctx), &why), -SCX_EINVAL) << "2 + 2 is beyond 3";
+
+	/* the offset rule goes: its object with it; the context can go once both rules are */
+	ASSERT_EQ(scx_port_flow_delete(port(), 2), 0);
+	EXPECT_EQ(scx_port_channels_check(port(), 3, 0, 0, 0, &why), 0);
+	EXPECT_EQ(scx_port_rss_ctx_delete(port(), ctx, &why), -SCX_EBUSY);
+	ASSERT_EQ(scx_port_flow_delete(port(), 1), 0);
+	ASSERT_EQ(scx_port_rss_ctx_delete(port(), ctx, &why), 0);
+	/* all the offsets' objects are gone: as many contexts as before fit */
+	uint32_t made = 0, c2;
+	while (scx_port_rss_ctx_create(port(), kCh, nullptr, nullptr, &c2, &why) == 0)
+		made++;
+	EXPECT_EQ(made, (uint32_t)SCX_MAX_RSS_CONTEXTS);
+}
+
+/*
+ * Rules and contexts name channels: every new set (a switch, close/open)
+ * gets them with its RQs, an RQ recovery keeps them, and -L below what
+ * they need is refused.
+ */
+TEST_F(EnFlow, RulesAndContextsSurviveSwitchesAndRecovery)
+{
+	const char *why = nullptr;
+	scx_rss c;
+	uint32_t ctx = ctx_2_0(&c);
+	ASSERT_NE(ctx, 0u);
+	ASSERT_EQ(add(1, udp4_dport(5001, 3)), 0);
+	ASSERT_EQ(add(2, udp4_dport(6000, 0, ctx)), 0);
+	ASSERT_EQ(add(4, udp4_dport(9, SCX_FLOW_DROP)), 0);
+	auto check = [&](const char *when) {
+		EXPECT_EQ(spread(5001, 8), (std::vector<int>{ 0, 0, 0, 8 })) << when;
+		for (uint16_t sport = 3000; sport < 3008; sport++)
+			EXPECT_EQ(land(udp(sport, 6000)), (int)predict(c, sport, 6000)) << when;
+		uint64_t drops = stat(1, "rx_steer_drop_packets");
+		EXPECT_EQ(land(udp(1, 9)), -1) << when;
+		EXPECT_EQ(stat(1, "rx_steer_drop_packets"), drops + 1) << when;
+	};
+	check("before");
+
+	ASSERT_EQ(rebuild(kCh), 0);
+	check("after a switch to a new set");
+
+	EXPECT_EQ(scx_port_channels_check(port(), 3, 0, 0, 0, &why), -SCX_EINVAL);
+	EXPECT_NE(std::string(why).find("rule"), std::string::npos) << why;
+	ASSERT_EQ(scx_port_flow_delete(port(), 1), 0);
+	EXPECT_EQ(scx_port_channels_check(port(), 3, 0, 0, 0, &why), 0) << "the context needs 3";
+	EXPECT_EQ(scx_port_channels_check(port(), 2, 0, 0, 0, &why), -SCX_EINVAL);
+	EXPECT_NE(std::string(why).find("context"), std::string::npos) << why;
+	/* the core refuses such a set even if asked; the live one runs on */
+	EXPECT_EQ(rebuild(2), -SCX_EINVAL);
+	ASSERT_EQ(add(1, udp4_dport(5001, 3)), 0);
+	check("after a refused switch");
+
+	ASSERT_EQ(rebuild(3), -SCX_EINVAL) << "rule 1 sends to channel 3";
+	ASSERT_EQ(scx_port_flow_delete(port(), 1), 0);
+	ASSERT_EQ(rebuild(3), 0);
+	ASSERT_EQ(add(1, udp4_dport(5001, 2)), 0);
+	EXPECT_EQ(spread(5001, 6), (std::vector<int>{ 0, 0, 6 }));
+	for (uint16_t sport = 3000; sport < 3008; sport++)
+		EXPECT_EQ(land(udp(sport, 6000)), (int)predict(c, sport, 6000)) << "3 channels";
+
+	/* RQ recovery on the rule's channel: the RQ keeps its number, the rule its RQ */
+	scx_channel_inject_rx_error(ch(1, 2));
+	EXPECT_EQ(land(udp(1, 5001)), -1) << "the error CQE";
+	poll(1);
+	EXPECT_EQ(stat(1, "rx_recover"), 1u);
+	EXPECT_EQ(spread(5001, 6), (std::vector<int>{ 0, 0, 6 })) << "after recovery";
+
+	/* down and up */
+	scx_port_close(port());
+	auto chans = p[1].os_channels();
+	scx_port_params prm = params(1500, 1);
+	prm.nch = 3;
+	ASSERT_EQ(scx_port_open(port(), &prm, chans.data()), 0);
+	poll(1);
+	arm(1);
+	EXPECT_EQ(spread(5001, 6), (std::vector<int>{ 0, 0, 6 })) << "after close/open";
+	for (uint16_t sport = 3000; sport < 3008; sport++)
+		EXPECT_EQ(land(udp(sport, 6000)), (int)predict(c, sport, 6000)) << "after close/open";
+
+	/* while down rules are remembered and installed at open */
+	scx_port_close(port());
+	ASSERT_EQ(add(8, udp4_dport(7777, 1)), 0);
+	ASSERT_EQ(scx_port_open(port(), &prm, chans.data()), 0);
+	poll(1);
+	arm(1);
+	EXPECT_EQ(spread(7777, 6), (std::vector<int>{ 0, 6, 0 }));
+}
+
+/* ntuple off: inserting is refused, and turning it off removes every rule. */
+TEST_F(EnFlow, NtupleOffRemovesAndRefuses)
+{
+	ASSERT_EQ(add(0, udp4_dport(5001, 2)), 0);
+	scx_port_set_ntuple(port(), 0);
+	EXPECT_EQ(scx_port_flow_count(port()), 0u);
+	EXPECT_NE(spread(5001)[0] + spread(5001)[1], 0) << "no rule on the device any more";
+	const char *why = nullptr;
+	EXPECT_EQ(add(0, udp4_dport(5001, 2), &why), -SCX_EOPNOTSUPP);
+	EXPECT_NE(std::string(why).find("ntuple"), std::string::npos);
+}
+
+/* Bad rules and contexts: refused with a reason; nothing changes. */
+TEST_F(EnFlow, BadInputIsRefused)
+{
+	uint32_t ctx = 0;
+	const char *why = nullptr;
+	ASSERT_EQ(scx_port_rss_ctx_create(port(), kCh, nullptr, nullptr, &ctx, &why), 0);
+	ASSERT_EQ(add(0, udp4_dport(5001, 2)), 0);
+
+	scx_flow_rule tcp_l4proto = udp4_dport(1, 0);
+	tcp_l4proto.type = SCX_RSS_TCP4;
+	tcp_l4proto.l4proto = 6;
+	tcp_l4proto.l4proto_mask = 0xff;
+	scx_flow_rule ip_ports = udp4_dport(1, 0);
+	ip_ports.type = SCX_RSS_IP4;
+	scx_flow_rule v4_long = udp4_dport(1, 0);
+	v4_long.dst_ip_mask[5] = 0xff;
+	scx_flow_rule bad_type = udp4_dport(1, 0);
+	bad_type.type = SCX_RSS_NTYPES;
+	scx_flow_rule drop_ctx = udp4_dport(1, SCX_FLOW_DROP, ctx);
+	struct {
+		uint32_t loc;
+		scx_flow_rule r;
+		const char *why;
+	} bad[] = {
+		{ scx_port_flow_table_size(port()), udp4_dport(1, 0), "location" },
+		{ 0, udp4_dport(1, kCh), "channel" },
+		{ 0, udp4_dport(1, 0, ctx + 1), "no such RSS context" },
+		{ 0, udp4_dport(1, 0, 99), "no such RSS context" },
+		{ 0, udp4_dport(1, 1, ctx), "offset" },	/* the table spreads over 0..3 */
+		{ 0, drop_ctx, "drop" },
+		{ 0, tcp_l4proto, "l4proto" },
+		{ 0, ip_ports, "ports" },
+		{ 0, v4_long, "4 bytes" },
+		{ 0, bad_type, "flow types" },
+	};
+	for (auto &b : bad) {
+		EXPECT_EQ(add(b.loc, b.r, &why), -SCX_EINVAL) << b.why;
+		ASSERT_NE(why, nullptr) << b.why;
+		EXPECT_NE(std::string(why).find(b.why), std::string::npos) << why;
+		EXPECT_EQ(spread(5001, 4), (std::vector<int>{ 0, 0, 4, 0 })) << b.why << ": rule 0 stays";
+	}
+	EXPECT_EQ(scx_port_flow_count(port()), 1u);
+
+	uint32_t table[SCX_RSS_TABLE_SIZE] = {};
+	table[9] = kCh;
+	uint32_t c2 = 0;
+	EXPECT_EQ(scx_port_rss_ctx_create(port(), kCh, table, nullptr, &c2, &why), -SCX_EINVAL);
+	EXPECT_NE(std::string(why).find("channel"), std::string::npos) << why;
+	EXPECT_EQ(scx_port_rss_ctx_set(port(), kCh, ctx, table, nullptr, &why), -SCX_EINVAL);
+	EXPECT_EQ(scx_port_rss_ctx_set(port(), kCh, ctx + 1, nullptr, nullptr, &why), -SCX_ENOENT);
+	EXPECT_EQ(scx_port_rss_ctx_delete(port(), 0, &why), -SCX_ENOENT);
+	/* contexts run out */
+	uint32_t made = 1;
+	while (scx_port_rss_ctx_create(port(), kCh, nullptr, nullptr, &c2, &why) == 0)
+		made++;
+	EXPECT_EQ(made, (uint32_t)SCX_MAX_RSS_CONTEXTS);
+	EXPECT_EQ(scx_port_rss_ctx_create(port(), kCh, nullptr, nullptr, &c2, &why), -SCX_ENOSPC);
+
+	uint32_t loc = 0;
+	EXPECT_EQ(scx_port_flow_free_loc(port(), 0, &loc), 0);
+	EXPECT_EQ(loc, 1u);
+	EXPECT_EQ(scx_port_flow_free_loc(port(), 1, &loc), 0);
+	EXPECT_EQ(loc, scx_port_flow_table_size(port()) - 1);
+}
+
+} /* namespace */

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The flow table (SET/DELETE_FLOW_TABLE_ENTRY): matches per field and mask
+ * for IPv4 and IPv6, priority by index, drop entries counted, forwarding to
+ * an RQ and to a flow-only RSS object (the queue the reference Toeplitz
+ * hash with that object's key and table predicts), the default RSS path
+ * without entries, and the command's refusals.
+ */
+#include "frames.h"
+#include "hw/adapter.h"
+#include "hw_harness.h"
+
+using namespace hwt;
+
+namespace {
+
+constexpr int kRqs = 4;
+
+prm::FlowFields v4_fields(const char *src, const char *dst, uint16_t sport, uint16_t dport,
+			  uint8_t proto, uint8_t version = 4)
+{
+	prm::FlowFields f = {};
+	f.ip_version = version;
+	f.ip_protocol = proto;
+	f.src_port.set(sport);
+	f.dst_port.set(dport);
+	frames::Bytes s = frames::ip_bytes(src), d = frames::ip_bytes(dst);
+	memcpy(f.src_ip, s.data(), s.size());
+	memcpy(f.dst_ip, d.data(), d.size());
+	return f;
+}
+
+/* A mask over the version, protocol, l4_ok and the given fields. */
+prm::FlowFields mask_of(const char *src, const char *dst, uint16_t sport, uint16_t dport,
+			uint8_t proto = 0xff)
+{
+	prm::FlowFields m = v4_fields(src, dst, sport, dport, proto, 0xff);
+	return m;
+}
+
+/* TX on fn0; on fn1 four RQs, a default RSS object steering everything to RQ 0. */
+class HwFlow : public HwTest {
+protected:
+	void SetUp() override
+	{
+		HwTest::SetUp();
+		ASSERT_EQ(txcq.create(fn0, 10, 0), prm::kStatOk);
+		ASSERT_EQ(sq.create(fn0, txcq.cqn, 10), prm::kStatOk);
+		ASSERT_EQ(sq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+		for (int i = 0; i < kRqs; i++) {
+			ASSERT_EQ(cq[i].create(fn1, 10, (uint32_t)i), prm::kStatOk);
+			ASSERT_EQ(rq[i].create(fn1, cq[i].cqn, 9, 2048), prm::kStatOk);
+			ASSERT_EQ(rq[i].modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+			rq[i].post(512);
+		}
+		ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { rq[0].rqn }, kFields4, kMsKey, &rss),
+			  prm::kStatOk);
+	}
+
+	uint8_t set(uint32_t ix, uint8_t action, uint32_t dest, const prm::FlowFields &mask,
+		    const prm::FlowFields &value)
+	{
+		prm::SetFlowEntryIn in = {};
+		prm::CmdOut out;
+		set_op(&in, prm::kCmdSetFlowTableEntry);
+		in.flow_index.set(ix);
+		in.action = action;
+		in.dest.set(dest);
+		in.mask = mask;
+		in.value = value;
+		EXPECT_TRUE(bus::cmd_exec(fn1, &in, sizeof(in), &out, sizeof(out)));
+		return out.status;
+	}
+
+	uint8_t del(uint32_t ix)
+	{
+		prm::DeleteFlowEntryIn in = {};
+		prm::CmdOut out;
+		set_op(&in, prm::kCmdDeleteFlowTableEntry);
+		in.flow_index.set(ix);
+		EXPECT_TRUE(bus::cmd_exec(fn1, &in, sizeof(in), &out, sizeof(out)));
+		return out.status;
+	}
+
+	/* Send one frame; the RQ its CQE came on (-1: none), its CQE in *c. */
+	int land(const frames::Bytes &f, prm::Cqe64 *c = nullptr)
+	{
+		sq.send_inline(f);
+		txcq.poll_all();
+		int got = -1;
+		for (int i = 0; i < kRqs; i++) {
+			auto rx = cq[i].poll_all();
+			EXPECT_LE(rx.size(), 1u);
+			if (rx.empty())
+				continue;
+			EXPECT_EQ(got, -1) << "one frame, two CQEs";
+			got = i;
+			if (c)
+				*c = rx[0];
+		}
+		return got;
+	}
+
+	static frames::Bytes frame(const char *src, const char *dst, uint16_t sport, uint16_t dport,
+				   uint8_t proto = 17, bool v6 = false)
+	{
+		frames::Spec s;
+		s.v6 = v6;
+		s.proto = proto;
+		s.src = src;
+		s.dst = dst;
+		s.sport = sport;
+		s.dport = dport;
+		s.payload = frames::payload(24);
+		return frames::build(s);
+	}
+
+	Cq txcq;
+	Sq sq;
+	Cq cq[kRqs];
+	Rq rq[kRqs];
+	uint32_t rss = 0;
+};
+
+/* Without entries every frame goes by the default object; nothing is counted as a steering drop. */
+TEST_F(HwFlow, NoEntriesDefaultRss)
+{
+	EXPECT_EQ(fn1->flows.n, 0u);
+	for (int i = 0; i < 16; i++)
+		EXPECT_EQ(land(frame("10.1.0.1", "10.1.0.2", (uint16_t)(100 + i), 53)), 0);
+	EXPECT_EQ(query_q(fn1).rx_steer_drop.get(), 0u);
+}
+
+/* Each field alone, under a partial mask: masked-out bits do not matter, the others do. */
+TEST_F(HwFlow, MatchEachFieldUnderItsMask)
+{
+	struct Case {
+		const char *what;
+		prm::FlowFields mask, value;
+		frames::Bytes hit, near_hit, miss;
+	} cases[] = {
+		{ "src /24", mask_of("255.255.255.0", "0.0.0.0", 0, 0, 0),
+		  v4_fields("192.168.7.0", "0.0.0.0", 0, 0, 0),
+		  frame("192.168.7.1", "10.0.0.2", 1, 2), frame("192.168.7.200", "10.9.9.9", 3, 4),
+		  frame("192.168.8.1", "10.0.0.2", 1, 2) },
+		{ "dst exact", mask_of("0.0.0.0", "255.255.255.255", 0, 0, 0),
+		  v4_fields("0.0.0.0", "10.0.0.9", 0, 0, 0),
+		  frame("1.1.1.1", "10.0.0.9", 1, 2), frame("2.2.2.2", "10.0.0.9", 5, 6),
+		  frame("1.1.1.1", "10.0.0.8", 1, 2) },
+		{ "sport high byte", mask_of("0.0.0.0", "0.0.0.0", 0xff00, 0, 0),
+		  v4_fields("0.0.0.0", "0.0.0.0", 0x1200, 0, 0),
+		  frame("1.1.1.1", "2.2.2.2", 0x1234, 9), frame("3.3.3.3", "2.2.2.2", 0x12ff, 10),
+		  frame("1.1.1.1", "2.2.2.2", 0x1334, 9) },
+		{ "dport exact", mask_of("0.0.0.0", "0.0.0.0", 0, 0xffff, 0),
+		  v4_fields("0.0.0.0", "0.0.0.0", 0, 4791, 0),
+		  frame("1.1.1.1", "2.2.2.2", 7, 4791), frame("5.5.5.5", "6.6.6.6", 8, 4791),
+		  frame("1.1.1.1", "2.2.2.2", 7, 4790) },
+		{ "protocol tcp", mask_of("0.0.0.0", "0.0.0.0", 0, 0, 0xff),
+		  v4_fields("0.0.0.0", "0.0.0.0", 0, 0, 6),
+		  frame("1.1.1.1", "2.2.2.2", 7, 8, 6), frame("9.9.9.9", "2.2.2.2", 70, 80, 6),
+		  frame("1.1.1.1", "2.2.2.2", 7, 8, 17) },
+	};
+	for (Case &c : cases) {
+		c.mask.ip_version = 0xff;
+		c.value.ip_version = 4;
+		ASSERT_EQ(set(3, prm::kFlowFwdRq, rq[2].rqn, c.mask, c.value), prm::kStatOk) << c.what;
+		EXPECT_EQ(land(c.hit), 2) << c.what;
+		EXPECT_EQ(land(c.near_hit), 2) << c.what << ": only masked-out bits differ";
+		EXPECT_EQ(land(c.miss), 0) << c.what << ": a masked bit differs";
+		ASSERT_EQ(del(3), prm::kStatOk);
+		EXPECT_EQ(land(c.hit), 0) << c.what << ": deleted";
+	}
+	EXPECT_EQ(fn1->flows.n, 0u);
+}
+
+/* An FwdRq entry places without a hash (a direct TIR): no RSS fields in the CQE. */
+TEST_F(HwFlow, ForwardToRqCarriesNoHash)
+{
+	prm::FlowFields m = mask_of("0.0.0.0", "0.0.0.0", 0, 0xffff, 0);
+	prm::FlowFields v = v4_fields("0.0.0.0", "0.0.0.0", 0, 9000, 0);
+	ASSERT_EQ(set(0, prm::kFlowFwdRq, rq[1].rqn, m, v), prm::kStatOk);
+	prm::Cqe64 c;
+	EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.2", 1234, 9000), &c), 1);
+	EXPECT_EQ(c.rss_hash_type, 0);
+	EXPECT_EQ(c.rss_hash_result.get(), 0u);
+	EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.2", 1234, 9001), &c), 0);
+	EXPECT_NE(c.rss_hash_type, 0) << "the default object still hashes";
+}
+
+/* IPv6 addresses are all 16 bytes; an IPv6 entry takes no IPv4 frame with the same ports. */
+TEST_F(HwFlow, Ipv6PrefixAndPorts)
+{
+	prm::FlowFields m = {}, v = {};
+	m.ip_version = 0xff;
+	v.ip_version = 6;
+	m.l4_ok = 1;
+	v.l4_ok = 1;
+	frames::Bytes pre = frames::ip_bytes("2001:db8:1:2::");
+	frames::Bytes pm = frames::ip_bytes("ffff:ffff:ffff:ffff::");
+	memcpy(v.src_ip, pre.data(), 16);
+	memcpy(m.src_ip, pm.data(), 16);
+	m.dst_port.set(0xffff);
+	v.dst_port.set(443);
+	ASSERT_EQ(set(10, prm::kFlowFwdRq, rq[3].rqn, m, v), prm::kStatOk);
+	EXPECT_EQ(land(frame("2001:db8:1:2::77", "2001:db8::1", 5555, 443, 6, true)), 3);
+	EXPECT_EQ(land(frame("2001:db8:1:2:ffff::1", "fe80::1", 1, 443, 17, true)), 3);
+	EXPECT_EQ(land(frame("2001:db8:1:3::77", "2001:db8::1", 5555, 443, 6, true)), 0);
+	EXPECT_EQ(land(frame("2001:db8:1:2::77", "2001:db8::1", 5555, 444, 6, true)), 0);
+	EXPECT_EQ(land(frame("32.1.13.184", "2.2.2.2", 5555, 443)), 0) << "IPv4";
+	/* no complete L4 header (not TCP/UDP): l4_ok 0, the entry does not apply */
+	EXPECT_EQ(land(frame("2001:db8:1:2::77", "2001:db8::1", 5555, 443, 50, true)), 0);
+}
+
+/* The lowest index that matches decides; deleting it hands the frame to the next. */
+TEST_F(HwFlow, LowerIndexWins)
+{
+	prm::FlowFields mp = mask_of("0.0.0.0", "0.0.0.0", 0, 0xffff, 0);
+	prm::FlowFields vp = v4_fields("0.0.0.0", "0.0.0.0", 0, 80, 0);
+	prm::FlowFields ms = mask_of("255.255.255.255", "0.0.0.0", 0, 0, 0);
+	prm::FlowFields vs = v4_fields("10.0.0.5", "0.0.0.0", 0, 0, 0);
+	mp.ip_version = ms.ip_version = 0xff;
+	vp.ip_version = vs.ip_version = 4;
+	ASSERT_EQ(set(200, prm::kFlowFwdRq, rq[1].rqn, mp, vp), prm::kStatOk);
+	ASSERT_EQ(set(7, prm::kFlowFwdRq, rq[2].rqn, ms, vs), prm::kStatOk);
+	EXPECT_EQ(fn1->flows.n, 201u);
+	frames::Bytes both = frame("10.0.0.5", "10.0.0.2", 1000, 80);
+	EXPECT_EQ(land(both), 2);
+	EXPECT_EQ(land(frame("10.0.0.6", "10.0.0.2", 1000, 80)), 1);
+	/* SET on a used index replaces it */
+	ASSERT_EQ(set(7, prm::kFlowFwdRq, rq[3].rqn, ms, vs), prm::kStatOk);
+	EXPECT_EQ(land(both), 3);
+	ASSERT_EQ(del(7), prm::kStatOk);
+	EXPECT_EQ(land(both), 1);
+	ASSERT_EQ(del(200), prm::kStatOk);
+	EXPECT_EQ(fn1->flows.n, 0u);
+	EXPECT_EQ(land(both), 0);
+}
+
+/* A drop entry: its frames reach no RQ and each is counted; other frames are untouched. */
+TEST_F(HwFlow, DropEntryCounts)
+{
+	prm::FlowFields m = mask_of("0.0.0.0", "255.255.255.255", 0, 0, 0xff);
+	prm::FlowFields v = v4_fields("0.0.0.0", "10.0.0.66", 0, 0, 17);
+	ASSERT_EQ(set(1, prm::kFlowDrop, 0, m, v), prm::kStatOk);
+	for (int i = 0; i < 5; i++)
+		EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.66", (uint16_t)(i + 1), 9)), -1);
+	EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.66", 1, 9, 6)), 0) << "TCP: not the entry's";
+	EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.67", 1, 9)), 0);
+	prm::QueryQCounterOut q = query_q(fn1);
+	EXPECT_EQ(q.rx_steer_drop.get(), 5u);
+	EXPECT_EQ(q.rx_if_down_packets.get(), 0u);
+	EXPECT_EQ(q.rx_out_of_buffer.get(), 0u);
+}
+
+/*
+ * A flow-only RSS object (an ethtool context) steers only the entries that
+ * name it: creating it leaves the default alone; its frames land on
+ * table[toeplitz(its key) & 3] with that hash in the CQE.
+ */
+TEST_F(HwFlow, ForwardToFlowOnlyRssObject)
+{
+	uint8_t key[prm::kRssKeySize];
+	for (uint32_t i = 0; i < sizeof(key); i++)
+		key[i] = (uint8_t)(i * 29 + 3);
+	const int table_ix[4] = { 1, 3, 2, 3 };
+	std::vector<uint32_t> table;
+	for (int t : table_ix)
+		table.push_back(rq[t].rqn);
+	uint32_t ctx;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, table, kFields4, key, &ctx, -1, nullptr,
+			  prm::kRssFlowOnly),
+		  prm::kStatOk);
+	EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.2", 1, 2)), 0) << "the default still steers";
+
+	prm::FlowFields m = mask_of("0.0.0.0", "255.255.255.255", 0, 0, 0xff);
+	prm::FlowFields v = v4_fields("0.0.0.0", "10.0.0.2", 0, 0, 17);
+	ASSERT_EQ(set(4, prm::kFlowFwdRss, ctx, m, v), prm::kStatOk);
+	int seen[kRqs] = {};
+	for (int i = 0; i < 64; i++) {
+		std::string src = "172.16.0." + std::to_string(i + 1);
+		uint16_t sport = (uint16_t)(20000 + i * 13);
+		frames::Bytes in = frames::ip_bytes(src), d = frames::ip_bytes("10.0.0.2");
+		in.insert(in.end(), d.begin(), d.end());
+		in.insert(in.end(), { (uint8_t)(sport >> 8), (uint8_t)sport, 0x1f, 0x90 });
+		uint32_t h = ref_toeplitz(key, in);
+		prm::Cqe64 c;
+		int got = land(frame(src.c_str(), "10.0.0.2", sport, 8080), &c);
+		ASSERT_EQ(got, table_ix[h & 3]) << src;
+		EXPECT_EQ(c.rss_hash_result.get(), h);
+		EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4 | prm::kRssHashUdp);
+		seen[got]++;
+	}
+	EXPECT_EQ(seen[0], 0);
+	for (int i = 1; i < kRqs; i++)
+		EXPECT_GT(seen[i], 5) << "the context's table spreads over RQ " << i;
+	EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.3", 1, 2)), 0) << "not the entry's: default";
+
+	/* the object cannot go while an entry names it; MODIFY keeps the flag */
+	EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRss, ctx), prm::kStatResourceBusy);
+	EXPECT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, ctx, table, kFields4, key, nullptr),
+		  prm::kStatBadParam);
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, ctx, { rq[2].rqn }, kFields4, key, nullptr, -1,
+			  nullptr, prm::kRssFlowOnly),
+		  prm::kStatOk);
+	EXPECT_EQ(land(frame("172.16.0.1", "10.0.0.2", 1, 2)), 2);
+	ASSERT_EQ(del(4), prm::kStatOk);
+	EXPECT_EQ(destroy(fn1, prm::kCmdDestroyRss, ctx), prm::kStatOk);
+	EXPECT_EQ(land(frame("172.16.0.1", "10.0.0.2", 1, 2)), 0);
+}
+
+/* Destroying the default object does not promote a flow-only one. */
+TEST_F(HwFlow, FlowOnlyObjectNeverTheDefault)
+{
+	uint32_t ctx;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { rq[3].rqn }, kFields4, kMsKey, &ctx, -1,
+			  nullptr, prm::kRssFlowOnly),
+		  prm::kStatOk);
+	ASSERT_EQ(destroy(fn1, prm::kCmdDestroyRss, rss), prm::kStatOk);
+	rss = 0;
+	EXPECT_EQ(land(frame("10.0.0.1", "10.0.0.2", 1, 2)), -1);
+	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 1u);
+	ASSERT_EQ(destroy(fn1, prm::kCmdDestroyRss, ctx), prm::kStatOk);
+}
+
+/* Non-IP frames match only entries that compare nothing; an entry whose RQ died drops as if_down. */
+TEST_F(HwFlow, NonIpAndDeadRq)
+{
+	prm::FlowFields m = mask_of("0.0.0.0", "0.0.0.0", 0, 0, 0);
+	prm::FlowFields v = {};
+	v.ip_version = 4;
+	ASSERT_EQ(set(2, prm::kFlowFwdRq, rq[1].rqn, m, v), prm::kStatOk);
+	frames::Bytes arp(60, 0);
+	arp[12] = 0x08;
+	arp[13] = 0x06;
+	EXPECT_EQ(land(arp), 0) << "not IPv4";
+	EXPECT_EQ(land(frame("1.2.3.4", "5.6.7.8", 1, 2, 1)), 1) << "any IPv4";
+	prm::FlowFields any = {};
+	ASSERT_EQ(set(1, prm::kFlowFwdRq, rq[2].rqn, any, any), prm::kStatOk);
+	EXPECT_EQ(land(arp), 2) << "a mask of 0 matches every frame";
+	ASSERT_EQ(rq[2].destroy(), prm::kStatOk);
+	EXPECT_EQ(land(arp), -1);
+	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 1u);
+	ASSERT_EQ(del(1), prm::kStatOk);
+	ASSERT_EQ(del(2), prm::kStatOk);
+}
+
+/* What SET and DELETE refuse, and that a refused SET changes nothing. */
+TEST_F(HwFlow, RefusedCommands)
+{
+	prm::FlowFields m = mask_of("0.0.0.0", "0.0.0.0", 0, 0xffff, 0);
+	prm::FlowFields v = v4_fields("0.0.0.0", "0.0.0.0", 0, 53, 0);
+	m.ip_version = 0xff;
+	v.ip_version = 4;
+	frames::Bytes f = frame("1.1.1.1", "2.2.2.2", 9, 53);
+	ASSERT_EQ(set(5, prm::kFlowFwdRq, rq[1].rqn, m, v), prm::kStatOk);
+
+	prm::FlowFields outside = v;
+	outside.src_port.set(1);	/* a bit the mask does not have */
+	prm::FlowFields rsvd = m;
+	rsvd.rsvd = 1;
+	struct {
+		const char *what;
+		uint32_t ix;
+		uint8_t action;
+		uint32_t dest;
+		prm::FlowFields mask, value;
+		uint8_t status;
+	} bad[] = {
+		{ "index beyond the table", 1u << softcx::hw::kLogMaxFlowTable, prm::kFlowFwdRq,
+		  rq[2].rqn, m, v, prm::kStatBadParam },
+		{ "action free", 5, prm::kFlowFree, 0, m, v, prm::kStatBadParam },
+		{ "unknown action", 5, 9, rq[2].rqn, m, v, prm::kStatBadParam },
+		{ "dest no RQ", 5, prm::kFlowFwdRq, rss, m, v, prm::kStatBadResource },
+		{ "dest no RSS", 5, prm::kFlowFwdRss, rq[2].rqn, m, v, prm::kStatBadResource },
+		{ "drop with a dest", 5, prm::kFlowDrop, rq[2].rqn, m, v, prm::kStatBadParam },
+		{ "value outside mask", 5, prm::kFlowFwdRq, rq[2].rqn, m, outside,
+		  prm::kStatBadParam },
+		{ "reserved byte", 5, prm::kFlowFwdRq, rq[2].rqn, rsvd, v, prm::kStatBadParam },
+	};
+	for (auto &b : bad) {
+		EXPECT_EQ(set(b.ix, b.action, b.dest, b.mask, b.value), b.status) << b.what;
+		EXPECT_EQ(land(f), 1) << b.what << ": the old entry stays";
+	}
+	EXPECT_EQ(del(6), prm::kStatBadResource) << "free entry";
+	EXPECT_EQ(del(1u << softcx::hw::kLogMaxFlowTable), prm::kStatBadResource);
+	EXPECT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { rq[0].rqn }, kFields4, kMsKey, nullptr, -1,
+			  nullptr, 0x80),
+		  prm::kStatBadParam)
+		<< "unknown RSS flag";
+	prm::HcaCaps caps = query_caps(fn1);
+	EXPECT_EQ(caps.log_max_ft_size, softcx::hw::kLogMaxFlowTable);
+	EXPECT_EQ(caps.max_rss, softcx::hw::kMaxRss);
+	/* a short inbox */
+	prm::SetFlowEntryIn in = {};
+	prm::CmdOut out;
+	set_op(&in, prm::kCmdSetFlowTableEntry);
+	ASSERT_TRUE(bus::cmd_exec(fn1, &in, sizeof(in) - 1, &out, sizeof(out)));
+	EXPECT_EQ(out.status, prm::kStatBadInputLen);
+	ASSERT_EQ(del(5), prm::kStatOk);
+}
+
+} /* namespace */
