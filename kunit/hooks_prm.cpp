@@ -94,7 +94,12 @@ constexpr Row kRows[] = {
 	OFF(ModifyRqIn, scatter_fcs, 21), SZ(ModifyPortIn, 16), OFF(ModifyPortIn, fcs_chk, 12),
 	SZ(RssIn, 1088), OFF(RssIn, type_fields, 17), OFF(RssIn, toeplitz_key, 24),
 	OFF(RssIn, rqn, 64),
-	SZ(QueryQCounterOut, 56), SZ(QueryBusCountersOut, 88),
+	OFF(RssIn, flags, 23),
+	SZ(FlowFields, 40), OFF(FlowFields, src_port, 4), OFF(FlowFields, src_ip, 8),
+	OFF(FlowFields, dst_ip, 24), SZ(SetFlowEntryIn, 104), OFF(SetFlowEntryIn, flow_index, 8),
+	OFF(SetFlowEntryIn, action, 12), OFF(SetFlowEntryIn, dest, 16), OFF(SetFlowEntryIn, mask, 24),
+	OFF(SetFlowEntryIn, value, 64), SZ(DeleteFlowEntryIn, 16), OFF(DeleteFlowEntryIn, flow_index, 8),
+	SZ(QueryQCounterOut, 64), SZ(QueryBusCountersOut, 88),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
 	Row{ "kInitSegTimerH", kInitSegTimerH, 0x1000 }, Row{ "kInitSegTimerL", kInitSegTimerL, 0x1004 },
 };
