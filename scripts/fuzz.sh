@@ -6,7 +6,9 @@
 # Prints per target and in total the executions, the crashes and the
 # coverage table the target keeps (WQE opcodes, commands, CQE kinds, ...);
 # a target passes when it did not crash and reached every required entry.
-# Then every input in tests/fuzz/known/<target>/ (crashes found earlier and
+# First the seed corpus runs alone: it must reach every required entry
+# (one result per target), so a drifted corpus fails every time, not by
+# chance. Then every input in tests/fuzz/known/<target>/ (crashes found earlier and
 # not fixed yet) is replayed: one that still crashes counts as a failure.
 # Ends with "N passed, N failed".
 #
@@ -82,7 +84,30 @@ run_target() {
 		>"$OUT/$t.result"
 }
 
-mkdir -p "$OUT"
+# The seed corpus alone must reach every required entry: a target whose
+# input decoding changed leaves old seeds short, and a short run on a slow
+# machine then finds the rest only by chance. This check is deterministic.
+seed_lines=()
+seed_fail=0
+for t in $TARGETS; do
+	[ -x "$OUT/fuzz_$t" ] || continue
+	sd=$OUT/seeds-only/$t
+	rm -rf "$sd"; mkdir -p "$sd"
+	cp tests/fuzz/corpus/"$t"/* "$sd"/ 2>/dev/null
+	envs=()
+	[ -f "tests/fuzz/known/$t.env" ] && mapfile -t envs < <(grep -E '^[A-Z_]+=' "tests/fuzz/known/$t.env")
+	env "${envs[@]}" nice "$OUT/fuzz_$t" -runs=0 -max_len="${MAXLEN[$t]}" "$sd" >"$OUT/seeds-$t.log" 2>&1
+	miss=$(grep -E "^fuzz-cov $t .*NEVER REACHED \(required\)" "$OUT/seeds-$t.log" |
+		sed -E "s/^fuzz-cov $t +//; s/ +0 +NEVER.*//" | paste -sd, -)
+	if [ -n "$miss" ] || ! grep -q "^fuzz-summary $t " "$OUT/seeds-$t.log"; then
+		seed_lines+=("FAIL fuzz seeds $t: the seed corpus alone misses: ${miss:-(no summary: see build/fuzz/seeds-$t.log)}; re-pick with tests/fuzz/pick-seeds.py $t build/fuzz/corpus/$t tests/fuzz/corpus/$t")
+		seed_fail=$((seed_fail + 1))
+	else
+		seed_lines+=("seeds $t: $(ls tests/fuzz/corpus/"$t" | wc -l) inputs reach every required entry")
+	fi
+done
+printf '%s\n' "${seed_lines[@]}"
+
 running=0
 for t in $TARGETS; do
 	[ -x "$OUT/fuzz_$t" ] || { echo "fuzz: no target $t"; exit 1; }
@@ -100,8 +125,8 @@ for t in $TARGETS; do
 done
 wait
 
-pass=0
-fail=0
+pass=$(( $(echo $TARGETS | wc -w) - seed_fail ))
+fail=$seed_fail
 total_execs=0
 total_crashes=0
 echo
@@ -151,7 +176,7 @@ for t in $TARGETS; do
 	echo "${!v}"
 done
 printf 'fuzz total %11d execs %3d crashes\n' "$total_execs" "$total_crashes"
-for l in "${known_lines[@]}"; do
+for l in "${seed_lines[@]}" "${known_lines[@]}"; do
 	echo "$l"
 done
 echo "$pass passed, $fail failed"

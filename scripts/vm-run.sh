@@ -14,6 +14,11 @@
 #   --quiet           do not copy the guest console to stdout (it is still
 #                     saved in DIR/console.log)
 #   --smp N           virtual CPUs (default $VM_SMP or 2)
+#   --started FILE    the guest must create DIR/FILE within --start-timeout
+#                     seconds (default 300), else QEMU is stopped and the
+#                     status is 123: a guest that hangs before the script
+#                     gets going fails in minutes, not at --timeout
+#   --start-timeout S the deadline for --started
 #   --icount          count the guest's instructions: load the TCG plugin
 #                     bench/icount/scx_icount.c (built into build/icount/ when
 #                     missing or older) with -accel tcg,thread=single; it
@@ -31,8 +36,8 @@
 # The guest has loopback only; tests create network namespaces themselves.
 #
 # Exit status: the script's own exit status (the guest writes it to
-# DIR/exit-status; a missing file counts as failure: 125), or 124 when the
-# timeout killed QEMU. DIR keeps console.log (the whole serial console),
+# DIR/exit-status; a missing file counts as failure: 125), 124 when the
+# timeout killed QEMU, or 123 when --started's file did not appear in time. DIR keeps console.log (the whole serial console),
 # output.log (the script's stdout+stderr), dmesg.log (guest dmesg at the end)
 # and guest-uptime-start (seconds from kernel start to the script's start).
 set -euo pipefail
@@ -48,6 +53,8 @@ RES=
 QUIET=0
 SMP=${VM_SMP:-2}
 ICOUNT=
+STARTED=
+START_TIMEOUT=300
 ENVS=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -57,6 +64,8 @@ while [ $# -gt 0 ]; do
 	--env) [[ "${2:-}" == [A-Za-z_]*=* ]] || usage; ENVS+=("$2"); shift 2 ;;
 	--quiet) QUIET=1; shift ;;
 	--smp) SMP=${2:?}; shift 2 ;;
+	--started) STARTED=${2:?}; shift 2 ;;
+	--start-timeout) START_TIMEOUT=${2:?}; shift 2 ;;
 	--icount) ICOUNT=${ICOUNT:-inline}; shift ;;
 	--icount-percpu) ICOUNT=percpu; shift ;;
 	-h|--help) usage ;;
@@ -65,6 +74,7 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
+[[ "$START_TIMEOUT" =~ ^[1-9][0-9]*$ ]] || { echo "vm-run: --start-timeout must be a number of seconds" >&2; exit 2; }
 [[ "$SMP" =~ ^[1-8]$ ]] || { echo "vm-run: --smp must be 1..8" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 SCRIPT=$(realpath -e "$1" 2>/dev/null) || { echo "vm-run: no such script: $1" >&2; exit 2; }
@@ -102,7 +112,8 @@ RES=$(realpath -e "$RES")
 case "$RES" in
 *[[:space:]]*) echo "vm-run: results path must not contain whitespace: $RES" >&2; exit 2 ;;
 esac
-rm -f "$RES"/{exit-status,console.log,output.log,dmesg.log,guest-uptime-start,guest-uptime-end,job.sh}
+rm -f "$RES"/{exit-status,console.log,output.log,dmesg.log,guest-uptime-start,guest-uptime-end,job.sh,qemu.pid,start-timeout}
+[ -z "$STARTED" ] || rm -f "$RES/$STARTED"
 
 # --- the instruction counter (--icount) ---------------------------------------
 PLUGIN=()
@@ -141,7 +152,7 @@ fi
 } > "$RES/job.sh"
 
 # --- boot ---------------------------------------------------------------------
-qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none "${PLUGIN[@]}"
+qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none -pidfile "$RES/qemu.pid" "${PLUGIN[@]}"
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none,multidevs=remap"
@@ -150,11 +161,26 @@ printf '%q ' "${qemu[@]}" > "$RES/qemu-cmdline"; echo >> "$RES/qemu-cmdline"
 
 echo "vm-run: booting $KVER (TCG${ICOUNT:+ thread=single, instruction counter $ICOUNT}, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
 start=$(date +%s.%N)
+# --started: a watcher stops QEMU when the file is late. Its stdio is
+# /dev/null so that it never holds a pipe of the caller's open.
+watcher=
+if [ -n "$STARTED" ]; then
+	(
+		for ((i = 0; i < START_TIMEOUT; i++)); do
+			sleep 1
+			[ -e "$RES/$STARTED" ] && exit 0
+		done
+		: > "$RES/start-timeout"
+		[ -s "$RES/qemu.pid" ] && kill -TERM "$(cat "$RES/qemu.pid")"
+	) </dev/null >/dev/null 2>&1 &
+	watcher=$!
+fi
 set +e
 # QEMU reads nothing from the terminal; strip the serial console's CRs.
 timeout -k 10 "$TIMEOUT" "${qemu[@]}" </dev/null 2>&1 | sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[A-Za-z]//g' -e 's/\x1bc//g' |
 	if [ $QUIET -eq 1 ]; then cat > "$RES/console.log"; else tee "$RES/console.log"; fi
 qrc=${PIPESTATUS[0]}
+[ -z "$watcher" ] || { kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null; }
 set -e
 elapsed=$(echo "$(date +%s.%N) - $start" | bc)
 
@@ -163,6 +189,10 @@ boot=
 printf 'vm-run: %.0fs wall%s\n' "$elapsed" "${boot:+, guest up after ${boot}s}" >&2
 echo "vm-run: logs in $RES/ (console.log output.log dmesg.log)" >&2
 
+if [ -e "$RES/start-timeout" ]; then
+	echo "vm-run: STALLED: the guest did not create $STARTED within ${START_TIMEOUT}s; QEMU stopped (see $RES/console.log)" >&2
+	exit 123
+fi
 if [ "$qrc" -eq 124 ] || [ "$qrc" -eq 137 ]; then
 	echo "vm-run: TIMEOUT: QEMU killed after ${TIMEOUT}s" >&2
 	exit 124

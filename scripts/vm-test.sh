@@ -9,6 +9,11 @@
 #   VM_TESTS="t-ping t-iperf"  run a subset (same as arguments)
 #   VM_TIMEOUT=S               whole-VM timeout per boot (default 3000: the 2-vCPU boot
 #                              runs ~1300 s on a quiet machine, TCG varies up to 2x)
+#   VM_START_TIMEOUT=S         the guest must start the suite (write planned.txt)
+#                              within S s of boot (default 300; it takes 5-60 s);
+#                              a boot that hangs before that, with softcx not yet
+#                              loaded, is retried once, with the console's
+#                              lockup report printed
 #   VM_QUIET=1                 do not stream the guest console
 #   SCX_KO=/path/softcx.ko     module to test (default <repo>/softcx.ko)
 #
@@ -49,10 +54,22 @@ lines=()
 for g in "${groups[@]}"; do
 	gres=$RES/smp$g
 	mkdir -p "$gres"
-	opts=(--timeout "${VM_TIMEOUT:-3000}" --results "$gres" --smp "$g" --env "VM_SMP_GROUP=$g")
+	opts=(--timeout "${VM_TIMEOUT:-3000}" --results "$gres" --smp "$g" --env "VM_SMP_GROUP=$g"
+		--started planned.txt --start-timeout "${VM_START_TIMEOUT:-300}")
 	[ "${VM_QUIET:-0}" = 1 ] && opts+=(--quiet)
-	scripts/vm-run.sh "${opts[@]}" tests/vm/run-all.sh "${tests[@]}"
-	grc=$?
+	for try in 1 2; do
+		scripts/vm-run.sh "${opts[@]}" tests/vm/run-all.sh "${tests[@]}"
+		grc=$?
+		[ $grc -eq 123 ] || break
+		# The guest hung before run-all.sh planned a test: no softcx code had
+		# run. Show why (the kernel's lockup or stall report), keep the
+		# console, and boot once more.
+		echo "vm-test: the guest ($g vCPUs) did not start the suite within ${VM_START_TIMEOUT:-300}s (boot $try); its console says:"
+		grep -m 1 -A 30 -E 'soft lockup|rcu.*stall|Kernel panic|BUG:' "$gres/console.log" | sed 's/^/  | /'
+		tail -n 5 "$gres/console.log" | sed 's/^/  $ /'
+		cp "$gres/console.log" "$gres/console-stalled-boot$try.log" 2>/dev/null
+		[ $try -eq 1 ] && echo "vm-test: booting the $g-vCPU guest again"
+	done
 	[ $grc -eq 0 ] || vrc=$grc
 	gfail=0
 	if [ -f "$gres/results.txt" ]; then
