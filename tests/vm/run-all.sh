@@ -64,17 +64,26 @@ else
 	done
 	sel="$sel $MATRIX"
 fi
+# The vCPU group of every test in one grep (a process per test costs
+# minutes under TCG on a slow machine).
+declare -A smp_of=()
+if [ -n "${VM_SMP_GROUP:-}" ]; then
+	while IFS= read -r l; do
+		[[ "$l" =~ ^(.*):#\ vm-smp:\ *([0-9]+) ]] && smp_of[${BASH_REMATCH[1]}]=${BASH_REMATCH[2]}
+	done < <(grep -H -m 1 '^# vm-smp:' "$HERE"/t-*.sh)
+fi
 tests=() paths=()
 for n in $sel; do
+	b=${n%@*}; b=${b##*/}; b=${b%.sh}
 	case "$n" in
-	*/*) p=$(realpath -m "$n") ;;
-	*) p=$HERE/$(basename "${n%@*}" .sh).sh ;;
+	*/*) p=$(realpath -m "$n")
+	     [ -z "${VM_SMP_GROUP:-}" ] ||
+		smp_of[$p]=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$p" 2>/dev/null | head -n 1) ;;
+	*) p=$HERE/$b.sh ;;
 	esac
-	if [ -n "${VM_SMP_GROUP:-}" ]; then
-		g=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$p" 2>/dev/null | head -n 1)
-		[ "${g:-2}" = "$VM_SMP_GROUP" ] || continue
-	fi
-	tests+=("$(basename "${n%.sh}")")
+	[ -z "${VM_SMP_GROUP:-}" ] || [ "${smp_of[$p]:-2}" = "$VM_SMP_GROUP" ] || continue
+	b=${n##*/}
+	tests+=("${b%.sh}")
 	paths+=("$p")
 done
 printf '%s\n' "${tests[@]}" > "$RES/planned.txt"
