@@ -23,14 +23,11 @@
 namespace softcx::en {
 namespace {
 
-constexpr u32 kMaxFlowRules = 1024;	/* locations, as mlx5's ethtool table */
-
-int flow_refuse(const char **why, const char *reason, int err)
-{
-	if (why)
-		*why = reason;
-	return -err;
-}
+/*
+ * Locations the driver keeps at most (mlx5's ethtool table has 1024); the
+ * device's log_max_ft_size (256 here) is what decides.
+ */
+constexpr u32 kMaxFlowRules = 1024;
 
 bool is_v6(u32 type) { return type >= SCX_RSS_TCP6; }
 
@@ -82,36 +79,37 @@ bool ctx_exists(const Port *p, u32 id)
 int rule_check(const Port *p, u32 nch, const scx_flow_rule &r, const char **why)
 {
 	if (r.type >= SCX_RSS_NTYPES)
-		return flow_refuse(why, "flow types tcp4, udp4, ip4, tcp6, udp6 and ip6 only",
-			      SCX_EINVAL);
+		return refuse_err(why, "flow types tcp4, udp4, ip4, tcp6, udp6 and ip6 only",
+			     SCX_EINVAL);
 	if (type_proto(r.type) && (r.l4proto || r.l4proto_mask))
-		return flow_refuse(why, "l4proto is for ip4 and ip6 flows", SCX_EINVAL);
+		return refuse_err(why, "l4proto is for ip4 and ip6 flows", SCX_EINVAL);
 	if (!type_proto(r.type) && (r.src_port_mask || r.dst_port_mask))
-		return flow_refuse(why, "ports are for tcp and udp flows", SCX_EINVAL);
+		return refuse_err(why, "ports are for tcp and udp flows", SCX_EINVAL);
 	if (!is_v6(r.type) && (any_byte(r.src_ip, 4, 16) || any_byte(r.src_ip_mask, 4, 16) ||
 			       any_byte(r.dst_ip, 4, 16) || any_byte(r.dst_ip_mask, 4, 16)))
-		return flow_refuse(why, "an IPv4 address has 4 bytes", SCX_EINVAL);
+		return refuse_err(why, "an IPv4 address has 4 bytes", SCX_EINVAL);
 	if (r.context) {
 		if (!ctx_exists(p, r.context))
-			return flow_refuse(why, "no such RSS context", SCX_EINVAL);
+			return refuse_err(why, "no such RSS context", SCX_EINVAL);
 		if (r.action == SCX_FLOW_DROP)
-			return flow_refuse(why, "a drop rule takes no RSS context", SCX_EINVAL);
+			return refuse_err(why, "a drop rule takes no RSS context", SCX_EINVAL);
 		if (r.action >= nch || table_max(p->ctx[r.context]) + r.action >= nch)
-			return flow_refuse(why, "the action offset plus the RSS context's table names a channel the port does not have",
-				      SCX_EINVAL);
+			return refuse_err(why, "the action offset plus the RSS context's table names a channel the port does not have",
+				     SCX_EINVAL);
 	} else if (r.action != SCX_FLOW_DROP && r.action >= nch) {
-		return flow_refuse(why, "the action names a channel the port does not have", SCX_EINVAL);
+		return refuse_err(why, "the action names a channel the port does not have", SCX_EINVAL);
 	}
 	return 0;
 }
 
 /* The set's object of context ctx with offset off, or null. */
-const ChannelSet::CtxObj *ctx_obj_find(const ChannelSet &set, u32 ctx, u32 off)
+/* The set's object of context ctx with offset off, or nullptr (Set: const or not). */
+template <typename Set> auto *ctx_obj_find(Set &set, u32 ctx, u32 off)
 {
-	for (const ChannelSet::CtxObj &o : set.ctx_obj)
+	for (auto &o : set.ctx_obj)
 		if (o.num && o.ctx == ctx && o.offset == off)
 			return &o;
-	return nullptr;
+	return decltype(&set.ctx_obj[0]){};
 }
 
 /* The device entry of rule r at loc over the set's RQs and context objects. */
@@ -184,7 +182,7 @@ int ctx_obj_write(Port *p, ChannelSet *set, u32 id, u32 off, const RssCtx &c)
 {
 	scx_rss r = p->rss;	/* the port's hash fields */
 	u32 table[SCX_RSS_TABLE_SIZE];
-	ChannelSet::CtxObj *o = const_cast<ChannelSet::CtxObj *>(ctx_obj_find(*set, id, off));
+	ChannelSet::CtxObj *o = ctx_obj_find(*set, id, off);
 	int err;
 
 	for (u32 i = 0; !o && i < 2 * SCX_MAX_RSS_CONTEXTS; i++)
@@ -214,13 +212,19 @@ int ctx_obj_write(Port *p, ChannelSet *set, u32 id, u32 off, const RssCtx &c)
 	return err;
 }
 
+/* f(rule) for every rule of context id, until f returns true; returns whether one did. */
+template <typename F> bool each_ctx_rule(const Port *p, u32 id, F f)
+{
+	for (u32 i = 0; i < p->flow_size; i++)
+		if (p->flows[i].used && p->flows[i].r.context == id && f(p->flows[i].r))
+			return true;
+	return false;
+}
+
 /* A rule of context id adds off to its entries. */
 bool ctx_off_used(const Port *p, u32 id, u32 off)
 {
-	for (u32 i = 0; i < p->flow_size; i++)
-		if (p->flows[i].used && p->flows[i].r.context == id && p->flows[i].r.action == off)
-			return true;
-	return false;
+	return each_ctx_rule(p, id, [off](const scx_flow_rule &r) { return r.action == off; });
 }
 
 /* Every object of context id in the set: offset 0 and the offsets rules use. */
@@ -228,11 +232,12 @@ int ctx_write(Port *p, ChannelSet *set, u32 id, const RssCtx &c)
 {
 	int err = ctx_obj_write(p, set, id, 0, c);
 
-	for (u32 i = 0; i < p->flow_size && !err; i++) {
-		const scx_flow_rule &r = p->flows[i].r;
-		if (p->flows[i].used && r.context == id && r.action)
-			err = ctx_obj_write(p, set, id, r.action, c);
-	}
+	if (!err)
+		each_ctx_rule(p, id, [&](const scx_flow_rule &r) {
+			if (r.action)
+				err = ctx_obj_write(p, set, id, r.action, c);
+			return err != 0;
+		});
 	return err;
 }
 
@@ -251,10 +256,7 @@ void ctx_obj_gc(Port *p, ChannelSet *set, bool all)
 
 bool rule_uses_ctx(const Port *p, u32 id)
 {
-	for (u32 i = 0; i < p->flow_size; i++)
-		if (p->flows[i].used && p->flows[i].r.context == id)
-			return true;
-	return false;
+	return each_ctx_rule(p, id, [](const scx_flow_rule &) { return true; });
 }
 
 /* A context's new key and table (nullptr: the port's key, spread over nch). */
@@ -268,8 +270,8 @@ int ctx_fill(const Port *p, u32 nch, const u32 *table, const u8 *key, RssCtx *c,
 	else if (!c->used)
 		rss_spread(c->table, nch);
 	if (!rss_table_ok(c->table, nch))
-		return flow_refuse(why, "an indirection table entry names a channel the port does not have",
-			      SCX_EINVAL);
+		return refuse_err(why, "an indirection table entry names a channel the port does not have",
+			     SCX_EINVAL);
 	return 0;
 }
 
@@ -277,11 +279,10 @@ int ctx_fill(const Port *p, u32 nch, const u32 *table, const u8 *key, RssCtx *c,
 u32 ctx_max_off(const Port *p, u32 id)
 {
 	u32 m = 0;
-	for (u32 i = 0; i < p->flow_size; i++) {
-		const scx_flow_rule &r = p->flows[i].r;
-		if (p->flows[i].used && r.context == id && r.action > m)
-			m = r.action;
-	}
+	each_ctx_rule(p, id, [&m](const scx_flow_rule &r) {
+		m = r.action > m ? r.action : m;
+		return false;
+	});
 	return m;
 }
 
@@ -440,9 +441,9 @@ extern "C" int scx_port_flow_set(scx_port *p, uint32_t nch, uint32_t loc, const 
 				 const char **why)
 {
 	if (!p->ntuple)
-		return flow_refuse(why, "ntuple filters are off (ethtool -K ntuple on)", SCX_EOPNOTSUPP);
+		return refuse_err(why, "ntuple filters are off (ethtool -K ntuple on)", SCX_EOPNOTSUPP);
 	if (loc >= p->flow_size)
-		return flow_refuse(why, "location beyond the rule table", SCX_EINVAL);
+		return refuse_err(why, "location beyond the rule table", SCX_EINVAL);
 	int err = rule_check(p, nch, *r, why);
 	if (err)
 		return err;
@@ -454,7 +455,7 @@ extern "C" int scx_port_flow_set(scx_port *p, uint32_t nch, uint32_t loc, const 
 			err = entry_install(p, p->live, loc, *r);
 		if (err) {
 			ctx_obj_gc(p, &p->live, false);
-			return flow_refuse(why, "the device refused the rule", -err);
+			return refuse_err(why, "the device refused the rule", -err);
 		}
 	}
 	FlowSlot &s = p->flows[loc];
@@ -497,12 +498,12 @@ int ctx_apply(Port *p, u32 nch, u32 id, RssCtx c, const u32 *table, const u8 *ke
 	if (err)
 		return err;
 	if (table_max(c) + ctx_max_off(p, id) >= nch)
-		return flow_refuse(why, "a rule's offset plus the new table names a channel the port does not have",
-			      SCX_EINVAL);
+		return refuse_err(why, "a rule's offset plus the new table names a channel the port does not have",
+			     SCX_EINVAL);
 	if (p->live.ch) {
 		err = ctx_write(p, &p->live, id, c);
 		if (err)
-			return flow_refuse(why, "the device refused the RSS context", -err);
+			return refuse_err(why, "the device refused the RSS context", -err);
 	}
 	c.used = true;
 	p->ctx[id] = c;
@@ -518,7 +519,7 @@ extern "C" int scx_port_rss_ctx_create(scx_port *p, uint32_t nch, const uint32_t
 	while (id <= contexts_max(p) && p->ctx[id].used)
 		id++;
 	if (id > contexts_max(p))
-		return flow_refuse(why, "every RSS context is in use", SCX_ENOSPC);
+		return refuse_err(why, "every RSS context is in use", SCX_ENOSPC);
 	RssCtx c = {};
 	__builtin_memcpy(c.key, p->rss.key, sizeof(c.key));
 	int err = ctx_apply(p, nch, id, c, table, key, why);
@@ -531,17 +532,17 @@ extern "C" int scx_port_rss_ctx_set(scx_port *p, uint32_t nch, uint32_t ctx,
 				    const uint32_t *table, const uint8_t *key, const char **why)
 {
 	if (!ctx_exists(p, ctx))
-		return flow_refuse(why, "no such RSS context", SCX_ENOENT);
+		return refuse_err(why, "no such RSS context", SCX_ENOENT);
 	return ctx_apply(p, nch, ctx, p->ctx[ctx], table, key, why);
 }
 
 extern "C" int scx_port_rss_ctx_delete(scx_port *p, uint32_t ctx, const char **why)
 {
 	if (!ctx_exists(p, ctx))
-		return flow_refuse(why, "no such RSS context", SCX_ENOENT);
+		return refuse_err(why, "no such RSS context", SCX_ENOENT);
 	if (rule_uses_ctx(p, ctx))
-		return flow_refuse(why, "an ntuple rule uses the RSS context (delete the rule first)",
-			      SCX_EBUSY);
+		return refuse_err(why, "an ntuple rule uses the RSS context (delete the rule first)",
+			     SCX_EBUSY);
 	p->ctx[ctx].used = false;
 	ctx_obj_gc(p, &p->live, false);
 	return 0;

@@ -54,8 +54,7 @@ namespace {
 /* false, with the reason for the OS's log */
 bool refuse(const char **why, const char *reason)
 {
-	if (why)
-		*why = reason;
+	refuse_err(why, reason, 0);
 	return false;
 }
 
