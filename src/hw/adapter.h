@@ -149,6 +149,7 @@ struct SqScratch {
 	/* the frame being assembled, and room for the FCS a receiving RQ may scatter (rx.h) */
 	u8 frame[kMaxHwMtu + prm::kFcsLen];
 	u8 lso_hdr[kMaxWqeBytes];	/* LSO header template (inline headers) */
+	u8 wqe[kMaxWqeBytes];		/* the WQE being executed, fetched whole (tx_engine.cpp) */
 	Gather gather[64];		/* LSO payload segments, translated */
 };
 

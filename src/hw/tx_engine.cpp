@@ -24,27 +24,23 @@ using prm::kTcpCwr;
 using prm::kTcpFin;
 using prm::kTcpPsh;
 
-/* One WQE in the ring; its WQEBBs are at consecutive slots modulo the ring size. */
+/*
+ * One WQE, fetched whole from the ring into the SQ's scratch before it runs
+ * (as a device reads a descriptor once): the driver rewriting the ring
+ * meanwhile cannot change what is checked and then used.
+ */
 struct Wqe {
-	const u8 *ring;
-	u32 mask;	/* ring size in WQEBBs - 1 */
-	u32 slot;	/* first WQEBB */
+	const u8 *b;	/* its bytes, ds * 16 of them valid */
 	u32 ds;		/* DS count from the ctrl segment */
 };
 
-/* Copy len bytes from WQE byte offset off, following the ring wrap. */
-void wqe_copy(const Wqe &w, u32 off, void *dst, u32 len)
+static_assert((prm::kMaxDsCount + prm::kDsPerWqeBB - 1) / prm::kDsPerWqeBB <= prm::kMaxSendWqeBBs,
+	      "a WQE's ds count fits the fetch buffer");
+
+/* Copy len bytes from WQE byte offset off; callers keep off + len within ds * 16. */
+[[gnu::always_inline]] inline void wqe_copy(const Wqe &w, u32 off, void *dst, u32 len)
 {
-	u8 *d = static_cast<u8 *>(dst);
-	while (len) {
-		u32 bb = (w.slot + off / prm::kSendWqeBB) & w.mask;
-		u32 in = off % prm::kSendWqeBB;
-		u32 n = prm::kSendWqeBB - in < len ? prm::kSendWqeBB - in : len;
-		__builtin_memcpy(d, w.ring + (usize)bb * prm::kSendWqeBB + in, n);
-		d += n;
-		off += n;
-		len -= n;
-	}
+	__builtin_memcpy(dst, w.b + off, len);
 }
 
 struct TxRun {
@@ -434,10 +430,10 @@ void sq_execute(TxRun &t)
 
 	while (sq->cc != pc) {
 		u32 avail = (u16)(pc - sq->cc);
-		Wqe w = { sq->ring, size - 1, (u32)sq->cc & (size - 1), 0 };
+		u32 slot = (u32)sq->cc & (size - 1);
 		CtrlSeg ctrl;
-		wqe_copy(w, 0, &ctrl, sizeof(ctrl));
-		w.ds = ctrl.ds_count();
+		__builtin_memcpy(&ctrl, sq->ring + (usize)slot * prm::kSendWqeBB, sizeof(ctrl));
+		Wqe w = { sq->scratch->wqe, ctrl.ds_count() };
 		u32 nbb = (w.ds + prm::kDsPerWqeBB - 1) / prm::kDsPerWqeBB;
 
 		/* A producer counter beyond the ring, or a WQE beyond it, is a length error. */
@@ -446,6 +442,11 @@ void sq_execute(TxRun &t)
 			tx_error(t, ctrl.opcode(), prm::kSyndLocalLengthErr);
 			return;
 		}
+		/* nbb <= 16 (a 6-bit ds): whole WQEBBs, each a fixed-size copy, across the wrap */
+		for (u32 i = 0; i < nbb; i++)
+			__builtin_memcpy(sq->scratch->wqe + i * prm::kSendWqeBB,
+					 sq->ring + (usize)((slot + i) & (size - 1)) * prm::kSendWqeBB,
+					 prm::kSendWqeBB);
 		bus_add(&t.fn->bus.rd_desc_bytes, w.ds * prm::kSendWqeDS);
 		/* a WQE that asks for a CQE: its timestamp is the time it starts on the wire */
 		bool want_cqe = ctrl.fm_ce_se & prm::kCtrlCqUpdate;
