@@ -22,22 +22,25 @@ void sq_schedule(Function *fn, u32 sqn);
 void sq_run(Function *fn, u32 sqn);
 
 /*
- * RX: a frame arrives at fn from the wire, its FCS right or not (bad_fcs).
+ * RX: a frame arrives at fn from the wire, its FCS right or not (bad_fcs),
+ * at timer value ts (0: now, the engine reads the timer).
  * Takes the chosen RQ's lock; interrupts it decides on are queued in irqs
  * for the caller to raise. The frame is the receiver's to change (VLAN
  * strip works in place), and prm::kFcsLen bytes after it too (the FCS an
  * RQ with scatter_fcs places).
  */
-void rx_receive(Function *fn, u8 *frame, u32 len, bool bad_fcs, IrqBatch *irqs);
+void rx_receive(Function *fn, u8 *frame, u32 len, bool bad_fcs, u64 ts, IrqBatch *irqs);
 
 /*
  * The cable: what fn's MAC transmits, its peer receives (and may change:
- * rx_receive). frame has room for len + prm::kFcsLen bytes.
+ * rx_receive). frame has room for len + prm::kFcsLen bytes. ts: the timer
+ * value the frame started at, when the TX engine read it (both ends of a
+ * pair share the adapter's timer), else 0.
  */
-inline void wire_xmit(Function *fn, u8 *frame, u32 len, IrqBatch *irqs)
+inline void wire_xmit(Function *fn, u8 *frame, u32 len, u64 ts, IrqBatch *irqs)
 {
 	mac_tx(fn, frame, len);
-	rx_receive(fn->peer, frame, len, mac_tx_fcs_error(fn), irqs);
+	rx_receive(fn->peer, frame, len, mac_tx_fcs_error(fn), ts, irqs);
 }
 
 } /* namespace softcx::hw */

@@ -146,7 +146,7 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 
 } /* namespace */
 
-void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, IrqBatch *irqs)
+void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, u64 ts, IrqBatch *irqs)
 {
 	if (len < kMinFrame) {
 		bus_add(&fn->qc.rx_malformed, 1);
@@ -165,7 +165,7 @@ void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, IrqBatch *irqs)
 	f.fcs = 0;
 	f.vlan = 0;
 	f.vlan_tci = 0;
-	f.ts = timer_read(fn);
+	f.ts = ts ? ts : timer_read(fn);
 	parse_frame(data, len, &f.pi);
 	/* the flow table first; without entries (the usual case) one load and a branch */
 	bool steered;

@@ -48,6 +48,7 @@ struct TxRun {
 	Sq *sq;
 	u32 sqn;
 	IrqBatch *irqs;
+	u64 ts;		/* the timer when the current WQE started on the wire */
 };
 
 /* ---- common pieces of SEND / LSO / MPSW ---- */
@@ -128,7 +129,7 @@ u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
 		parse_frame(frame, len, &pi);
 		csum_offload_tx(frame, len, pi, cs_flags);
 	}
-	wire_xmit(t.fn, frame, len, t.irqs);
+	wire_xmit(t.fn, frame, len, t.ts, t.irqs);
 }
 
 /* ---- SEND: one frame = inline headers + gather list ---- */
@@ -448,15 +449,20 @@ void sq_execute(TxRun &t)
 					 sq->ring + (usize)((slot + i) & (size - 1)) * prm::kSendWqeBB,
 					 prm::kSendWqeBB);
 		bus_add(&t.fn->bus.rd_desc_bytes, w.ds * prm::kSendWqeDS);
-		/* a WQE that asks for a CQE: its timestamp is the time it starts on the wire */
+		/*
+		 * The time the WQE starts on the wire: its CQE's timestamp, and the
+		 * arrival time of each of its frames at the peer (the cable has no
+		 * length and the wire no speed here: the frames of an MPWQE or LSO
+		 * send arrive at the same instant). One timer read per WQE.
+		 */
 		bool want_cqe = ctrl.fm_ce_se & prm::kCtrlCqUpdate;
-		u64 ts = want_cqe ? timer_read(t.fn) : 0;
+		t.ts = timer_read(t.fn);
 		u8 synd = exec_wqe(t, w, ctrl.opcode());
 		if (synd) {
 			tx_error(t, ctrl.opcode(), synd);
 			return;
 		}
-		bool cqe_ok = !want_cqe || tx_cqe(t, ctrl, ts);
+		bool cqe_ok = !want_cqe || tx_cqe(t, ctrl, t.ts);
 		sq->cc = (u16)(sq->cc + nbb);
 		if (__builtin_expect(!cqe_ok, 0))
 			return;
@@ -483,7 +489,7 @@ void sq_run(Function *fn, u32 sqn)
 	scx_os_lock(sq->lock);
 	/* A stale number, or an SQ in RST/ERR, ignores the doorbell. */
 	if (sq->num == sqn && sq->state == prm::kQueueRdy) {
-		TxRun t = { fn, sq, sqn, &irqs };
+		TxRun t = { fn, sq, sqn, &irqs, 0 };
 		sq_execute(t);
 	}
 	scx_os_unlock(sq->lock);
