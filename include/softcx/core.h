@@ -409,10 +409,7 @@ struct scx_tx_done {
  * completions beyond one poll's bound, or a refill that could not complete).
  */
 int scx_channel_poll(struct scx_channel *c, int budget, struct scx_tx_done *done);
-/*
- * Re-arm the channel's CQs after napi_complete_done(). A CQ nothing was
- * consumed from since its last arm is still armed: it gets no doorbell.
- */
+/* Re-arm the channel's CQs after napi_complete_done(). */
 void scx_channel_arm(struct scx_channel *c);
 /*
  * After a CQ error event on the channel's vector (scx_os_cq_error), from its

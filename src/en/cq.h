@@ -23,8 +23,6 @@ struct Cq {
 	u32 cqn;
 	prm::be32 *dbrec;	/* [kCqSetCiDbr], [kCqArmDbr] */
 	bool ci_frozen;		/* test hook: set_ci is not published until cq_resync() */
-	bool arm_held;		/* armed at cc == armed_cc and nothing consumed since */
-	u32 armed_cc;
 	bool validity_count;	/* enhanced CQE compression: CQEs are valid by iteration count */
 	bus::Function *fn;
 	/* cold */
@@ -56,20 +54,9 @@ struct Cq {
 		dbrec[prm::kCqSetCiDbr].set(cc & prm::kCqCiMask);
 	}
 
-	/*
-	 * Request one interrupt for the next CQE (or now, if one is pending).
-	 * The device disarms a CQ only by raising its interrupt, and only for a
-	 * CQE the driver then consumes: a CQ armed at this very consumer counter
-	 * is still armed, and its doorbell is skipped (on this device an arm
-	 * costs what an MMIO write does not on silicon: see performance.md).
-	 */
+	/* Request one interrupt for the next CQE (or now, if one is pending). */
 	void arm()
 	{
-		if (arm_held && armed_cc == cc)
-			return;
-		arm_held = true;
-		armed_cc = cc;
-
 		u32 word = prm::kCqDbReqNot | (cc & prm::kCqCiMask);
 		prm::be32 mmio[2];
 

@@ -11,10 +11,7 @@
  *              xchg(armed, 0)            xchg(armed, 0)
  *
  * with sequentially consistent stores and loads, so at least one side sees
- * the other's store, and the exchange makes sure only one side raises. A
- * side that decided before the driver's latest arm keeps that arm only with
- * CQEs pending since it (take_arm_pending): the driver skips the arm
- * doorbell of a CQ it consumed nothing from.
+ * the other's store, and the exchange makes sure only one side raises.
  *
  * Moderation decides when the side that saw both raises: at once when the
  * CQ has no period, or when cq_max_count completions are pending since the
@@ -75,28 +72,6 @@ u32 moder_of(const Cq *cq) { return __atomic_load_n(&cq->moder, __ATOMIC_RELAXED
 u32 pending(const Cq *cq, u32 pi)
 {
 	return (pi - __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED)) & kCqArmCiMask;
-}
-
-/*
- * Take the arm for an event only with CQEs pending since the arm taken. A
- * writer or the timer decides from what it read before the exchange; the
- * driver may have consumed everything and armed again meanwhile (with no
- * period, even a writer that sees nothing pending decides "due"). Such an
- * event would be spurious, and the driver counts on a CQ staying armed
- * until a CQE it has not consumed is pending (en/cq.h: it skips the arm
- * doorbell of a CQ it consumed nothing from). So the arm goes back as an
- * arm doorbell sets it, and is taken again only if a CQE came in between.
- */
-bool take_arm_pending(Cq *cq)
-{
-	if (!take_arm(cq))
-		return false;
-	if (pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST)))
-		return true;
-	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
-	if (!pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST)))
-		return false;
-	return take_arm(cq);
 }
 
 /*
@@ -181,7 +156,7 @@ bool moder_due(Function *fn, Cq *cq, u32 n)
 	timer_kick(cq, expires);
 	return false;
 take:
-	if (!take_arm_pending(cq))
+	if (!take_arm(cq))
 		return false;
 	signalled(fn, cq);
 	return true;
@@ -203,7 +178,7 @@ void timer_fired(void *arg)
 		timer_kick(cq, expires);	/* CQEs moved the deadline on */
 		return;
 	}
-	if (take_arm_pending(cq)) {
+	if (take_arm(cq)) {
 		signalled(fn, cq);
 		raise_event(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED), kIrqEvent);
 	}
@@ -285,7 +260,7 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 		scx_os_timer_start(cq->timer, now);
 		return;
 	}
-	if (take_arm_pending(cq)) {
+	if (take_arm(cq)) {
 		signalled(fn, cq);
 		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
 	}

@@ -339,38 +339,6 @@ TEST_F(Pair, OneInterruptPerArm)
 	poll(0);
 }
 
-/*
- * NAPI completion arms again only the CQs it consumed from since their last
- * arm: the device disarms a CQ only by raising its interrupt for a CQE the
- * driver then consumes, so the others are still armed, and still interrupt.
- */
-TEST_F(Pair, ArmSkipsCqsThatAreStillArmed)
-{
-	scx_port_moder off = {};
-
-	ASSERT_EQ(scx_port_set_moder(p[0].port, &off, nullptr), 0);
-	poll(0);
-	arm(0);
-	uint64_t db = stat(0, "bus_doorbells");
-	arm(0);
-	arm(0);
-	EXPECT_EQ(stat(0, "bus_doorbells"), db) << "nothing consumed: no arm doorbell";
-	uint64_t before = host::irq_count(&p[0].irq_ctx, 0);
-	ASSERT_EQ(send(0, udp_frame(60)), 0);
-	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 1) << "the TX CQ was still armed";
-	ASSERT_EQ(send(0, udp_frame(60)), 0);
-	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 1) << "one interrupt per arm";
-	poll(0);
-	db = stat(0, "bus_doorbells");
-	arm(0);
-	EXPECT_EQ(stat(0, "bus_doorbells"), db + 1) << "the TX CQ alone is armed again";
-	ASSERT_EQ(send(0, udp_frame(60)), 0);
-	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 2);
-	poll(0);
-	arm(0);
-	poll(1);
-}
-
 TEST_F(Pair, CloseReleasesOutstandingWork)
 {
 	for (int i = 0; i < 5; i++)

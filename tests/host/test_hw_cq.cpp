@@ -13,10 +13,7 @@ using namespace hwt;
 
 namespace {
 
-class HwCq : public HwTest {
-protected:
-	void no_interrupt_lost(bool skip_idle_arms);
-};
+class HwCq : public HwTest {};
 
 frames::Bytes small_frame(uint8_t seed)
 {
@@ -173,12 +170,8 @@ TEST_F(HwCq, IrqHandlerMayCallBackIntoTheDevice)
  * The arm / CQE-write race: a producer thread transmits while a NAPI-like
  * thread waits for the interrupt, polls, re-arms. A lost interrupt leaves
  * the consumer waiting with CQEs pending, which the timeout catches.
- * skip_idle_arms: the consumer arms again only after it consumed a CQE, as
- * the driver does (en/cq.h); that holds only if the device never takes the
- * arm for an event with nothing pending since the arm (hw/cq.cpp
- * take_arm_pending: a writer that decided before the consumer re-armed).
  */
-void HwCq::no_interrupt_lost(bool skip_idle_arms)
+TEST_F(HwCq, NoInterruptIsLostUnderConcurrency)
 {
 	const uint32_t kFrames = 4000;
 	Cq txcq, rxcq;
@@ -238,12 +231,9 @@ void HwCq::no_interrupt_lost(bool skip_idle_arms)
 		}
 		fired = false;
 		g.unlock();
-		uint32_t n = (uint32_t)rxcq.poll_all().size();
-		got += n;
-		if (n || !skip_idle_arms) {
-			rxcq.arm();
-			arms++;
-		}
+		got += (uint32_t)rxcq.poll_all().size();
+		rxcq.arm();
+		arms++;
 	}
 	producer.join();
 	host::set_irq_hook(nullptr);
@@ -251,17 +241,6 @@ void HwCq::no_interrupt_lost(bool skip_idle_arms)
 	EXPECT_EQ(got, kFrames);
 	EXPECT_LE(host::irq_count(&irq1, 2), arms.load()) << "at most one interrupt per arm";
 	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 0u);
-}
-
-TEST_F(HwCq, NoInterruptIsLostUnderConcurrency) { no_interrupt_lost(false); }
-
-TEST_F(HwCq, NoInterruptIsLostWhenIdleArmsAreSkipped)
-{
-	for (int round = 0; round < 5 && !HasFailure(); round++) {
-		TearDown();
-		SetUp();
-		no_interrupt_lost(true);
-	}
 }
 
 } /* namespace */
