@@ -8,8 +8,9 @@
 # a target passes when it did not crash and reached every required entry.
 # First the seed corpus runs alone: it must reach every required entry
 # (one result per target), so a drifted corpus fails every time, not by
-# chance. Then every input in tests/fuzz/known/<target>/ (crashes found earlier and
-# not fixed yet) is replayed: one that still crashes counts as a failure.
+# chance. Then every input in tests/fuzz/known/<target>/ (crashes found
+# earlier and not fixed yet) is replayed: one that still crashes counts as
+# a failure.
 # Ends with "N passed, N failed".
 #
 # Budget (per target):
@@ -52,6 +53,19 @@ export SOFTCX_HOST_QUIET=1 SOFTCX_HOST_FATAL=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-quarantine_size_mb=16:malloc_context_size=10:detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
+# known_env T: the settings of tests/fuzz/known/T.env (that keep the target
+# off classes of known bugs), one VAR=value a line
+known_env() {
+	[ -f "tests/fuzz/known/$1.env" ] && grep -E '^[A-Z_]+=' "tests/fuzz/known/$1.env"
+	return 0
+}
+
+# unreached T LOG: the required entries LOG's coverage table never reached, comma-separated
+unreached() {
+	grep -E "^fuzz-cov $1 .*NEVER REACHED \(required\)" "$2" |
+		sed -E "s/^fuzz-cov $1 +//; s/ +0 +NEVER.*//" | paste -sd, -
+}
+
 # run_target T: fuzz T for its budget; writes $OUT/T.log and $OUT/T.result
 run_target() {
 	local t=$1 budget
@@ -63,11 +77,8 @@ run_target() {
 	else
 		budget="-runs=${FUZZ_RUNS:-$((10000000 * ${WEIGHT[$t]} / 100))}"
 	fi
-	# known/<t>.env: settings that keep the target off classes of known bugs
 	local envs=()
-	if [ -f "tests/fuzz/known/$t.env" ]; then
-		mapfile -t envs < <(grep -E '^[A-Z_]+=' "tests/fuzz/known/$t.env")
-	fi
+	mapfile -t envs < <(known_env "$t")
 	local start=$SECONDS
 	env "${envs[@]}" nice -n 19 "$OUT/fuzz_$t" $budget -max_len="${MAXLEN[$t]}" -timeout=20 \
 		-rss_limit_mb=4096 \
@@ -94,11 +105,9 @@ for t in $TARGETS; do
 	sd=$OUT/seeds-only/$t
 	rm -rf "$sd"; mkdir -p "$sd"
 	cp tests/fuzz/corpus/"$t"/* "$sd"/ 2>/dev/null
-	envs=()
-	[ -f "tests/fuzz/known/$t.env" ] && mapfile -t envs < <(grep -E '^[A-Z_]+=' "tests/fuzz/known/$t.env")
+	mapfile -t envs < <(known_env "$t")
 	env "${envs[@]}" nice "$OUT/fuzz_$t" -runs=0 -max_len="${MAXLEN[$t]}" "$sd" >"$OUT/seeds-$t.log" 2>&1
-	miss=$(grep -E "^fuzz-cov $t .*NEVER REACHED \(required\)" "$OUT/seeds-$t.log" |
-		sed -E "s/^fuzz-cov $t +//; s/ +0 +NEVER.*//" | paste -sd, -)
+	miss=$(unreached "$t" "$OUT/seeds-$t.log")
 	if [ -n "$miss" ] || ! grep -q "^fuzz-summary $t " "$OUT/seeds-$t.log"; then
 		seed_lines+=("FAIL fuzz seeds $t: the seed corpus alone misses: ${miss:-(no summary: see build/fuzz/seeds-$t.log)}; re-pick with tests/fuzz/pick-seeds.py $t build/fuzz/corpus/$t tests/fuzz/corpus/$t")
 		seed_fail=$((seed_fail + 1))
@@ -147,8 +156,7 @@ for t in $TARGETS; do
 		fail=$((fail + 1))
 		verdict=FAILED
 		# one line CI's excerpt keeps: what failed
-		echo "FAIL fuzz $t: $crashes crashes, rc $rc, unreached: $(grep -E "^fuzz-cov $t .*NEVER REACHED" \
-			"$OUT/$t.log" | sed -E "s/^fuzz-cov $t +//; s/ +0 +NEVER.*//" | paste -sd, -)"
+		echo "FAIL fuzz $t: $crashes crashes, rc $rc, unreached: $(unreached "$t" "$OUT/$t.log")"
 	fi
 	printf -v "line_$t" 'fuzz %-6s %11d execs %3d crashes %3s unreached %5ds  %s%s' "$t" \
 		"$execs" "$crashes" "$unreached" "$secs" "$verdict" "${envs:+  ($envs)}"

@@ -37,8 +37,8 @@
 #
 # Exit status: the script's own exit status (the guest writes it to
 # DIR/exit-status; a missing file counts as failure: 125), 124 when the
-# timeout killed QEMU, or 123 when --started's file did not appear in time. DIR keeps console.log (the whole serial console),
-# output.log (the script's stdout+stderr), dmesg.log (guest dmesg at the end)
+# timeout killed QEMU, or 123 when --started's file did not appear in time.
+# DIR keeps console.log (the whole serial console), output.log (the script's stdout+stderr), dmesg.log (guest dmesg at the end)
 # and guest-uptime-start (seconds from kernel start to the script's start).
 set -euo pipefail
 

@@ -102,7 +102,6 @@ int rule_check(const Port *p, u32 nch, const scx_flow_rule &r, const char **why)
 	return 0;
 }
 
-/* The set's object of context ctx with offset off, or null. */
 /* The set's object of context ctx with offset off, or nullptr (Set: const or not). */
 template <typename Set> auto *ctx_obj_find(Set &set, u32 ctx, u32 off)
 {

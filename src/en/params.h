@@ -55,7 +55,6 @@ constexpr u32 kMinTxFrame = prm::kMinFrame;
 
 /* Largest software MTU on this device. */
 u32 max_mtu(const prm::HcaCaps &caps);
-/* Longest frame an XDP SQ sends at this MTU (XDP frames come from an RQ of that MTU). */
 /* A refused setting: the reason for the OS's log in *why (when asked), -err returned. */
 inline int refuse_err(const char **why, const char *reason, int err)
 {
@@ -64,6 +63,7 @@ inline int refuse_err(const char **why, const char *reason, int err)
 	return -err;
 }
 
+/* Longest frame an XDP SQ sends at this MTU (XDP frames come from an RQ of that MTU). */
 inline u32 xdp_sq_max_frame(u32 mtu) { return mtu + kHwMtuOverhead; }
 /* Longest frame the stack's SQ sends: the device's limit (LSO segments included). */
 inline u32 skb_sq_max_frame(const prm::HcaCaps &caps) { return caps.max_hw_mtu.get(); }

@@ -23,7 +23,7 @@ void sq_run(Function *fn, u32 sqn);
 
 /*
  * RX: a frame arrives at fn from the wire, its FCS right or not (bad_fcs),
- * at timer value ts (0: now, the engine reads the timer).
+ * at timer value ts.
  * Takes the chosen RQ's lock; interrupts it decides on are queued in irqs
  * for the caller to raise. The frame is the receiver's to change (VLAN
  * strip works in place), and prm::kFcsLen bytes after it too (the FCS an
@@ -34,8 +34,8 @@ void rx_receive(Function *fn, u8 *frame, u32 len, bool bad_fcs, u64 ts, IrqBatch
 /*
  * The cable: what fn's MAC transmits, its peer receives (and may change:
  * rx_receive). frame has room for len + prm::kFcsLen bytes. ts: the timer
- * value the frame started at, when the TX engine read it (both ends of a
- * pair share the adapter's timer), else 0.
+ * value its WQE started at, read once by the TX engine (both ends of a pair
+ * share the adapter's timer), which is also when the frame arrives.
  */
 inline void wire_xmit(Function *fn, u8 *frame, u32 len, u64 ts, IrqBatch *irqs)
 {

@@ -165,7 +165,7 @@ void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, u64 ts, IrqBatch 
 	f.fcs = 0;
 	f.vlan = 0;
 	f.vlan_tci = 0;
-	f.ts = ts ? ts : timer_read(fn);
+	f.ts = ts;
 	parse_frame(data, len, &f.pi);
 	/* the flow table first; without entries (the usual case) one load and a branch */
 	bool steered;

@@ -74,16 +74,15 @@ if [ -n "${VM_SMP_GROUP:-}" ]; then
 fi
 tests=() paths=()
 for n in $sel; do
-	b=${n%@*}; b=${b##*/}; b=${b%.sh}
+	name=${n##*/}; name=${name%.sh}	# t-name[@variant]
 	case "$n" in
 	*/*) p=$(realpath -m "$n")
 	     [ -z "${VM_SMP_GROUP:-}" ] ||
 		smp_of[$p]=$(sed -n 's/^# vm-smp: *\([0-9]*\).*/\1/p' "$p" 2>/dev/null | head -n 1) ;;
-	*) p=$HERE/$b.sh ;;
+	*) p=${n%@*}; p=${p##*/}; p=$HERE/${p%.sh}.sh ;;
 	esac
 	[ -z "${VM_SMP_GROUP:-}" ] || [ "${smp_of[$p]:-2}" = "$VM_SMP_GROUP" ] || continue
-	b=${n##*/}
-	tests+=("${b%.sh}")
+	tests+=("$name")
 	paths+=("$p")
 done
 printf '%s\n' "${tests[@]}" > "$RES/planned.txt"
