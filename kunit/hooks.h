@@ -65,7 +65,7 @@ int scx_kt_cq_poll(struct scx_kt_cq *q, uint16_t *wqe_counter, uint32_t *byte_cn
 uint32_t scx_kt_cq_cc(const struct scx_kt_cq *q);
 /* Driver: publish cc (set_ci doorbell record); returns the record's value. */
 uint32_t scx_kt_cq_update_ci(struct scx_kt_cq *q);
-/* Driver: arm for one interrupt (doorbell record + MMIO doorbell). */
+/* Driver: arm for one interrupt (doorbell record + MMIO doorbell, never skipped). */
 void scx_kt_cq_arm(struct scx_kt_cq *q);
 
 /* ---- device commands (hooks_cmd.cpp) ---- */

@@ -146,5 +146,5 @@ extern "C" uint32_t scx_kt_cq_update_ci(scx_kt_cq *q)
 
 extern "C" void scx_kt_cq_arm(scx_kt_cq *q)
 {
-	q->cq.arm();
+	q->cq.arm(~0ull);	/* as after an event of every CQ: the doorbell always goes out */
 }

@@ -76,12 +76,12 @@ static struct scx_priv *scx_kt_irq_count(struct scx_kt_irq *irq, uint32_t vector
 	return irq->priv;
 }
 
-void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn)
 {
 	struct scx_priv *priv = scx_kt_irq_count(irq_ctx, vector);
 
 	if (priv)
-		scx_shim_raise_irq(priv, vector);
+		scx_shim_raise_irq(priv, vector, cqn);
 }
 
 /* A CQ error event: counted as an interrupt of its vector, then the shim's hook for a port. */
@@ -322,8 +322,9 @@ int scx_kt_napi(struct scx_chan *ch, int budget, struct scx_tx_done *done)
 	/* the skbs GRO batched (no GRO here: all of them), as napi_complete_done() passes them on */
 	gro_normal_list(&ch->napi);
 	local_bh_enable();
+	/* the CQ events the shim's hook noted, as the shim's NAPI takes them */
 	if (work < budget)
-		scx_channel_arm(ch->core);
+		scx_channel_arm(ch->core, atomic64_xchg(&ch->cq_events, 0));
 	return work;
 }
 

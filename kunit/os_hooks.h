@@ -76,7 +76,7 @@ struct scx_kt_irq {
 	struct scx_priv *priv;	/* a port: counted interrupts go on to the shim's hook */
 };
 /* shim/napi.c's scx_os_raise_irq and scx_os_cq_error (kunit.mk renames them in this build). */
-void scx_shim_raise_irq(void *irq_ctx, uint32_t vector);
+void scx_shim_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn);
 void scx_shim_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t syndrome);
 
 /* A platform device with a 64-bit DMA mask: the adapter's os_dev. */

@@ -216,7 +216,8 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 
 	if (work < budget && napi_complete_done(napi, work)) {
 		scx_dim_feed(ch);
-		scx_channel_arm(ch->core);
+		/* only now: a poll that does not complete must leave the bits for the next */
+		scx_channel_arm(ch->core, atomic64_xchg(&ch->cq_events, 0));
 	}
 	return min(work, budget);
 }
@@ -236,13 +237,15 @@ static inline bool scx_irq_vector_ok(const struct scx_priv *priv, u32 vector)
 	return likely(priv) && likely(vector < READ_ONCE(priv->nch));
 }
 
-void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn)
 {
 	struct scx_priv *priv = irq_ctx;
 
 	if (unlikely(!scx_irq_vector_ok(priv, vector)))
 		return;
 	atomic_inc(&priv->ch[vector].events);
+	/* before napi_schedule(), whose atomic state update orders it */
+	atomic64_or(BIT_ULL(cqn & 63), &priv->ch[vector].cq_events);
 	/* From process context, let the softirq run when BHs come back on. */
 	if (in_hardirq() || irqs_disabled()) {
 		napi_schedule(&priv->ch[vector].napi);
@@ -261,5 +264,5 @@ void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t synd
 	if (unlikely(!scx_irq_vector_ok(priv, vector)))
 		return;
 	set_bit(0, &priv->ch[vector].cq_error);
-	scx_os_raise_irq(irq_ctx, vector);
+	scx_os_raise_irq(irq_ctx, vector, cqn);
 }

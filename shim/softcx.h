@@ -90,6 +90,11 @@ struct scx_chan {
 	 * completion; its work applies a new profile to the channel's CQs.
 	 */
 	atomic_t events;		/* interrupts of the channel's vector */
+	/*
+	 * Bit cqn % 64 of each CQ event since the last re-arm, which takes
+	 * them (scx_channel_arm(): a CQ without one still holds its arm).
+	 */
+	atomic64_t cq_events;
 	struct dim rx_dim;
 	struct dim tx_dim;
 };

@@ -22,6 +22,11 @@ void bench_os_collect(void *rx_ch, void *tx_ch, uint64_t *rx_delivered, uint64_t
 	host::reset();
 }
 
+uint64_t bench_os_take_cq_events(void *irq_ctx)
+{
+	return host::take_cq_events(irq_ctx, 0);
+}
+
 int bench_os_errors()
 {
 	return g_errors + host::errors();

@@ -62,6 +62,11 @@ void pool_put(LeanRxq *q, void *page)
 }
 
 uint64_t g_rx_delivered, g_tx_freed, g_irqs, g_stack_sum;
+/* CQ events not yet taken, for the two irq_ctx a benchmark uses (vector 0: one channel each) */
+struct {
+	void *ctx;
+	uint64_t events;
+} g_cq_events[2];
 
 } /* namespace */
 
@@ -167,11 +172,20 @@ void scx_os_port_log(void *, int level, const char *fmt, ...)
 	LEAN_LOG(level, fmt);
 }
 
-void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn)
 {
-	(void)irq_ctx;
 	(void)vector;
 	g_irqs++;
+	for (auto &e : g_cq_events) {
+		if (!e.ctx)
+			e.ctx = irq_ctx;
+		if (e.ctx == irq_ctx) {
+			e.events |= 1ull << (cqn & 63);
+			return;
+		}
+	}
+	fprintf(stderr, "bench: interrupts from more than two irq_ctx\n");
+	abort();
 }
 
 /* A benchmark keeps its CQs consumed: an overrun is a bug in it. */
@@ -372,6 +386,19 @@ void bench_os_collect(void *rx_ch, void *tx_ch, uint64_t *rx_delivered, uint64_t
 
 int bench_os_errors()
 {
+	return 0;
+}
+
+uint64_t bench_os_take_cq_events(void *irq_ctx)
+{
+	for (auto &e : g_cq_events) {
+		if (e.ctx == irq_ctx) {
+			uint64_t ev = e.events;
+
+			e.events = 0;
+			return ev;
+		}
+	}
 	return 0;
 }
 

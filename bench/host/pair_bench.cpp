@@ -181,7 +181,7 @@ struct Bench {
 			}
 			rx_work += (uint64_t)o.budget;
 		}
-		scx_channel_arm(c);
+		scx_channel_arm(c, bench_os_take_cq_events(&irq_ctx[c == tx ? 0 : 1]));
 	}
 
 	void run(uint64_t packets)

@@ -409,8 +409,14 @@ struct scx_tx_done {
  * completions beyond one poll's bound, or a refill that could not complete).
  */
 int scx_channel_poll(struct scx_channel *c, int budget, struct scx_tx_done *done);
-/* Re-arm the channel's CQs after napi_complete_done(). */
-void scx_channel_arm(struct scx_channel *c);
+/*
+ * Re-arm the channel's CQs after napi_complete_done(). cq_events: a bit
+ * cqn % 64 for each CQ event (scx_os_raise_irq(), scx_os_cq_error()) of the
+ * channel's vector since the last call, taken after napi_complete_done():
+ * a CQ armed before, with nothing consumed and no event bit since, still
+ * holds its arm and gets no doorbell. ~0 arms every CQ.
+ */
+void scx_channel_arm(struct scx_channel *c, uint64_t cq_events);
 /*
  * After a CQ error event on the channel's vector (scx_os_cq_error), from its
  * NAPI before scx_channel_poll(): QUERY_CQ each of the channel's CQs; a

@@ -31,7 +31,7 @@ int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_dev,
 			  struct scx_hw_adapter **out);
 void scx_hw_adapter_destroy(struct scx_hw_adapter *a);
 struct scx_hw_function *scx_hw_function(struct scx_hw_adapter *a, uint32_t ix);
-/* "request_irq": interrupts of this function reach scx_os_raise_irq(irq_ctx, vector). */
+/* "request_irq": interrupts of this function reach scx_os_raise_irq(irq_ctx, vector, cqn). */
 void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx);
 /*
  * Emulation cost: when on, every function times its doorbell handling (the

@@ -101,8 +101,14 @@ void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires);
 void scx_os_timer_cancel(struct scx_os_timer *t);
 
 /* ---- device model -> "interrupt controller" ---- */
-/* A CQ whose c_eqn is `vector` raised its interrupt; irq_ctx from scx_hw_set_irq_ctx(). */
-void scx_os_raise_irq(void *irq_ctx, uint32_t vector);
+/*
+ * CQ `cqn`, whose c_eqn is `vector`, raised its completion event (mlx5's
+ * completion EQE, naming the CQ, then the vector's interrupt); irq_ctx from
+ * scx_hw_set_irq_ctx(). The event took the CQ's arm: the CQ raises no
+ * other until armed again, and nothing but an event disarms a live CQ.
+ * Any context.
+ */
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn);
 /*
  * A CQ error event (mlx5's CQ error async event): CQ `cqn`, whose c_eqn is
  * `vector`, stopped with `syndrome` (1: overrun, a CQE due while it was

@@ -224,14 +224,14 @@ extern "C" int scx_channel_cq_error(scx_channel *c)
 	return sq_cq_failed(&c->sq, "SQ") ? 1 : 0;
 }
 
-extern "C" void scx_channel_arm(scx_channel *c)
+extern "C" void scx_channel_arm(scx_channel *c, uint64_t cq_events)
 {
 	c->stats.ch.arm.inc();
-	c->sq.cq.arm();
+	c->sq.cq.arm(cq_events);
 	if (c->rx_xdp != RxXdp::Off)
-		c->xdpsq.cq.arm();
-	c->xmitsq.cq.arm();
-	c->rq.cq.arm();
+		c->xdpsq.cq.arm(cq_events);
+	c->xmitsq.cq.arm(cq_events);
+	c->rq.cq.arm(cq_events);
 }
 
 extern "C" int scx_channel_xmit(scx_channel *c, scx_tx_pkt *pkt)

@@ -33,6 +33,7 @@ int cq_create(Cq *cq, bus::Function *fn, void *os_dev, void *os_port, u8 log_siz
 	cq->mask = n - 1;
 	cq->cc = 0;
 	cq->ci_frozen = false;
+	cq->arm_held = false;
 	cq->fn = fn;
 	cq->os_port = os_port;
 	cq->validity_count = comp.en && comp.layout == prm::kCqeCompEnhanced;
@@ -84,6 +85,7 @@ u32 cq_resync(Cq *cq)
 		cq->cqes[c & cq->mask].op_own =
 			(u8)((prm::kCqeInvalid << 4) | (cq->owner_for(c) ^ 1));
 	cq->cc = pc;
+	cq->arm_held = false;	/* the next arm goes to the device whatever cc is */
 	if (cq->validity_count)
 		cqe_decomp_stamp(cq);
 	cq->ci_frozen = false;

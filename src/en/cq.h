@@ -23,6 +23,8 @@ struct Cq {
 	u32 cqn;
 	prm::be32 *dbrec;	/* [kCqSetCiDbr], [kCqArmDbr] */
 	bool ci_frozen;		/* test hook: set_ci is not published until cq_resync() */
+	bool arm_held;		/* armed at armed_cc, and no event for it since */
+	u32 armed_cc;
 	bool validity_count;	/* enhanced CQE compression: CQEs are valid by iteration count */
 	bus::Function *fn;
 	/* cold */
@@ -54,9 +56,22 @@ struct Cq {
 		dbrec[prm::kCqSetCiDbr].set(cc & prm::kCqCiMask);
 	}
 
-	/* Request one interrupt for the next CQE (or now, if one is pending). */
-	void arm()
+	/*
+	 * Request one interrupt for the next CQE (or now, if one is pending).
+	 * events: the CQ events of this CQ's vector since the last arm, bit
+	 * cqn % 64 each (scx_channel_arm()). Only an event takes the device's
+	 * arm, so a CQ armed at this very consumer counter, with no event bit
+	 * since, still holds it: its doorbell is skipped (here an arm runs the
+	 * device's arm logic on the CPU; performance.md). A stray bit (another
+	 * CQ with the same cqn % 64) costs one doorbell, never an interrupt.
+	 */
+	void arm(u64 events)
 	{
+		if (arm_held && armed_cc == cc && !((events >> (cqn & 63)) & 1))
+			return;
+		arm_held = true;
+		armed_cc = cc;
+
 		u32 word = prm::kCqDbReqNot | (cc & prm::kCqCiMask);
 		prm::be32 mmio[2];
 

@@ -37,32 +37,34 @@ void *irq_ctx_of(Function *fn) { return __atomic_load_n(&fn->irq_ctx, __ATOMIC_A
 /* Whoever takes `armed` from 1 to 0 owns the interrupt. */
 bool take_arm(Cq *cq) { return __atomic_exchange_n(&cq->armed, 0, __ATOMIC_SEQ_CST) == 1; }
 
-/* The cqn of an event that is an interrupt, not a CQ error (IrqBatch). */
-constexpr u32 kIrqEvent = 0;
+/* Event kinds (IrqBatch): a completion event (it took the CQ's arm), or a CQ error. */
+constexpr bool kCompletion = false;
+constexpr bool kCqError = true;
 
-/* An interrupt (kIrqEvent), or a CQ error event of CQ cqn, to the OS now. */
-void raise_event(void *ctx, u32 vector, u32 cqn)
+/* CQ cqn's completion event, or its error event, to the OS now. */
+void raise_event(void *ctx, u32 vector, u32 cqn, bool error)
 {
 	if (!ctx)
 		return;
-	if (cqn != kIrqEvent)
+	if (error)
 		scx_os_cq_error(ctx, vector, cqn, prm::kCqErrSyndOverrun);
 	else
-		scx_os_raise_irq(ctx, vector);
+		scx_os_raise_irq(ctx, vector, cqn);
 }
 
 /* Queue an event for irq_batch_flush(); a full batch raises it at once. */
-void irq_batch_add(IrqBatch *b, void *ctx, u32 vector, u32 cqn)
+void irq_batch_add(IrqBatch *b, void *ctx, u32 vector, u32 cqn, bool error)
 {
 	if (!ctx)
 		return;
 	if (b->n == IrqBatch::kMax) {
-		raise_event(ctx, vector, cqn);
+		raise_event(ctx, vector, cqn, error);
 		return;
 	}
 	b->e[b->n].ctx = ctx;
 	b->e[b->n].vector = vector;
 	b->e[b->n].cqn = cqn;
+	b->e[b->n].error = error;
 	b->n++;
 }
 
@@ -180,7 +182,8 @@ void timer_fired(void *arg)
 	}
 	if (take_arm(cq)) {
 		signalled(fn, cq);
-		raise_event(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED), kIrqEvent);
+		raise_event(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED),
+			    load_u32(&cq->num), kCompletion);
 	}
 }
 
@@ -199,7 +202,7 @@ void irq_batch_flush(IrqBatch *b)
 	}
 	b->nheld = 0;
 	for (u32 i = 0; i < b->n; i++) {
-		raise_event(b->e[i].ctx, b->e[i].vector, b->e[i].cqn);
+		raise_event(b->e[i].ctx, b->e[i].vector, b->e[i].cqn, b->e[i].error);
 	}
 	b->n = 0;
 }
@@ -262,7 +265,7 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 	}
 	if (take_arm(cq)) {
 		signalled(fn, cq);
-		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
+		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
 	}
 }
 
@@ -285,7 +288,8 @@ bool cq_has_room_slow(Function *fn, Cq *cq, IrqBatch *irqs)
 	bus_add(&fn->qc.cq_overrun, 1);
 	scx_os_log(SCX_LOG_DEBUG, "softcx hw: fn%u cq 0x%x: overrun (pi %u set_ci %u)\n", fn->ix,
 		   cqn, pi, ci);
-	irq_batch_add(irqs, irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED), cqn);
+	irq_batch_add(irqs, irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED), cqn,
+		      kCqError);
 	return false;
 }
 
@@ -330,7 +334,7 @@ namespace {
 {
 	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending_done(cq, pi)))
-		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, kIrqEvent);
+		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
 }
 
 } /* namespace */
@@ -379,7 +383,7 @@ void cq_arm_doorbell(Function *fn, u64 value)
 	/* CQEs the driver has not seen yet: the interrupt is due (as moderation allows). */
 	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
 	if (n && moder_due(fn, cq, n))
-		raise_event(irq_ctx_of(fn), vector, kIrqEvent);
+		raise_event(irq_ctx_of(fn), vector, cqn, kCompletion);
 }
 
 } /* namespace softcx::hw */

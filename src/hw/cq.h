@@ -24,7 +24,8 @@ struct IrqBatch {
 	struct {
 		void *ctx;
 		u32 vector;
-		u32 cqn;	/* a CQ error event for this CQ; 0: an interrupt */
+		u32 cqn;	/* the CQ whose event it is */
+		bool error;	/* a CQ error event; else its completion event */
 	} e[kMax];
 	/*
 	 * RQs whose compressing CQ holds CQEs back (cq_post_rx): the batch's

@@ -158,7 +158,7 @@ int Pair::poll(int port, int budget)
 void Pair::arm(int port)
 {
 	for (uint32_t i = 0; i < opt.nch; i++)
-		scx_channel_arm(ch(port, i));
+		scx_channel_arm(ch(port, i), host::take_cq_events(&p[port].irq_ctx, i));
 }
 
 size_t Pair::rx_total(int port)

@@ -191,6 +191,7 @@ void rxbuf_put(void *page, uint32_t n = 1)
 /* ---- interrupts ---- */
 std::map<std::pair<void *, uint32_t>, uint64_t> g_irqs;
 uint64_t g_irq_total;
+std::map<std::pair<void *, uint32_t>, uint64_t> g_cq_events;	/* bit cqn % 64, until taken */
 std::vector<host::CqError> g_cq_errors;
 std::map<std::pair<void *, uint32_t>, std::vector<int>> g_recovered;	/* scx_os_queue_recovered */
 std::function<void(void *, uint32_t)> g_irq_hook;
@@ -198,6 +199,7 @@ std::function<void(void *, uint32_t)> g_irq_hook;
 /* ---- timers: a fake clock that moves only when a test advances it ---- */
 std::mutex g_timer_mu;	/* not g_mu: callbacks raise interrupts, which take it */
 uint64_t g_now = 1000000000ull;
+std::function<void()> g_timer_now_hook;	/* on_next_timer_now() */
 std::set<scx_os_timer *> g_timers;
 
 /* ---- memory ---- */
@@ -259,6 +261,14 @@ void scx_os_timer_destroy(struct scx_os_timer *t)
 
 uint64_t scx_os_timer_now(void)
 {
+	std::function<void()> hook;
+	{
+		std::lock_guard<std::mutex> l(g_timer_mu);
+		hook = std::move(g_timer_now_hook);
+		g_timer_now_hook = nullptr;
+	}
+	if (hook)
+		hook();
 	std::lock_guard<std::mutex> l(g_timer_mu);
 	return g_now;
 }
@@ -460,6 +470,7 @@ void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t synd
 	{
 		std::lock_guard<std::recursive_mutex> l(g_mu);
 		g_cq_errors.push_back({ irq_ctx, vector, cqn, syndrome });
+		g_cq_events[{ irq_ctx, vector }] |= 1ull << (cqn & 63);
 		hook = g_irq_hook;
 	}
 	/* the event reaches the channel's NAPI like its interrupt */
@@ -467,12 +478,13 @@ void scx_os_cq_error(void *irq_ctx, uint32_t vector, uint32_t cqn, uint32_t synd
 		hook(irq_ctx, vector);
 }
 
-void scx_os_raise_irq(void *irq_ctx, uint32_t vector)
+void scx_os_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn)
 {
 	std::function<void(void *, uint32_t)> hook;
 	{
 		std::lock_guard<std::recursive_mutex> l(g_mu);
 		g_irqs[{ irq_ctx, vector }]++;
+		g_cq_events[{ irq_ctx, vector }] |= 1ull << (cqn & 63);
 		g_irq_total++;
 		hook = g_irq_hook;
 	}
@@ -876,6 +888,17 @@ uint32_t xdp_frame_bulks(void *os_channel)
 	return g_frame_bulks[os_channel];
 }
 
+uint64_t take_cq_events(void *irq_ctx, uint32_t vector)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	auto it = g_cq_events.find({ irq_ctx, vector });
+	if (it == g_cq_events.end())
+		return 0;
+	uint64_t ev = it->second;
+	it->second = 0;
+	return ev;
+}
+
 uint64_t irq_count(void *irq_ctx, uint32_t vector)
 {
 	std::lock_guard<std::recursive_mutex> l(g_mu);
@@ -944,6 +967,12 @@ uint64_t now_ns()
 	return scx_os_timer_now();
 }
 
+void on_next_timer_now(std::function<void()> hook)
+{
+	std::lock_guard<std::mutex> l(g_timer_mu);
+	g_timer_now_hook = std::move(hook);
+}
+
 void clock_advance(uint64_t ns)
 {
 	std::unique_lock<std::mutex> l(g_timer_mu);
@@ -992,6 +1021,7 @@ void reset()
 	g_tx_tstamps.clear();
 	g_irqs.clear();
 	g_irq_total = 0;
+	g_cq_events.clear();
 	g_cq_errors.clear();
 	g_recovered.clear();
 	g_irq_hook = nullptr;

@@ -99,6 +99,11 @@ const std::vector<TxTstamp> &tx_tstamps(void *os_channel);
 /* ---- interrupts ---- */
 uint64_t irq_count(void *irq_ctx, uint32_t vector);
 uint64_t irq_total();
+/*
+ * The CQ events of (irq_ctx, vector) since the last take, bit cqn % 64 each
+ * (scx_os_raise_irq, scx_os_cq_error), as scx_channel_arm() takes them.
+ */
+uint64_t take_cq_events(void *irq_ctx, uint32_t vector);
 /* CQ error events (scx_os_cq_error), in order; each also calls the irq hook with its vector. */
 struct CqError {
 	void *irq_ctx;
@@ -121,6 +126,12 @@ void set_irq_hook(std::function<void(void *irq_ctx, uint32_t vector)> hook);
  */
 uint64_t now_ns();
 void clock_advance(uint64_t ns);
+/*
+ * Run `hook` once, at the start of the next scx_os_timer_now() call (in its
+ * caller's thread, no lock held): a test's way into the device between two
+ * of its steps, as another CPU would come in.
+ */
+void on_next_timer_now(std::function<void()> hook);
 size_t timers_queued();
 
 /* ---- memory and locks ---- */

@@ -339,6 +339,73 @@ TEST_F(Pair, OneInterruptPerArm)
 	poll(0);
 }
 
+/*
+ * NAPI completion arms again only the CQs that had an event or were consumed
+ * from since their last arm: only an event takes a CQ's arm, so the others
+ * still hold theirs, and still interrupt.
+ */
+TEST_F(Pair, ArmSkipsCqsThatStillHoldTheirArm)
+{
+	scx_port_moder off = {};
+
+	ASSERT_EQ(scx_port_set_moder(p[0].port, &off, nullptr), 0);
+	poll(0);
+	arm(0);
+	uint64_t db = stat(0, "bus_doorbells");
+	arm(0);
+	arm(0);
+	EXPECT_EQ(stat(0, "bus_doorbells"), db) << "no event, nothing consumed: no arm doorbell";
+	uint64_t before = host::irq_count(&p[0].irq_ctx, 0);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 1) << "the TX CQ still held its arm";
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 1) << "one interrupt per arm";
+	poll(0);
+	db = stat(0, "bus_doorbells");
+	arm(0);
+	EXPECT_EQ(stat(0, "bus_doorbells"), db + 1) << "the TX CQ alone is armed again";
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 2);
+	poll(0);
+	arm(0);
+	poll(1);
+}
+
+/*
+ * An event may take an arm the driver gave after consuming everything: the
+ * device's timer found a CQE pending since the old arm, the driver consumed
+ * it and armed again (another CPU), then the timer took that fresh arm. The
+ * NAPI run of that event consumes nothing, yet must arm the CQ again: by
+ * the consumer counter alone the CQ looks armed, and its next CQE would
+ * never interrupt.
+ */
+TEST_F(Pair, ArmAfterAnEventForWorkAlreadyConsumed)
+{
+	scx_port_moder m = {};
+
+	m.tx = scx_cq_moder{ 100, 64, 1 };	/* the TX CQ: a 100 us period from the CQE */
+	ASSERT_EQ(scx_port_set_moder(p[0].port, &m, nullptr), 0);
+	poll(0);
+	arm(0);
+	uint64_t before = host::irq_count(&p[0].irq_ctx, 0);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before) << "the period runs";
+	poll(0);	/* its CQE consumed, as a NAPI run for another CQ would */
+	poll(1);
+	/* the timer has seen the CQE pending; the driver arms before it takes the arm */
+	host::on_next_timer_now([&] { arm(0); });
+	host::clock_advance(100 * 1000);
+	ASSERT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 1) << "the timer took the fresh arm";
+	EXPECT_EQ(poll(0), 0);
+	arm(0);
+	ASSERT_EQ(send(0, udp_frame(60)), 0);
+	host::clock_advance(100 * 1000);
+	EXPECT_EQ(host::irq_count(&p[0].irq_ctx, 0), before + 2) << "the CQ was armed again";
+	poll(0);
+	arm(0);
+	poll(1);
+}
+
 TEST_F(Pair, CloseReleasesOutstandingWork)
 {
 	for (int i = 0; i < 5; i++)
