@@ -16,38 +16,30 @@
 namespace softcx::hw {
 namespace {
 
-/* A hash being accumulated over the input fields, in the standard order. */
-struct HashCursor {
-	const ToeplitzTable *t;
-	u32 pos;		/* input bytes so far */
-	u32 hash;
-};
-
-/* The table may be rewritten under a reader: relaxed loads, the sequence count decides. */
-inline void hash_add(HashCursor *c, const u8 *p, u32 n)
+/*
+ * The Toeplitz value of n input bytes at input offset pos: one table load
+ * per byte. The table may be rewritten under a reader: relaxed loads, the
+ * sequence count decides.
+ */
+inline u32 hash_bytes(const ToeplitzTable *t, u32 pos, const u8 *p, u32 n)
 {
+	u32 h = 0;
+
 	for (u32 i = 0; i < n; i++)
-		c->hash ^= __atomic_load_n(&c->t->v[c->pos + i][p[i]], __ATOMIC_RELAXED);
-	c->pos += n;
+		h ^= __atomic_load_n(&t->v[pos + i][p[i]], __ATOMIC_RELAXED);
+	return h;
 }
 
-/* The fields of a frame have fixed sizes: unrolled. */
+/* The fields of a frame have fixed sizes: unrolled, the offset a constant where it can be. */
 template <u32 N>
-inline void hash_add(HashCursor *c, const u8 *p)
+[[gnu::always_inline]] inline u32 hash_field(const ToeplitzTable *t, u32 pos, const u8 *p)
 {
+	u32 h = 0;
+
 #pragma GCC unroll 16
 	for (u32 i = 0; i < N; i++)
-		c->hash ^= __atomic_load_n(&c->t->v[c->pos + i][p[i]], __ATOMIC_RELAXED);
-	c->pos += N;
-}
-
-template <u32 N>
-inline void hash_addrs(HashCursor *c, const u8 *saddr, u32 fields)
-{
-	if (fields & prm::kRssFieldSrcIp)
-		hash_add<N>(c, saddr);
-	if (fields & prm::kRssFieldDstIp)
-		hash_add<N>(c, saddr + N);
+		h ^= __atomic_load_n(&t->v[pos + i][p[i]], __ATOMIC_RELAXED);
+	return h;
 }
 
 /* The frame's traffic type's fields out of the object's packed ones. */
@@ -62,38 +54,68 @@ inline u32 type_fields(const PacketInfo &pi, u32 packed)
 	return (packed >> (t * kRssTypeShift)) & ((1u << kRssTypeShift) - 1);
 }
 
+constexpr u32 kBothAddrs = prm::kRssFieldSrcIp | prm::kRssFieldDstIp;
+constexpr u32 kBothPorts = prm::kRssFieldL4SPort | prm::kRssFieldL4DPort;
+
 /*
  * Hash input: source IP, destination IP, source port, destination port,
- * each as selected by the fields of the frame's traffic type. Returns the
- * CQE hash type bits; the hash goes to *hash (0 when the input is empty).
+ * each as selected by the fields of the frame's traffic type (N: the
+ * address size). The usual selections (both addresses, both ports or
+ * none) take a path with constant offsets; any other goes field by field.
  */
-u8 hash_frame(const ToeplitzTable *t, const u8 *f, const PacketInfo &pi, u32 packed, u32 *hash)
+template <u32 N>
+u8 hash_ip(const ToeplitzTable *t, const u8 *saddr, const u8 *l4, u8 l4_proto, u32 fields,
+	   u32 *hash)
 {
-	HashCursor c = { t, 0, 0 };
-	u8 type = 0;
+	u8 type = N == 4 ? prm::kRssHashIpv4 : prm::kRssHashIpv6;
+	u8 l4_type = l4_proto == kIpProtoTcp ? prm::kRssHashTcp : prm::kRssHashUdp;
+	u32 ports = l4_proto ? fields & kBothPorts : 0;
 
+	if ((fields & kBothAddrs) == kBothAddrs && (ports == kBothPorts || !ports)) {
+		u32 h = hash_field<2 * N>(t, 0, saddr);
+		if (ports) {
+			h ^= hash_field<4>(t, 2 * N, l4);
+			type |= l4_type;
+		}
+		*hash = h;
+		return type;
+	}
+	u32 h = 0, pos = 0;
+	if (fields & prm::kRssFieldSrcIp) {
+		h ^= hash_bytes(t, pos, saddr, N);
+		pos += N;
+	}
+	if (fields & prm::kRssFieldDstIp) {
+		h ^= hash_bytes(t, pos, saddr + N, N);
+		pos += N;
+	}
+	if (!pos)
+		type = 0;
+	if (ports) {
+		if (fields & prm::kRssFieldL4SPort) {
+			h ^= hash_bytes(t, pos, l4, 2);
+			pos += 2;
+		}
+		if (fields & prm::kRssFieldL4DPort)
+			h ^= hash_bytes(t, pos, l4 + 2, 2);
+		type |= l4_type;
+	}
+	*hash = h;
+	return type;
+}
+
+/* Returns the CQE hash type bits; the hash goes to *hash (0 when the input is empty). */
+inline u8 hash_frame(const ToeplitzTable *t, const u8 *f, const PacketInfo &pi, u32 packed,
+		     u32 *hash)
+{
 	*hash = 0;
 	if (pi.l3 == L3::None || !t)
 		return 0;
 	u32 fields = type_fields(pi, packed);
 	const u8 *ip = f + pi.l3_off;
 	if (pi.l3 == L3::Ipv4)
-		hash_addrs<4>(&c, ip + 12, fields);
-	else
-		hash_addrs<16>(&c, ip + 8, fields);
-	if (c.pos)
-		type |= pi.l3 == L3::Ipv4 ? prm::kRssHashIpv4 : prm::kRssHashIpv6;
-
-	if (pi.l4_proto && (fields & (prm::kRssFieldL4SPort | prm::kRssFieldL4DPort))) {
-		const u8 *l4 = f + pi.l4_off;
-		if (fields & prm::kRssFieldL4SPort)
-			hash_add<2>(&c, l4);
-		if (fields & prm::kRssFieldL4DPort)
-			hash_add<2>(&c, l4 + 2);
-		type |= pi.l4_proto == kIpProtoTcp ? prm::kRssHashTcp : prm::kRssHashUdp;
-	}
-	*hash = c.hash;
-	return type;
+		return hash_ip<4>(t, ip + 12, f + pi.l4_off, pi.l4_proto, fields, hash);
+	return hash_ip<16>(t, ip + 8, f + pi.l4_off, pi.l4_proto, fields, hash);
 }
 
 } /* namespace */
@@ -117,9 +139,7 @@ void toeplitz_build(const u8 *key, ToeplitzTable *t)
 
 u32 toeplitz_hash(const ToeplitzTable *t, const u8 *input, u32 len)
 {
-	HashCursor c = { t, 0, 0 };
-	hash_add(&c, input, len < kToeplitzMaxInput ? len : kToeplitzMaxInput);
-	return c.hash;
+	return hash_bytes(t, 0, input, len < kToeplitzMaxInput ? len : kToeplitzMaxInput);
 }
 
 bool rss_read(Rss *r, u32 num, const u8 *frame, const PacketInfo &pi, RssResult *out)
