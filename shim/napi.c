@@ -246,8 +246,12 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn)
 	atomic_inc(&priv->ch[vector].events);
 	/* before napi_schedule(), whose atomic state update orders it */
 	atomic64_or(BIT_ULL(cqn & 63), &priv->ch[vector].cq_events);
-	/* From process context, let the softirq run when BHs come back on. */
-	if (in_hardirq() || irqs_disabled()) {
+	/*
+	 * With BHs off (an xmit, a NAPI poll) or in hard interrupt context,
+	 * the raised softirq runs when that ends. Only from process context
+	 * with BHs on, turn them off and on around it so it runs now.
+	 */
+	if (in_hardirq() || irqs_disabled() || in_softirq()) {
 		napi_schedule(&priv->ch[vector].napi);
 		return;
 	}
