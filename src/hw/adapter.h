@@ -115,6 +115,7 @@ struct Cq {
 	u32 timer_queued;	/* 1 while the timer is started and its callback not begun */
 	u64 deadline;		/* when the armed CQ's pending CQEs are due (timer clock) */
 	u64 last_event;		/* when the CQ last signalled (period from EQE) */
+	u64 timer_expires;	/* what the timer was last started for: the callback runs no earlier */
 	/* Slot lifetime: set at adapter creation. */
 	struct ::scx_hw_function *fn;
 	struct scx_os_timer *timer;
@@ -335,11 +336,13 @@ inline u64 timer_ticks(u64 elapsed_ns, const TimerRate &r)
 {
 	return elapsed_ns * r.whole + (u64)(((unsigned __int128)elapsed_ns * r.frac) >> 64);
 }
-inline u64 timer_read(const Function *fn)
+/* The device timer's value at OS timer clock time now_ns. */
+inline u64 timer_at(const Function *fn, u64 now_ns)
 {
 	const Adapter *a = fn->adapter;
-	return timer_ticks(scx_os_timer_now() - a->timer_base_ns, a->timer_rate);
+	return timer_ticks(now_ns - a->timer_base_ns, a->timer_rate);
 }
+inline u64 timer_read(const Function *fn) { return timer_at(fn, scx_os_timer_now()); }
 
 /* Slot index named by an object number, or -1 when it cannot name a slot of this table. */
 inline int obj_slot(u32 num, ObjType type, u32 table_size)

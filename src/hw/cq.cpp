@@ -112,10 +112,19 @@ u64 period_deadline(const Cq *cq, u32 m)
 	return __atomic_load_n(&cq->last_event, __ATOMIC_RELAXED) + period_ns(m);
 }
 
+/* The timer clock: `now` when the caller knows it (IrqBatch::now), else read. */
+u64 clock_at(u64 now) { return now ? now : scx_os_timer_now(); }
+
+void timer_start(Cq *cq, u64 expires)
+{
+	__atomic_store_n(&cq->timer_expires, expires, __ATOMIC_RELAXED);
+	scx_os_timer_start(cq->timer, expires);
+}
+
 void timer_kick(Cq *cq, u64 expires)
 {
 	if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
-		scx_os_timer_start(cq->timer, expires);
+		timer_start(cq, expires);
 }
 
 /*
@@ -125,20 +134,20 @@ void timer_kick(Cq *cq, u64 expires)
  * for a period from EQE. A CQ switched to that mode by MODIFY_CQ starts
  * from an older last_event: its first event may come a period early).
  */
-void signalled(Function *fn, Cq *cq)
+void signalled(Function *fn, Cq *cq, u64 now)
 {
 	u32 m = moder_of(cq);
 
 	bus_add(&fn->bus.interrupts, 1);
 	if (moder_period(m) && moder_mode(m) != prm::kCqPeriodFromCqe)
-		__atomic_store_n(&cq->last_event, scx_os_timer_now(), __ATOMIC_RELAXED);
+		__atomic_store_n(&cq->last_event, clock_at(now), __ATOMIC_RELAXED);
 }
 
 /*
  * The CQ is armed with n > 0 CQEs pending: true when the event is due now
- * and ours to raise; else the timer will see to it.
+ * and ours to raise; else the timer will see to it. now: IrqBatch::now.
  */
-bool moder_due(Function *fn, Cq *cq, u32 n)
+bool moder_due(Function *fn, Cq *cq, u32 n, u64 now)
 {
 	u32 m = moder_of(cq);
 	u64 expires;
@@ -146,13 +155,15 @@ bool moder_due(Function *fn, Cq *cq, u32 n)
 	if (due_now(m, n))
 		goto take;
 	if (moder_mode(m) == prm::kCqPeriodFromCqe) {
-		expires = scx_os_timer_now() + period_ns(m);
+		now = clock_at(now);
+		expires = now + period_ns(m);
 		__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
 	} else {
 		if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))
 			return false;	/* it re-reads the deadline when it fires */
 		expires = period_deadline(cq, m);
-		if (expires <= scx_os_timer_now())
+		now = clock_at(now);
+		if (expires <= now)
 			goto take;	/* a period has passed since the last event */
 	}
 	timer_kick(cq, expires);
@@ -160,7 +171,7 @@ bool moder_due(Function *fn, Cq *cq, u32 n)
 take:
 	if (!take_arm(cq))
 		return false;
-	signalled(fn, cq);
+	signalled(fn, cq, now);
 	return true;
 }
 
@@ -176,12 +187,18 @@ void timer_fired(void *arg)
 		return;
 	u32 m = moder_of(cq);
 	u64 expires = period_deadline(cq, m);
-	if (moder_period(m) && scx_os_timer_now() < expires) {
-		timer_kick(cq, expires);	/* CQEs moved the deadline on */
+	/*
+	 * It fires no earlier than it was started for, so a deadline not past
+	 * that is due without reading the clock; a later one (CQEs moved it
+	 * on) waits on. A start racing with this callback may leave an older
+	 * expiry here: at worst one more callback, or the event a little early.
+	 */
+	if (moder_period(m) && expires > __atomic_load_n(&cq->timer_expires, __ATOMIC_RELAXED)) {
+		timer_kick(cq, expires);
 		return;
 	}
 	if (take_arm(cq)) {
-		signalled(fn, cq);
+		signalled(fn, cq, 0);
 		raise_event(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED),
 			    load_u32(&cq->num), kCompletion);
 	}
@@ -260,11 +277,11 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 		if (moder_mode(m) == prm::kCqPeriodFromCqe)
 			__atomic_store_n(&cq->deadline, now + period_ns(m), __ATOMIC_SEQ_CST);
 		__atomic_store_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST);
-		scx_os_timer_start(cq->timer, now);
+		timer_start(cq, now);
 		return;
 	}
 	if (take_arm(cq)) {
-		signalled(fn, cq);
+		signalled(fn, cq, 0);
 		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
 	}
 }
@@ -333,7 +350,8 @@ namespace {
 [[gnu::always_inline]] inline void publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs)
 {
 	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) && moder_due(fn, cq, pending_done(cq, pi)))
+	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) &&
+	    moder_due(fn, cq, pending_done(cq, pi), irqs->now))
 		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
 }
 
@@ -382,7 +400,7 @@ void cq_arm_doorbell(Function *fn, u64 value)
 	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
 	/* CQEs the driver has not seen yet: the interrupt is due (as moderation allows). */
 	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
-	if (n && moder_due(fn, cq, n))
+	if (n && moder_due(fn, cq, n, 0))
 		raise_event(irq_ctx_of(fn), vector, cqn, kCompletion);
 }
 

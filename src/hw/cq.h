@@ -32,12 +32,19 @@ struct IrqBatch {
 	 * flush publishes them (under the RQ lock) before it raises anything.
 	 */
 	Rq *held[kMaxHeld];
+	/*
+	 * The OS timer clock (ns) when the engine started its current WQE, the
+	 * instant its CQEs and its frames' CQEs are written (the TX engine's
+	 * one timer read per WQE); 0: not known, moderation reads the clock.
+	 */
+	u64 now;
 };
 
 inline void irq_batch_init(IrqBatch *b)
 {
 	b->n = 0;
 	b->nheld = 0;
+	b->now = 0;
 }
 void irq_batch_flush(IrqBatch *b);
 

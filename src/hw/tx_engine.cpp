@@ -453,10 +453,12 @@ void sq_execute(TxRun &t)
 		 * The time the WQE starts on the wire: its CQE's timestamp, and the
 		 * arrival time of each of its frames at the peer (the cable has no
 		 * length and the wire no speed here: the frames of an MPWQE or LSO
-		 * send arrive at the same instant). One timer read per WQE.
+		 * send arrive at the same instant). One timer read per WQE, which
+		 * CQ moderation takes as the time of the CQEs written meanwhile.
 		 */
 		bool want_cqe = ctrl.fm_ce_se & prm::kCtrlCqUpdate;
-		t.ts = timer_read(t.fn);
+		t.irqs->now = scx_os_timer_now();
+		t.ts = timer_at(t.fn, t.irqs->now);
 		u8 synd = exec_wqe(t, w, ctrl.opcode());
 		if (synd) {
 			tx_error(t, ctrl.opcode(), synd);
