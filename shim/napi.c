@@ -26,12 +26,17 @@ static void scx_dim_feed(struct scx_chan *ch)
 		return;
 	scx_channel_totals(ch->core, &t);
 	events = (u16)atomic_read(&ch->events);
+	/* one clock read for both samples (dim_update_sample() takes one each) */
+	s.time = ktime_get();
+	s.event_ctr = events;
 	if (rx) {
-		dim_update_sample(events, t.rx_packets, t.rx_bytes, &s);
+		s.pkt_ctr = t.rx_packets;
+		s.byte_ctr = t.rx_bytes;
 		net_dim(&ch->rx_dim, s);
 	}
 	if (tx) {
-		dim_update_sample(events, t.tx_packets, t.tx_bytes, &s);
+		s.pkt_ctr = t.tx_packets;
+		s.byte_ctr = t.tx_bytes;
 		net_dim(&ch->tx_dim, s);
 	}
 }
