@@ -19,7 +19,11 @@ uint64_t bench_dma_map(const void *cpu, uint32_t len);
  * memory stays bounded.
  */
 void bench_os_collect(void *rx_ch, void *tx_ch, uint64_t *rx_delivered, uint64_t *tx_freed);
-/* The CQ events of irq_ctx's vector 0 since the last take, bit cqn % 64 each (for scx_channel_arm). */
+/*
+ * The CQ events of irq_ctx's vector 0 since the last take, bit cqn % 64 each
+ * (for scx_channel_arm). A benchmark's irq_ctx points to a uint64_t, zeroed:
+ * the lean layer keeps the bits there.
+ */
 uint64_t bench_os_take_cq_events(void *irq_ctx);
 /* Misuse detected by the layer (0 for the lean layer, which checks nothing). */
 int bench_os_errors();

@@ -106,7 +106,7 @@ struct Bench {
 	scx_hw_adapter *ad = nullptr;
 	scx_port *port[2] = {};
 	int os_ch[2] = {};	/* addresses serve as os_channel handles */
-	int irq_ctx[2] = {};
+	uint64_t irq_ctx[2] = {};	/* each port's CQ event word (bench_os.h) */
 	scx_channel *tx = nullptr, *rx = nullptr;
 	std::vector<uint8_t> bufs;	/* `batch` frames, one per slot of a batch */
 	uint64_t rx_delivered = 0, tx_freed = 0, tx_done = 0, rx_work = 0, since_collect = 0;

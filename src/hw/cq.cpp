@@ -68,6 +68,12 @@ void irq_batch_add(IrqBatch *b, void *ctx, u32 vector, u32 cqn, bool error)
 	b->n++;
 }
 
+/* Queue CQ cq's completion event (its arm is taken). */
+void irq_batch_completion(IrqBatch *b, Function *fn, Cq *cq)
+{
+	irq_batch_add(b, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
+}
+
 u32 moder_of(const Cq *cq) { return __atomic_load_n(&cq->moder, __ATOMIC_RELAXED); }
 
 /* CQEs written since the consumer index of the last arm. */
@@ -282,7 +288,7 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 	}
 	if (take_arm(cq)) {
 		signalled(fn, cq, 0);
-		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
+		irq_batch_completion(irqs, fn, cq);
 	}
 }
 
@@ -352,7 +358,7 @@ namespace {
 	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) &&
 	    moder_due(fn, cq, pending_done(cq, pi), irqs->now))
-		irq_batch_add(irqs, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
+		irq_batch_completion(irqs, fn, cq);
 }
 
 } /* namespace */

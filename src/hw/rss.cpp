@@ -17,22 +17,13 @@ namespace softcx::hw {
 namespace {
 
 /*
- * The Toeplitz value of n input bytes at input offset pos: one table load
- * per byte. The table may be rewritten under a reader: relaxed loads, the
- * sequence count decides.
+ * The Toeplitz value of N input bytes at input offset pos: one table load
+ * per byte, unrolled (the fields of a frame have fixed sizes). The table
+ * may be rewritten under a reader: relaxed loads, the sequence count
+ * decides.
  */
-inline u32 hash_bytes(const ToeplitzTable *t, u32 pos, const u8 *p, u32 n)
-{
-	u32 h = 0;
-
-	for (u32 i = 0; i < n; i++)
-		h ^= __atomic_load_n(&t->v[pos + i][p[i]], __ATOMIC_RELAXED);
-	return h;
-}
-
-/* The fields of a frame have fixed sizes: unrolled, the offset a constant where it can be. */
 template <u32 N>
-[[gnu::always_inline]] inline u32 hash_field(const ToeplitzTable *t, u32 pos, const u8 *p)
+[[gnu::always_inline]] inline u32 hash_bytes(const ToeplitzTable *t, u32 pos, const u8 *p)
 {
 	u32 h = 0;
 
@@ -72,9 +63,9 @@ u8 hash_ip(const ToeplitzTable *t, const u8 *saddr, const u8 *l4, u8 l4_proto, u
 	u32 ports = l4_proto ? fields & kBothPorts : 0;
 
 	if ((fields & kBothAddrs) == kBothAddrs && (ports == kBothPorts || !ports)) {
-		u32 h = hash_field<2 * N>(t, 0, saddr);
+		u32 h = hash_bytes<2 * N>(t, 0, saddr);
 		if (ports) {
-			h ^= hash_field<4>(t, 2 * N, l4);
+			h ^= hash_bytes<4>(t, 2 * N, l4);
 			type |= l4_type;
 		}
 		*hash = h;
@@ -82,22 +73,22 @@ u8 hash_ip(const ToeplitzTable *t, const u8 *saddr, const u8 *l4, u8 l4_proto, u
 	}
 	u32 h = 0, pos = 0;
 	if (fields & prm::kRssFieldSrcIp) {
-		h ^= hash_bytes(t, pos, saddr, N);
+		h ^= hash_bytes<N>(t, pos, saddr);
 		pos += N;
 	}
 	if (fields & prm::kRssFieldDstIp) {
-		h ^= hash_bytes(t, pos, saddr + N, N);
+		h ^= hash_bytes<N>(t, pos, saddr + N);
 		pos += N;
 	}
 	if (!pos)
 		type = 0;
 	if (ports) {
 		if (fields & prm::kRssFieldL4SPort) {
-			h ^= hash_bytes(t, pos, l4, 2);
+			h ^= hash_bytes<2>(t, pos, l4);
 			pos += 2;
 		}
 		if (fields & prm::kRssFieldL4DPort)
-			h ^= hash_bytes(t, pos, l4 + 2, 2);
+			h ^= hash_bytes<2>(t, pos, l4 + 2);
 		type |= l4_type;
 	}
 	*hash = h;
@@ -139,7 +130,11 @@ void toeplitz_build(const u8 *key, ToeplitzTable *t)
 
 u32 toeplitz_hash(const ToeplitzTable *t, const u8 *input, u32 len)
 {
-	return hash_bytes(t, 0, input, len < kToeplitzMaxInput ? len : kToeplitzMaxInput);
+	u32 h = 0;
+
+	for (u32 i = 0; i < len && i < kToeplitzMaxInput; i++)
+		h ^= hash_bytes<1>(t, i, input + i);
+	return h;
 }
 
 bool rss_read(Rss *r, u32 num, const u8 *frame, const PacketInfo &pi, RssResult *out)
