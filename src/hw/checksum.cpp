@@ -19,11 +19,6 @@ u64 pseudo_header(const u8 *f, const PacketInfo &pi)
 	return acc + pi.l4_proto + pi.l4_len;
 }
 
-u32 l4_csum_off(const PacketInfo &pi)
-{
-	return pi.l4_off + (pi.l4_proto == kIpProtoTcp ? kTcpCsumOff : kUdpCsumOff);
-}
-
 void fill_ipv4_header(u8 *f, const PacketInfo &pi)
 {
 	u8 *ip = f + pi.l3_off;
@@ -54,42 +49,7 @@ void fill_l4(u8 *f, const PacketInfo &pi)
  */
 u64 csum_add(u64 acc, const u8 *p, u32 len)
 {
-	u64 s = 0;
-	u32 i = 0;
-	for (; i + 8 <= len; i += 8) {
-		u32 a, b;
-		__builtin_memcpy(&a, p + i, 4);
-		__builtin_memcpy(&b, p + i + 4, 4);
-		s += (u64)a + b;
-	}
-	if (i + 4 <= len) {
-		u32 a;
-		__builtin_memcpy(&a, p + i, 4);
-		s += a;
-		i += 4;
-	}
-	if (i + 2 <= len) {
-		u16 h;
-		__builtin_memcpy(&h, p + i, 2);
-		s += h;
-		i += 2;
-	}
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-	if (i < len)
-		s += p[i];	/* the high byte of a big-endian word padded with 0 */
-	return acc + __builtin_bswap16(csum_fold(s));
-#else
-	if (i < len)
-		s += (u32)p[i] << 8;
-	return acc + csum_fold(s);
-#endif
-}
-
-u16 csum_fold(u64 acc)
-{
-	while (acc >> 16)
-		acc = (acc & 0xffff) + (acc >> 16);
-	return (u16)acc;
+	return acc + net_order(csum_fold(csum_words(p, len)));
 }
 
 void csum_offload_tx(u8 *frame, u32 len, const PacketInfo &pi, u8 cs_flags)
@@ -106,7 +66,7 @@ void csum_offload_tx(u8 *frame, u32 len, const PacketInfo &pi, u8 cs_flags)
  * the L4 segment's sum the TCP/UDP check, and both are pieces of the raw
  * sum (each piece starts at an even distance from the L3 header).
  */
-void csum_rx(const u8 *frame, u32 len, const PacketInfo &pi, RxCsum *out)
+void csum_rx_general(const u8 *frame, u32 len, const PacketInfo &pi, RxCsum *out)
 {
 	const u8 *l3 = frame + pi.l3_off;
 	u32 l3_len = len - pi.l3_off;
