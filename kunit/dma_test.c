@@ -54,6 +54,34 @@ static void scx_dma_stale_tx_mapping(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, scx_os_dma_to_cpu(dev, dma + 10, 20));
 }
 
+/*
+ * A mapping across a page boundary: each of its pages and the whole
+ * range translate; a range running on into the next page, RAM that
+ * nothing maps, does not (the one-page shortcut of the hint's chunk must
+ * not take it), nor does that page alone.
+ */
+static void scx_dma_range_across_pages(struct kunit *test)
+{
+	struct device *dev = scx_dma_dev(test);
+	struct page *pages = alloc_pages(GFP_KERNEL | __GFP_ZERO, 2);
+	u8 *buf;
+	dma_addr_t dma;
+
+	KUNIT_ASSERT_NOT_NULL(test, pages);
+	buf = page_address(pages);
+	dma = scx_map_head(dev, buf + PAGE_SIZE - 100, 300);
+	KUNIT_ASSERT_FALSE(test, scx_map_failed(dev, dma));
+	KUNIT_EXPECT_PTR_EQ(test, scx_os_dma_to_cpu(dev, dma, 300), (void *)(buf + PAGE_SIZE - 100));
+	KUNIT_EXPECT_PTR_EQ(test, scx_os_dma_to_cpu(dev, dma + 150, 10), (void *)(buf + PAGE_SIZE + 50));
+	KUNIT_EXPECT_PTR_EQ(test, scx_os_dma_to_cpu(dev, dma, 20), (void *)(buf + PAGE_SIZE - 100));
+	KUNIT_EXPECT_NULL(test, scx_os_dma_to_cpu(dev, dma, PAGE_SIZE + 300));
+	KUNIT_EXPECT_NULL(test, scx_os_dma_to_cpu(dev, dma + PAGE_SIZE + 100, 8));
+	scx_os_dma_unmap(dev, dma, 300, SCX_DMA_SINGLE);
+	KUNIT_EXPECT_NULL(test, scx_os_dma_to_cpu(dev, dma, 20));
+	KUNIT_EXPECT_NULL(test, scx_os_dma_to_cpu(dev, dma + 150, 10));
+	__free_pages(pages, 2);
+}
+
 /* Page fragments too, and two mappings of one page keep it reachable until both are gone. */
 static void scx_dma_frag_refcount(struct kunit *test)
 {
@@ -197,6 +225,7 @@ static void scx_dma_pair_fault_recovers(struct kunit *test)
 
 static struct kunit_case scx_dma_cases[] = {
 	KUNIT_CASE(scx_dma_stale_tx_mapping),
+	KUNIT_CASE(scx_dma_range_across_pages),
 	KUNIT_CASE(scx_dma_frag_refcount),
 	KUNIT_CASE(scx_dma_coherent),
 	KUNIT_CASE(scx_dma_pool_pages),

@@ -145,6 +145,21 @@ static atomic_t *scx_page_count(struct scx_dma_view *v, unsigned long pg)
 	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
 }
 
+/*
+ * The counter of the one bus page [dma, dma + len) lies in, when that
+ * page is in the hint's chunk: the usual packet buffer, without the range
+ * loop or the tree. NULL otherwise (more pages, another chunk).
+ */
+static __always_inline atomic_t *scx_page_count_hint(struct scx_dma_view *v, u64 dma, u32 len)
+{
+	unsigned long pg = scx_first_pg(dma);
+	struct scx_dma_chunk *c = READ_ONCE(v->hint);
+
+	if (likely(c && c->ix == pg >> SCX_DMA_CHUNK_SHIFT && pg == scx_last_pg(dma, len)))
+		return &c->count[pg & (SCX_DMA_CHUNK - 1)];
+	return NULL;
+}
+
 /* The first mapping in a chunk's range: the chunk is created (rarely: out of line). */
 static noinline struct scx_dma_chunk *scx_chunk_create(struct scx_dma_view *v, unsigned long ix)
 {
@@ -193,8 +208,13 @@ static void scx_pages_put_range(struct scx_dma_view *v, unsigned long first,
 static int scx_pages_get(struct scx_dma_view *v, u64 dma, u32 len)
 {
 	unsigned long first = scx_first_pg(dma), last = scx_last_pg(dma, len);
+	atomic_t *hit = scx_page_count_hint(v, dma, len);
 	unsigned long pg;
 
+	if (likely(hit)) {
+		atomic_inc(hit);
+		return 0;
+	}
 	for (pg = first; pg <= last; pg++) {
 		atomic_t *cnt = scx_page_count_new(v, pg);
 
@@ -210,6 +230,12 @@ static int scx_pages_get(struct scx_dma_view *v, u64 dma, u32 len)
 
 static void scx_pages_put(struct scx_dma_view *v, u64 dma, u32 len)
 {
+	atomic_t *hit = scx_page_count_hint(v, dma, len);
+
+	if (likely(hit)) {
+		WARN_ON_ONCE(atomic_dec_return(hit) < 0);
+		return;
+	}
 	scx_pages_put_range(v, scx_first_pg(dma), scx_last_pg(dma, len));
 }
 
@@ -355,8 +381,20 @@ void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 {
 	phys_addr_t phys;
 
-	if (scx_dma_view_on())
+	if (scx_dma_view_on()) {
+		struct scx_dma_view *v = scx_view(os_dev);
+		atomic_t *cnt;
+
+		/*
+		 * A page a live coherent or streaming mapping covers is RAM the
+		 * DMA API mapped: no memory map check. Tried first only in the
+		 * hint's chunk (a TX buffer just mapped: one page, so the range
+		 * cannot wrap); anything else takes the full walk.
+		 */
+		if (likely(v) && (cnt = scx_page_count_hint(v, dma, len)) && atomic_read(cnt) > 0)
+			return phys_to_virt(dma_to_phys(os_dev, dma));
 		return scx_view_to_cpu(os_dev, dma, len);
+	}
 	return likely(scx_dma_ram(os_dev, dma, len, &phys)) ? phys_to_virt(phys) : NULL;
 }
 
