@@ -208,13 +208,8 @@ static void scx_pages_put_range(struct scx_dma_view *v, unsigned long first,
 static int scx_pages_get(struct scx_dma_view *v, u64 dma, u32 len)
 {
 	unsigned long first = scx_first_pg(dma), last = scx_last_pg(dma, len);
-	atomic_t *hit = scx_page_count_hint(v, dma, len);
 	unsigned long pg;
 
-	if (likely(hit)) {
-		atomic_inc(hit);
-		return 0;
-	}
 	for (pg = first; pg <= last; pg++) {
 		atomic_t *cnt = scx_page_count_new(v, pg);
 
@@ -228,7 +223,7 @@ static int scx_pages_get(struct scx_dma_view *v, u64 dma, u32 len)
 	return 0;
 }
 
-static void scx_pages_put(struct scx_dma_view *v, u64 dma, u32 len)
+static __always_inline void scx_pages_put(struct scx_dma_view *v, u64 dma, u32 len)
 {
 	atomic_t *hit = scx_page_count_hint(v, dma, len);
 
@@ -446,8 +441,12 @@ static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
 dma_addr_t scx_dma_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
 {
 	struct scx_dma_view *v = scx_view(dev);
+	atomic_t *hit = likely(v) ? scx_page_count_hint(v, dma, len) : NULL;
 
-	if (unlikely(!v || scx_pages_get(v, dma, len))) {
+	/* the one-page case here, without the call */
+	if (likely(hit)) {
+		atomic_inc(hit);
+	} else if (unlikely(!v || scx_pages_get(v, dma, len))) {
 		scx_raw_unmap(dev, dma, len, kind);
 		return DMA_MAPPING_ERROR;
 	}
@@ -476,7 +475,7 @@ static noinline void scx_dma_unmap_tracked(struct device *dev, u64 dma, u32 len,
 			dma = READ_ONCE(v->poison_real_dma);
 			atomic_set(&v->inject, SCX_INJ_IDLE);
 		}
-		scx_pages_put(v, dma, len);
+		scx_pages_put(v, dma, len);	/* inlined: the one-page case without a call */
 	}
 	scx_raw_unmap(dev, dma, len, kind);
 }
