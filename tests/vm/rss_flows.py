@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 """RSS flows for t-rss: predict and send.
 
-predict: read `ethtool -x DEV` and `ethtool -n DEV rx-flow-hash udp4`
-output (files), and for each UDP flow SRC:SPORT -> DST:DPORT print the
+predict: read `ethtool -x DEV` and `ethtool -n DEV rx-flow-hash udp4` (or
+udp6) output (files), and for each UDP flow SRC:SPORT -> DST:DPORT (IPv4,
+or IPv6 as [SRC]:SPORT->[DST]:DPORT) print the
 queue that the Toeplitz hash of the hashed fields with that key, through
 that table, names. The hash is computed here, bit by bit, not by the
 driver.
@@ -48,12 +49,16 @@ def toeplitz(key, data):
     return h
 
 
+def addr_bytes(a):
+    return socket.inet_pton(socket.AF_INET6 if ":" in a else socket.AF_INET, a)
+
+
 def flow_input(fields, src, sport, dst, dport):
     d = b""
     if "s" in fields:
-        d += socket.inet_aton(src)
+        d += addr_bytes(src)
     if "d" in fields:
-        d += socket.inet_aton(dst)
+        d += addr_bytes(dst)
     if "f" in fields:
         d += sport.to_bytes(2, "big")
     if "n" in fields:
@@ -62,11 +67,12 @@ def flow_input(fields, src, sport, dst, dport):
 
 
 def flows(args):
+    """SRC:SPORT->DST:DPORT, an IPv6 address in brackets: [SRC]:SPORT."""
     for a in args:
         s, d = a.split("->")
-        src, sport = s.split(":")
-        dst, dport = d.split(":")
-        yield src, int(sport), dst, int(dport)
+        src, sport = s.rsplit(":", 1)
+        dst, dport = d.rsplit(":", 1)
+        yield src.strip("[]"), int(sport), dst.strip("[]"), int(dport)
 
 
 def main():
@@ -83,7 +89,8 @@ def main():
     elif sys.argv[1] == "send":
         n = int(sys.argv[2])
         for src, sport, dst, dport in flows(sys.argv[3:]):
-            so = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            so = socket.socket(socket.AF_INET6 if ":" in src else socket.AF_INET,
+                               socket.SOCK_DGRAM)
             so.bind((src, sport))
             for _ in range(n):
                 so.sendto(b"rss" * 10, (dst, dport))

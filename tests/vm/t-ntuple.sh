@@ -22,6 +22,11 @@
 # - refused with the reason in the log: a queue beyond the channels, a
 #   missing context, tos, vlan, user-def, l4data, sctp4; deleting a
 #   context a rule uses; nothing changes;
+# - IPv6: with no rule, udp6 flows land where the Toeplitz hash of their
+#   IPv6 fields predicts; a udp6 rule (dst-ip, dst-port) takes them to rx2,
+#   a tcp6 rule on the same port does not, an ip6 rule with a prefix mask
+#   and l4proto at a lower location wins (rx3); both read back; deleting
+#   them gives the flows back to RSS;
 # - delete returns flows to the default RSS; ntuple off removes every rule;
 # - packet conservation both ways at the end.
 source "$(dirname "$0")/lib.sh"
@@ -73,11 +78,11 @@ send_check() {
 }
 # predict_want N XFILE FLOW...: the per-queue counts N datagrams of each
 # flow should give by the table and key in XFILE (ethtool -x output), each
-# queue OFFSET (default 0) further
+# queue OFFSET (default 0) further, hashed as HASHTYPE (default udp4) is
 predict_want() {
 	local n=$1 x=$2 q pred want=(); shift 2
 	for ((q = 0; q < NQ; q++)); do want[q]=0; done
-	en -n scx1 rx-flow-hash udp4 > "$OUT/n.scx1" || fail "ethtool -n rx-flow-hash"
+	en -n scx1 rx-flow-hash "${HASHTYPE:-udp4}" > "$OUT/n.scx1" || fail "ethtool -n rx-flow-hash"
 	read -r -a pred <<< "$(python3 "$PY" predict "$x" "$OUT/n.scx1" "$@")"
 	[ ${#pred[@]} -eq $# ] || fail "no prediction"
 	for q in "${pred[@]}"; do want[q + ${OFFSET:-0}]=$((want[q + ${OFFSET:-0}] + n)); done
@@ -237,6 +242,41 @@ refused "context in use" en -X scx1 context "$CTX" delete
 logged "context in use" "RSS context $CTX: an ntuple rule uses the RSS context"
 assert_eq "still 3 rules" "Total 3 rules" "$(en -n scx1 | grep -o 'Total [0-9]* rules')"
 checks "after the refusals"
+
+# ---- IPv6: udp6, tcp6 and ip6 rules (address, a prefix mask, l4proto), read back
+B0=fd00:12::1 B1=fd00:12::2
+# IPv6 on for these two ports only (lib.sh keeps it off), no link-local address
+sysctl -qw net.ipv6.conf.scx0.addr_gen_mode=1 net.ipv6.conf.scx0.disable_ipv6=0
+in_ns "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.scx1.addr_gen_mode=1 \
+	net.ipv6.conf.scx1.disable_ipv6=0
+assert_ok "scx0 $B0" ip addr add "$B0/64" dev scx0 nodad
+assert_ok "scx1 $B1" ip -n "$NS" addr add "$B1/64" dev scx1 nodad
+ip neigh replace "$B1" lladdr "$(dev_mac scx1 "$NS")" dev scx0 nud permanent
+ip -n "$NS" neigh replace "$B0" lladdr "$(dev_mac scx0)" dev scx1 nud permanent
+R7001=()
+for p in 40001 40002 40003 40104 41005 50000 50001 33333; do R7001+=("[$B0]:$p->[$B1]:7001"); done
+en -x scx1 > "$OUT/x.main"
+DEF7001=$(HASHTYPE=udp6 predict_want 8 "$OUT/x.main" "${R7001[@]}")
+send_check "udp6, no rule: default RSS as predicted" "$DEF7001" 8 "${R7001[@]}"
+assert_ok "rule udp6 dst-ip $B1 dst-port 7001 action 2 loc 40" \
+	en -N scx1 flow-type udp6 dst-ip "$B1" dst-port 7001 action 2 loc 40
+send_check "udp6 rule loc 40 -> rx2" "0 0 64 0 0" 8 "${R7001[@]}"
+assert_ok "rule tcp6 dst-port 7001 action 1 loc 38 (not these datagrams)" \
+	en -N scx1 flow-type tcp6 dst-port 7001 action 1 loc 38
+send_check "a tcp6 rule leaves UDP alone" "0 0 64 0 0" 8 "${R7001[@]}"
+# fd00:12::ff with the low 8 bits ignored (ethtool's m) matches fd00:12::1
+assert_ok "rule ip6 src-ip fd00:12::ff m ::ff l4proto 17 action 3 loc 39" \
+	en -N scx1 flow-type ip6 src-ip fd00:12::ff m ::ff l4proto 17 action 3 loc 39
+send_check "ip6 loc 39 wins over loc 40" "0 0 0 64 0" 8 "${R7001[@]}"
+en -n scx1 rule 39 > "$OUT/n.39" || fail "ethtool -n rule 39"
+grep -q "Src IP addr: fd00:12::ff mask: ::ff" "$OUT/n.39" && grep -q "Protocol: 17" "$OUT/n.39" ||
+	fail "rule 39 read back: $(tr '\n' '|' < "$OUT/n.39")"
+en -n scx1 rule 40 > "$OUT/n.40" || fail "ethtool -n rule 40"
+grep -q "Dest IP addr: $B1 mask: ::" "$OUT/n.40" && grep -q "Action: Direct to queue 2" "$OUT/n.40" ||
+	fail "rule 40 read back: $(tr '\n' '|' < "$OUT/n.40")"
+send_check "IPv4 rules unchanged beside the IPv6 ones" "0 0 32 0 0" 8 "${R5001[@]}"
+for loc in 39 38 40; do assert_ok "delete loc $loc" en -N scx1 delete $loc; done
+send_check "udp6 rules deleted: default RSS" "$DEF7001" 8 "${R7001[@]}"
 
 # ---- delete: default RSS again; ntuple off removes the rest
 assert_ok "delete loc 10" en -N scx1 delete 10
