@@ -30,7 +30,9 @@ wait_for 10 in_ns "" ping -6 -n -q -c 1 -W 1 $A1 >/dev/null 2>&1 || fail "no IPv
 tcp_xfer() {
 	local name=$1 bytes=$2 out=$SCX_TEST_OUT/$1.recv sent got
 	rm -f "$out"
-	bg_start in_ns "$NS" timeout 120 python3 "$X6" tcp-recv 5301 "$out"
+	# an 8 MB receive buffer: a window that lets the sender build skbs over
+	# 64 KiB however slowly the TCG receiver reads (autotuning may not grow)
+	bg_start in_ns "$NS" timeout 120 python3 "$X6" tcp-recv 5301 "$out" $((8 << 20))
 	wait_for 10 sh -c "ip netns exec $NS ss -Htln 'sport = :5301' | grep -q ." || fail "$name: receiver did not start"
 	sent=$(timeout 120 python3 "$X6" tcp-send $A1 5301 "$bytes" ${3:-}) || fail "$name: sender failed"
 	wait_for 20 test -s "$out" || fail "$name: receiver wrote nothing"

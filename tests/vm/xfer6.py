@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 """IPv6 transfers with verifiable payloads, for the VM tests.
 
-  xfer6.py tcp-recv PORT OUT          accept one connection, write sha256 and byte count to OUT
+  xfer6.py tcp-recv PORT OUT [RCVBUF] accept one connection, write sha256 and byte count to OUT
+                                      (RCVBUF: fixed receive buffer in bytes, no autotuning)
   xfer6.py tcp-send ADDR PORT BYTES [hbh]   send BYTES of seeded data; print its sha256
   xfer6.py udp-recv PORT N OUT        receive up to N datagrams (10 s idle timeout), write count of intact ones
   xfer6.py udp-send ADDR PORT N [hbh]  send N 1000-byte datagrams with a checkable pattern
@@ -42,6 +43,13 @@ def main(a):
 	if a[0] == "tcp-recv":
 		ls = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
 		ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+		if len(a) > 3:
+			# A fixed receive buffer, set before listen() so the window
+			# scale allows for it. The sender sizes its skbs to half the
+			# largest window it has seen; with autotuning, a slow TCG
+			# reader can hold the buffer at the 128 KiB default (window
+			# 64 KiB), and then no skb over 64 KiB (BIG TCP) is ever built.
+			ls.setsockopt(socket.SOL_SOCKET, SO_RCVBUFFORCE, int(a[3]))
 		ls.bind(("::", int(a[1])))
 		ls.listen(1)
 		c, _ = ls.accept()
