@@ -15,8 +15,9 @@
 # - under a pktgen flood (burst 1: a doorbell per frame) to scx1,
 #   rx-usecs 100 rx-frames 64 gives clearly fewer interrupts per received
 #   frame (bus_interrupts) than rx-usecs 0 rx-frames 1;
-# - ping RTT (-c 50 -i 0.05) with adaptive moderation and with moderation
-#   off: printed, not asserted (wall clock under TCG).
+# - ping RTT (-c 40 -i 0.03) with adaptive moderation, RX period from CQE
+#   (the default) and from EQE, and with moderation off: printed, not
+#   asserted (wall clock under TCG).
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping python3
 
@@ -98,10 +99,13 @@ ip link set scx0 mtu 1500
 wait_carrier scx0
 ping_ok "" "$IP1" 5
 
-# ---- ping RTT: adaptive (the defaults) vs moderation off, both ports, twice each
+# ---- ping RTT: adaptive moderation in both RX period modes vs moderation off,
+# both ports, three rounds alternating. From CQE (mlx5's default) every frame
+# that finds the CQ idle waits DIM's period (8 us at start); from EQE the
+# period runs from the last interrupt, so an idle CQ signals at once.
 rtt() {   # LABEL: prints min/avg/max/mdev
 	local out
-	out=$(ping -n -q -c 50 -i 0.05 "$IP1" 2>&1) || fail "$1: ping failed: $out"
+	out=$(ping -n -q -c 40 -i 0.03 "$IP1" 2>&1) || fail "$1: ping failed: $out"
 	echo "$out" | grep -q ' 0% packet loss' || fail "$1: ping lost packets: $out"
 	echo "$out" | sed -n 's/^rtt [^=]*= *//p'
 }
@@ -109,14 +113,25 @@ moder_both() {
 	ethtool -C scx0 "$@"
 	in_ns "$NS" ethtool -C scx1 "$@"
 }
-rtt_adaptive=""; rtt_off=""
-for i in 1 2; do
+rx_mode_both() {
+	ethtool --set-priv-flags scx0 rx_cqe_moder "$1"
+	in_ns "$NS" ethtool --set-priv-flags scx1 rx_cqe_moder "$1"
+}
+rtt_cqe=""; rtt_eqe=""; rtt_off=""
+for i in 1 2 3; do
+	rx_mode_both on
 	moder_both adaptive-rx on adaptive-tx off rx-usecs 3 rx-frames 32 tx-usecs 16 tx-frames 32
-	rtt_adaptive+="${rtt_adaptive:+; }$(rtt adaptive)"
+	rtt_cqe+="${rtt_cqe:+; }$(rtt "adaptive, from CQE")"
+	rx_mode_both off
+	moder_both adaptive-rx on adaptive-tx off rx-usecs 16 rx-frames 32 tx-usecs 16 tx-frames 32
+	rtt_eqe+="${rtt_eqe:+; }$(rtt "adaptive, from EQE")"
 	moder_both adaptive-rx off adaptive-tx off rx-usecs 0 rx-frames 1 tx-usecs 0 tx-frames 1
 	rtt_off+="${rtt_off:+; }$(rtt "moderation off")"
 done
-log "ping RTT min/avg/max/mdev: adaptive moderation $rtt_adaptive | moderation off $rtt_off"
+rx_mode_both on
+log "ping RTT min/avg/max/mdev (ms): adaptive, RX from CQE (default) $rtt_cqe"
+log "ping RTT min/avg/max/mdev (ms): adaptive, RX from EQE (rx_cqe_moder off) $rtt_eqe"
+log "ping RTT min/avg/max/mdev (ms): moderation off $rtt_off"
 
 # ---- interrupts per frame under a flood to scx1, burst 1
 N=20000
@@ -146,4 +161,4 @@ flood "rx-usecs 100 rx-frames 64"
 ipp_on=$IPP
 assert_gt "interrupts per 1000 frames: moderation off ($ipp_off) > 4x moderated ($ipp_on)" \
 	$((ipp_on * 4)) "$ipp_off"
-echo "RESULT coalesce: irq per 1000 frames off=$ipp_off moderated=$ipp_on; rtt adaptive=[$rtt_adaptive] off=[$rtt_off]"
+echo "RESULT coalesce: irq per 1000 frames off=$ipp_off moderated=$ipp_on; rtt adaptive-cqe=[$rtt_cqe] adaptive-eqe=[$rtt_eqe] off=[$rtt_off]"
