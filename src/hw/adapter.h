@@ -140,6 +140,34 @@ struct Cq {
 
 /* ---- send queue ---- */
 
+struct Rss;
+
+struct RssResult {
+	u32 rqn;
+	u32 hash;
+	u8 hash_type;		/* prm::kRssHash* bits for the CQE */
+};
+
+/*
+ * The last RSS decision for TCP/UDP frames from one sending SQ (in its
+ * scratch, under its lock): an exact-match cache, as software switches
+ * keep. Hardware hashes in gates; the model spent about 160 instructions
+ * a frame on it (rss_steer and rss_read, bench/vm/icount.sh), a hit costs
+ * about 35, and a burst from one SQ is mostly one flow. A miss costs the
+ * compare more. A hit needs the same default object at the same
+ * sequence count (no command rewrote it since), and the same L3 type,
+ * protocol, addresses and ports; the result is then the one the object
+ * gave. Empty while rss is null (a new SQ's zeroed scratch).
+ */
+struct RssCache {
+	const Rss *rss;			/* the object that decided */
+	u32 seq;			/* its (even) sequence count then */
+	u8 l4_proto;
+	u8 ipv6;
+	u8 key[prm::kRssKeySize - 4];	/* addresses (2 x 4 or 2 x 16 bytes), then ports */
+	RssResult res;
+};
+
 /* Per-SQ device memory, allocated by CREATE_SQ (process context). */
 struct Gather {
 	const u8 *cpu;
@@ -152,6 +180,7 @@ struct SqScratch {
 	u8 lso_hdr[kMaxWqeBytes];	/* LSO header template (inline headers) */
 	u8 wqe[kMaxWqeBytes];		/* the WQE being executed, fetched whole (tx_engine.cpp) */
 	Gather gather[64];		/* LSO payload segments, translated */
+	RssCache rss_cache;		/* where the peer's RSS sent this SQ's last flow (hw/rss.h) */
 };
 
 struct Sq {

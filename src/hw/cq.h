@@ -38,6 +38,11 @@ struct IrqBatch {
 	 * one timer read per WQE); 0: not known, moderation reads the clock.
 	 */
 	u64 now;
+	/*
+	 * The running SQ's RSS cache for the frames it puts on the wire (the
+	 * peer's RX engine steers them: rss_steer()); null outside a TX run.
+	 */
+	RssCache *rss_cache;
 };
 
 inline void irq_batch_init(IrqBatch *b)
@@ -45,6 +50,7 @@ inline void irq_batch_init(IrqBatch *b)
 	b->n = 0;
 	b->nheld = 0;
 	b->now = 0;
+	b->rss_cache = nullptr;
 }
 void irq_batch_flush(IrqBatch *b);
 

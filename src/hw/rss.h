@@ -37,19 +37,75 @@ void toeplitz_build(const u8 *key, ToeplitzTable *t);
 /* Toeplitz hash of input[0..len) by t; len <= kToeplitzMaxInput. */
 u32 toeplitz_hash(const ToeplitzTable *t, const u8 *input, u32 len);
 
-struct RssResult {
-	u32 rqn;
-	u32 hash;
-	u8 hash_type;		/* prm::kRssHash* bits for the CQE */
-};
-
 /*
  * Pick the RQ for a parsed frame by one RSS object: false when it is not
  * live, or (num != 0) no longer the object num names.
  */
 bool rss_read(Rss *r, u32 num, const u8 *frame, const PacketInfo &pi, RssResult *out);
-/* Pick the RQ for a parsed frame by the default object; false when the function has none. */
-bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *out);
+/* rss_steer() without the inline hit check first: any frame, any cache state. */
+bool rss_steer_slow(Function *fn, const u8 *frame, const PacketInfo &pi, RssCache *cache,
+		    RssResult *out);
+
+/* The N bytes at p and q are equal: word loads, no memcmp call nor stack copy. */
+template <u32 N> [[gnu::always_inline]] inline bool same_bytes(const u8 *p, const u8 *q)
+{
+	u64 diff = 0;
+
+#pragma GCC unroll 8
+	for (u32 i = 0; i + 8 <= N; i += 8) {
+		u64 a, b;
+		__builtin_memcpy(&a, p + i, 8);
+		__builtin_memcpy(&b, q + i, 8);
+		diff |= a ^ b;
+	}
+	if constexpr (N % 8 != 0) {
+		static_assert(N % 8 == 4, "whole words");
+		u32 a, b;
+		__builtin_memcpy(&a, p + N - 4, 4);
+		__builtin_memcpy(&b, q + N - 4, 4);
+		diff |= a ^ b;
+	}
+	return !diff;
+}
+
+/*
+ * The cache key of a TCP/UDP frame: its addresses, then its ports (N:
+ * address bytes). A hit compares the frame's bytes where they lie.
+ */
+template <u32 N>
+[[gnu::always_inline]] inline bool cache_hit(const RssCache *c, const Rss *r, u32 seq,
+					    const u8 *frame, const PacketInfo &pi)
+{
+	const u8 *addrs = frame + pi.l3_off + (N == 4 ? 12 : 8);
+
+	return c->rss == r && c->seq == seq && c->l4_proto == pi.l4_proto && c->ipv6 == (N == 16) &&
+	       same_bytes<2 * N>(c->key, addrs) &&
+	       same_bytes<4>(c->key + 2 * N, frame + pi.l4_off);
+}
+
+/*
+ * Pick the RQ for a parsed frame by the default object; false when the
+ * function has none. cache: the sending SQ's (RssCache), or null. A hit
+ * is decided inline (a cached answer is only valid at an even sequence
+ * count, so an object being rewritten never hits); the rest is out of line.
+ */
+[[gnu::always_inline]] inline bool rss_steer(Function *fn, const u8 *frame, const PacketInfo &pi,
+					    RssCache *cache, RssResult *out)
+{
+	s32 ix = __atomic_load_n(&fn->active_rss, __ATOMIC_ACQUIRE);
+
+	if (cache && ix >= 0 && (pi.l4_proto == kIpProtoTcp || pi.l4_proto == kIpProtoUdp)) {
+		const Rss *r = &fn->rss[ix];
+		u32 seq = load_u32(&r->seq);
+
+		if (pi.l3 == L3::Ipv4 ? cache_hit<4>(cache, r, seq, frame, pi) :
+					cache_hit<16>(cache, r, seq, frame, pi)) {
+			*out = cache->res;
+			return true;
+		}
+	}
+	return rss_steer_slow(fn, frame, pi, cache, out);
+}
 
 /*
  * Writers, called under the command lock. The object's Toeplitz table is

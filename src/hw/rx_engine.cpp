@@ -176,9 +176,10 @@ void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, u64 ts, IrqBatch 
 			return;
 		}
 		steered = v == FlowVerdict::Steered ||
-			  (v == FlowVerdict::Miss && rss_steer(fn, data, f.pi, &f.rss));
+			  (v == FlowVerdict::Miss &&
+			   rss_steer_slow(fn, data, f.pi, irqs->rss_cache, &f.rss));
 	} else {
-		steered = rss_steer(fn, data, f.pi, &f.rss);
+		steered = rss_steer(fn, data, f.pi, irqs->rss_cache, &f.rss);
 	}
 	int ix = steered ? obj_slot(f.rss.rqn, ObjType::Rq, kMaxRqs) : -1;
 	if (ix < 0) {

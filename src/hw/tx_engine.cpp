@@ -492,6 +492,7 @@ void sq_run(Function *fn, u32 sqn)
 	/* A stale number, or an SQ in RST/ERR, ignores the doorbell. */
 	if (sq->num == sqn && sq->state == prm::kQueueRdy) {
 		TxRun t = { fn, sq, sqn, &irqs, 0 };
+		irqs.rss_cache = &sq->scratch->rss_cache;
 		sq_execute(t);
 	}
 	scx_os_unlock(sq->lock);

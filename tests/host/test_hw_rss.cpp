@@ -52,8 +52,28 @@ frames::Bytes flow_frame(const Vector &v, bool v6, uint8_t proto)
 	return frames::build(s);
 }
 
+/* The Toeplitz input of a vector's flow: addresses, then (ports) its ports. */
+frames::Bytes tuple_of(const Vector &v, bool ports)
+{
+	frames::Bytes in = frames::ip_bytes(v.src), d = frames::ip_bytes(v.dst);
+	in.insert(in.end(), d.begin(), d.end());
+	if (ports)
+		in.insert(in.end(), { (uint8_t)(v.sport >> 8), (uint8_t)v.sport, (uint8_t)(v.dport >> 8),
+				      (uint8_t)v.dport });
+	return in;
+}
+
 class HwRss : public HwTest {
 protected:
+	/* A second RQ on fn1 with a CQ of its own, ready, 64 buffers posted. */
+	void second_rq(Cq *cq, Rq *rq)
+	{
+		ASSERT_EQ(cq->create(fn1, 8, 5), prm::kStatOk);
+		ASSERT_EQ(rq->create(fn1, cq->cqn, 6, 9216), prm::kStatOk);
+		ASSERT_EQ(rq->modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+		rq->post(64);
+	}
+
 	prm::Cqe64 send_one(uint32_t fields, const frames::Bytes &f)
 	{
 		Link l;
@@ -291,10 +311,7 @@ TEST_F(HwRss, NewestObjectSteersAndModifyRedirects)
 	l.setup(fn0, fn1);
 	Cq cq2;
 	Rq rq2;
-	ASSERT_EQ(cq2.create(fn1, 8, 5), prm::kStatOk);
-	ASSERT_EQ(rq2.create(fn1, cq2.cqn, 6, 9216), prm::kStatOk);
-	ASSERT_EQ(rq2.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
-	rq2.post(64);
+	second_rq(&cq2, &rq2);
 	frames::Bytes f = flow_frame(kIpv4[0], false, 6);
 
 	l.send(f);
@@ -331,15 +348,71 @@ TEST_F(HwRss, NewestObjectSteersAndModifyRedirects)
 	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 2u);
 }
 
+/*
+ * The RX engine keeps the last RSS answer per sending SQ (RssCache). From
+ * one SQ: flows that differ in one port, an address, the protocol or the
+ * IP version, in turns, each get their own hash; the same flow again after
+ * MODIFY_RSS (fields, then the table) gets the object's new answer, not
+ * the cached one. Every hash against the bit-serial reference.
+ */
+TEST_F(HwRss, CachedAnswersFollowFlowsAndCommands)
+{
+	Link l;
+	l.setup(fn0, fn1, 6, 6, 8, kFields4);
+	Cq cq2;
+	Rq rq2;
+	second_rq(&cq2, &rq2);
+	auto hash_of = [&](const frames::Bytes &f, Cq *cq) {
+		l.send(f);
+		auto rx = cq->poll_all();
+		EXPECT_EQ(rx.size(), 1u);
+		return rx.empty() ? 0u : rx[0].rss_hash_result.get();
+	};
+	Vector a = kIpv4[0], b = a, c = a;
+	b.sport++;				/* one port apart */
+	c.dst = kIpv4[1].dst;			/* one address apart */
+	const Vector &a6 = kIpv6[0];
+	for (int round = 0; round < 3; round++) {
+		SCOPED_TRACE(round);
+		EXPECT_EQ(hash_of(flow_frame(a, false, 6), &l.rxcq), a.hash_l4);
+		EXPECT_EQ(hash_of(flow_frame(a, false, 6), &l.rxcq), a.hash_l4);
+		EXPECT_EQ(hash_of(flow_frame(b, false, 6), &l.rxcq),
+			  ref_toeplitz(kMsKey, tuple_of(b, true)));
+		EXPECT_EQ(hash_of(flow_frame(c, false, 6), &l.rxcq),
+			  ref_toeplitz(kMsKey, tuple_of(c, true)));
+		EXPECT_EQ(hash_of(flow_frame(a6, true, 6), &l.rxcq), a6.hash_l4);
+		EXPECT_EQ(hash_of(flow_frame(a, false, 17), &l.rxcq), a.hash_l4);
+	}
+	/* the protocol is part of the answer: TCP then UDP of one tuple, types apart */
+	l.send(flow_frame(a, false, 6));
+	l.send(flow_frame(a, false, 17));
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 2u);
+	EXPECT_EQ(rx[0].rss_hash_type, prm::kRssHashIpv4 | prm::kRssHashTcp);
+	EXPECT_EQ(rx[1].rss_hash_type, prm::kRssHashIpv4 | prm::kRssHashUdp);
+
+	/* MODIFY_RSS of the fields: the same flow now hashes on its addresses only */
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields2, kMsKey, nullptr),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of(flow_frame(a, false, 6), &l.rxcq), a.hash_l3);
+	EXPECT_EQ(hash_of(flow_frame(a, false, 6), &l.rxcq), a.hash_l3);
+	/* MODIFY_RSS of the table: the same flow goes to the other RQ */
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { rq2.rqn }, kFields2, kMsKey, nullptr),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of(flow_frame(a, false, 6), &cq2), a.hash_l3);
+	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, l.rss, { l.rq.rqn }, kFields4, kMsKey, nullptr),
+		  prm::kStatOk);
+	EXPECT_EQ(hash_of(flow_frame(a, false, 6), &l.rxcq), a.hash_l4);
+	EXPECT_EQ(cq2.poll_all().size(), 0u);
+}
+
 /* A new key through MODIFY_RSS rebuilds the table; a reused slot starts from its old key. */
 TEST_F(HwRss, KeyChangesRebuildTheTable)
 {
 	const Vector &v = kIpv4[2];
 	frames::Bytes f = flow_frame(v, false, 6);
-	frames::Bytes in = frames::ip_bytes(v.src), d = frames::ip_bytes(v.dst);
-	in.insert(in.end(), d.begin(), d.end());
-	in.insert(in.end(), { (uint8_t)(v.sport >> 8), (uint8_t)v.sport, (uint8_t)(v.dport >> 8),
-			      (uint8_t)v.dport });
+	frames::Bytes in = tuple_of(v, true);
 	uint8_t key2[prm::kRssKeySize], key3[prm::kRssKeySize];
 	for (uint32_t i = 0; i < sizeof(key2); i++) {
 		key2[i] = (uint8_t)(i * 91 + 5);
