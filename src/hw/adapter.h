@@ -256,6 +256,8 @@ struct Rq {
 	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */
 	u32 stride;			/* its next free stride */
 	StridingShape wqe_shape;	/* its data segments, as the device read them */
+	u32 xlat_seg;			/* the segment of it translated last (kNoXlat: none) ... */
+	u8 *xlat_cpu;			/* ... and where it is for the CPU (striding_write) */
 	u8 vsd;				/* VLAN strip disable (prm::CreateRqIn vsd) */
 	u8 scatter_fcs;			/* the FCS follows each frame (prm::CreateRqIn) */
 	ShampoRq shampo;
