@@ -36,6 +36,8 @@ bench_napi_thread() {
 # "adaptive-rx off adaptive-tx off rx-usecs 0 rx-frames 1 tx-usecs 0
 # tx-frames 1": interrupt moderation off, so that instruction counts do not
 # depend on when the moderation timers fire.
+# SCX_BENCH_PRIVFLAGS: `ethtool --set-priv-flags` arguments for scx0 and
+# scx1, e.g. "rx_cqe_moder off" (the RX period starts from the event).
 bench_setup_pairs() {
 	modprobe pktgen
 	modprobe veth
@@ -63,6 +65,13 @@ bench_setup_pairs() {
 		# shellcheck disable=SC2086
 		in_ns "$NS_S" ethtool -C scx1 $SCX_BENCH_COALESCE || fail "ethtool -C scx1 $SCX_BENCH_COALESCE"
 		log "scx0, scx1: ethtool -C $SCX_BENCH_COALESCE"
+	fi
+	if [ -n "${SCX_BENCH_PRIVFLAGS:-}" ]; then
+		# shellcheck disable=SC2086
+		ethtool --set-priv-flags scx0 $SCX_BENCH_PRIVFLAGS || fail "priv flags scx0"
+		# shellcheck disable=SC2086
+		in_ns "$NS_S" ethtool --set-priv-flags scx1 $SCX_BENCH_PRIVFLAGS || fail "priv flags scx1"
+		log "scx0, scx1: ethtool --set-priv-flags $SCX_BENCH_PRIVFLAGS"
 	fi
 }
 
