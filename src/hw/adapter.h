@@ -122,6 +122,7 @@ struct Cq {
 	const u32 *dbrec;	/* be32 set_ci, arm */
 	u32 ci;			/* the last set_ci read (24 bits): read again when full */
 	u8 status;		/* prm::kCqStatus*, __atomic; OVERFLOW until its queue's reset */
+	u8 in_place;		/* CQEs are built in their slot (cq_open_slot): no compression, basic layout */
 	CqComp comp;
 	/*
 	 * A compressing CQ's completion ledger (cq.cpp, moderation):

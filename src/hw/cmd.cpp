@@ -192,6 +192,7 @@ CmdStatus create_cq(CmdEnv &e)
 	cq->comp.en = in.cqe_comp_en;
 	cq->comp.fmt = in.mini_cqe_res_format;
 	cq->comp.layout = in.cqe_comp_layout;
+	cq->in_place = !in.cqe_comp_en && in.cqe_comp_layout != prm::kCqeCompEnhanced;
 	cq->dbrec = dbrec;
 	cq->users = 0;
 	u32 num = obj_next_num(&cq->gen, ObjType::Cq, (u32)ix);

@@ -386,6 +386,15 @@ bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 	return true;
 }
 
+void cq_post_open(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs)
+{
+	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
+
+	seal_slot(cq, pi, (u8)((opcode << 4) | ((pi >> cq->log_size) & 1)));
+	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
+	publish(fn, cq, pi + 1, irqs);
+}
+
 void cq_arm_doorbell(Function *fn, u64 value)
 {
 	u8 bytes[8];

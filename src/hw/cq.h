@@ -102,6 +102,24 @@ void cq_clear_error(Cq *cq);
 bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs);
 
 /*
+ * A CQE built in its slot, on a CQ with in_place (no compression, the basic
+ * layout): after cq_has_room(), cq_open_slot() gives the slot at the
+ * producer index with bytes 0..62 zeroed. Its op_own (byte 63) still holds
+ * the previous lap's owner bit, so the driver does not take the slot while
+ * the fields are written. cq_post_open() then seals and publishes it as
+ * cq_post() does. This saves building the CQE elsewhere and copying it.
+ */
+inline prm::Cqe64 *cq_open_slot(Cq *cq)
+{
+	u8 *slot = cq->ring +
+		   (usize)(__atomic_load_n(&cq->pi, __ATOMIC_RELAXED) & ((1u << cq->log_size) - 1)) *
+			   prm::kCqeSize;
+	__builtin_memset(slot, 0, prm::kCqeSize - 1);
+	return reinterpret_cast<prm::Cqe64 *>(slot);
+}
+void cq_post_open(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs);
+
+/*
  * CQE compression (cq_comp.cpp; cqe.h has the formats). An RX CQE for a
  * CQ with cqe_comp_en goes through cq_post_rx(): the CQ writes it as the
  * start of a run, as a mini CQE of the open run, or (not compressible: an

@@ -91,9 +91,9 @@ inline u8 l3_cqe_type(const RxFrame &f)
  * caller, GCC stopped inlining it into the cyclic RQ's, which cost 34
  * instructions per packet (bench/vm/icount.sh, performance-history.md).
  */
-[[gnu::always_inline]] inline void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
+[[gnu::always_inline]] inline void fill_rx_cqe_fields(const RxFrame &f, u16 wqe_counter,
+							 prm::Cqe64 *cqe)
 {
-	__builtin_memset(cqe, 0, sizeof(*cqe));
 	cqe->rss_hash_result.set(f.rss.hash);
 	cqe->rss_hash_type = f.rss.hash_type;
 	/* Raw sum from the L3 header to the end of the frame: CHECKSUM_COMPLETE material. */
@@ -112,6 +112,13 @@ inline u8 l3_cqe_type(const RxFrame &f)
 	cqe->wqe_counter.set(wqe_counter);
 }
 
+/* The same on a CQE not zeroed yet. */
+[[gnu::always_inline]] inline void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
+{
+	__builtin_memset(cqe, 0, sizeof(*cqe));
+	fill_rx_cqe_fields(f, wqe_counter, cqe);
+}
+
 /*
  * Every RX CQE goes through here: a CQ with cqe_comp_en compresses
  * (cq_comp.cpp), and `next` is the wqe_counter of a packet that would
@@ -123,6 +130,30 @@ inline u8 l3_cqe_type(const RxFrame &f)
 	if (__builtin_expect(rq->cq->comp.en, 0))
 		return cq_post_rx(fn, rq, cqe, opcode, next, irqs);
 	return cq_post(fn, rq->cq, cqe, opcode, irqs);
+}
+
+/*
+ * A packet's CQE, its fields written by fill(cqe) on a zeroed CQE: in its
+ * slot when the CQ takes CQEs in place (cq_open_slot), else built here and
+ * posted by rx_cqe(). False, nothing written, when the CQ has no room.
+ */
+template <typename Fill>
+[[gnu::always_inline]] inline bool rx_cqe_build(Function *fn, Rq *rq, u8 opcode, u16 next,
+						IrqBatch *irqs, Fill &&fill)
+{
+	Cq *cq = rq->cq;
+
+	if (__builtin_expect(cq->in_place, 1)) {
+		if (!cq_has_room(fn, cq, irqs))
+			return false;
+		fill(cq_open_slot(cq));
+		cq_post_open(fn, cq, opcode, irqs);
+		return true;
+	}
+	prm::Cqe64 cqe;
+	__builtin_memset(&cqe, 0, sizeof(cqe));
+	fill(&cqe);
+	return rx_cqe(fn, rq, &cqe, opcode, next, irqs);
 }
 
 /*

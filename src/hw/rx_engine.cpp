@@ -75,9 +75,9 @@ void rq_place(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 	__builtin_memcpy(dst, f.data, n);
 	bus_add(&fn->bus.wr_data_bytes, n);
 
-	prm::Cqe64 cqe;
-	fill_rx_cqe(f, (u16)rq->cc, &cqe);
-	rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, (u16)(rq->cc + 1), irqs);
+	u16 wc = (u16)rq->cc;
+	rx_cqe_build(fn, rq, prm::kCqeRespSend, (u16)(wc + 1), irqs,
+		     [&](prm::Cqe64 *cqe) __attribute__((always_inline)) { fill_rx_cqe_fields(f, wc, cqe); });
 	rq->cc++;
 }
 
@@ -132,11 +132,13 @@ void rq_place_striding(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 		return;
 	}
 
-	prm::Cqe64 cqe;
-	fill_rx_cqe(f, 0, &cqe);
-	striding_cqe(rq, n | need << prm::kMpwrqCqeStridesShift, &cqe);
 	/* a filler CQE took the last slot: the frame's CQE overruns the CQ */
-	if (__builtin_expect(!rx_cqe(fn, rq, &cqe, prm::kCqeRespSend, (u16)(rq->stride + need), irqs),
+	if (__builtin_expect(!rx_cqe_build(fn, rq, prm::kCqeRespSend, (u16)(rq->stride + need), irqs,
+					   [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
+						   fill_rx_cqe_fields(f, 0, cqe);
+						   striding_cqe(rq, n | need << prm::kMpwrqCqeStridesShift,
+								cqe);
+					   }),
 			     0))
 		bus_add(&fn->qc.rx_cq_overrun, 1);
 	rq->stride += need;

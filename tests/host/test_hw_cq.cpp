@@ -8,6 +8,7 @@
 
 #include "frames.h"
 #include "hw_harness.h"
+#include "hw/cq.h"
 
 using namespace hwt;
 
@@ -50,6 +51,50 @@ TEST_F(HwCq, OwnershipAcrossLaps)
 		uint8_t op_own = l.rxcq.ring.cpu[i * 64 + 63];
 		EXPECT_EQ(op_own & 1, ((6 * size - size + i) / size) & 1);
 		EXPECT_EQ(op_own >> 4, prm::kCqeRespSend);
+	}
+}
+
+/*
+ * A CQE the device builds in its slot (cq_open_slot: the RX and TX
+ * engines' CQEs on a CQ without compression) leaves op_own, the byte the
+ * driver checks first, as the previous lap left it until cq_post_open
+ * seals it: a half-written slot is never the driver's, at any lap. The
+ * slot's other bytes start from zero whatever the last lap left there.
+ */
+TEST_F(HwCq, SlotBuiltInPlaceIsNotTheDriversUntilPosted)
+{
+	Link l;
+	l.setup(fn0, fn1, 6, /*log_rq=*/2, /*log_cq=*/2);
+	int ix = softcx::hw::obj_slot(l.rxcq.cqn, softcx::hw::ObjType::Cq, softcx::hw::kMaxCqs);
+	ASSERT_GE(ix, 0);
+	softcx::hw::Cq *cq = &fn1->cq[ix];
+	ASSERT_TRUE(cq->in_place) << "a CQ without compression takes CQEs in place";
+	const uint32_t size = l.rxcq.size();
+	for (uint32_t n = 0; n < 3 * size; n++) {
+		uint8_t *slot = l.rxcq.ring.cpu + (n & (size - 1)) * prm::kCqeSize;
+		uint8_t op_own = slot[prm::kCqeSize - 1];
+		memset(slot, 0xa5, prm::kCqeSize - 1);	/* what an earlier CQE may have left */
+		prm::Cqe64 *c = softcx::hw::cq_open_slot(cq);
+		ASSERT_EQ(reinterpret_cast<uint8_t *>(c), slot) << "CQE " << n;
+		EXPECT_EQ(slot[prm::kCqeSize - 1], op_own) << "opening CQE " << n << " touched op_own";
+		EXPECT_EQ(l.rxcq.peek(), nullptr) << "CQE " << n << " is the driver's while written";
+		c->wqe_counter.set((uint16_t)n);
+		c->byte_cnt.set(60 + n);
+		EXPECT_EQ(l.rxcq.peek(), nullptr) << "CQE " << n << " is the driver's while written";
+
+		softcx::hw::IrqBatch irqs;
+		softcx::hw::irq_batch_init(&irqs);
+		softcx::hw::cq_post_open(fn1, cq, prm::kCqeRespSend, &irqs);
+		softcx::hw::irq_batch_flush(&irqs);
+		prm::Cqe64 out;
+		ASSERT_TRUE(l.rxcq.poll(&out)) << "CQE " << n << " posted";
+		EXPECT_EQ(out.opcode(), prm::kCqeRespSend);
+		EXPECT_EQ(out.owner(), (n / size) & 1);
+		EXPECT_EQ(out.wqe_counter.get(), (uint16_t)n);
+		EXPECT_EQ(out.byte_cnt.get(), 60 + n);
+		EXPECT_EQ(out.rss_hash_result.get(), 0u) << "CQE " << n << " starts from zero";
+		EXPECT_EQ(out.check_sum.get(), 0u) << "CQE " << n << " starts from zero";
+		EXPECT_EQ(l.rxcq.peek(), nullptr) << "one CQE for one post";
 	}
 }
 
