@@ -114,7 +114,24 @@ inline prm::Cqe64 *cq_open_slot(Cq *cq)
 	u8 *slot = cq->ring +
 		   (usize)(__atomic_load_n(&cq->pi, __ATOMIC_RELAXED) & ((1u << cq->log_size) - 1)) *
 			   prm::kCqeSize;
-	__builtin_memset(slot, 0, prm::kCqeSize - 1);
+	/*
+	 * Seven 8-byte stores and three smaller ones: a memset of 63 bytes
+	 * becomes `rep stos` here (no SSE in the kernel), which costs more.
+	 */
+	const u64 z8 = 0;
+	const u32 z4 = 0;
+	const u16 z2 = 0;
+	__builtin_memcpy(slot + 0, &z8, 8);
+	__builtin_memcpy(slot + 8, &z8, 8);
+	__builtin_memcpy(slot + 16, &z8, 8);
+	__builtin_memcpy(slot + 24, &z8, 8);
+	__builtin_memcpy(slot + 32, &z8, 8);
+	__builtin_memcpy(slot + 40, &z8, 8);
+	__builtin_memcpy(slot + 48, &z8, 8);
+	__builtin_memcpy(slot + 56, &z4, 4);
+	__builtin_memcpy(slot + 60, &z2, 2);
+	slot[62] = 0;
+	static_assert(prm::kCqeSize == 64, "the CQE's 63 bytes before op_own");
 	return reinterpret_cast<prm::Cqe64 *>(slot);
 }
 void cq_post_open(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs);
