@@ -50,7 +50,7 @@ demo:
 # bench/vm/icount.sh (scripts/bench.sh); each also has a target of its own,
 # as does every other benchmark. The VM ones boot scripts/vm-run.sh (results
 # in build/vm-results/<run>/); SCX_BENCH_* variables reach the guest script.
-BENCH_TARGETS := bench-host bench-host-mpwqe bench-pktgen bench-icount \
+BENCH_TARGETS := bench-host bench-host-mpwqe bench-pktgen bench-icount bench-icount-vclock \
 	bench-mpwqe bench-mpwqe-icount bench-mpwqe-ab bench-xdp bench-xdp-icount \
 	bench-dma-cost bench-profile bench-rx bench-gro
 .PHONY: $(BENCH_TARGETS) bpf
@@ -79,6 +79,12 @@ bench-pktgen: module
 # the sender on its own (the third part of `make bench`).
 bench-icount: module bpf
 	@scripts/vm-run.sh --icount-percpu --timeout 2400 bench/vm/icount.sh
+
+# The same with the default settings made repeatable: one vCPU whose clock
+# follows its instructions, so that interrupt moderation's timers fire at the
+# same instruction from boot to boot (no -rxcpu1 configurations).
+bench-icount-vclock: module bpf
+	@scripts/vm-run.sh --smp 1 --virtual-clock --icount --timeout 2400 bench/vm/icount.sh
 
 # skb_tx_mpwqe on vs off in pps, interleaved in one boot.
 bench-mpwqe: module bpf

@@ -24,6 +24,13 @@
 #                     missing or older) with -accel tcg,thread=single; it
 #                     writes DIR/icount/icount-N.txt when the guest runs
 #                     $SCX_ICOUNT_MARK (bench/vm/icount.sh). Off by default.
+#   --virtual-clock   the guest's clocks follow its instructions (QEMU
+#                     -icount shift=0,sleep=off: one instruction a
+#                     nanosecond, idle time skipped), so timers, and what
+#                     they decide (interrupt moderation), repeat from boot to
+#                     boot. Needs --smp 1: with more vCPUs the guest hangs
+#                     bringing up the second one (one round-robin TCG
+#                     thread, a vCPU spinning on another never yields).
 #   --icount-percpu   as --icount, counting per vCPU too (a callback per
 #                     block instead of an inline add: slower)
 #
@@ -53,6 +60,7 @@ RES=
 QUIET=0
 SMP=${VM_SMP:-2}
 ICOUNT=
+VCLOCK=
 STARTED=
 START_TIMEOUT=300
 ENVS=()
@@ -68,6 +76,7 @@ while [ $# -gt 0 ]; do
 	--start-timeout) START_TIMEOUT=${2:?}; shift 2 ;;
 	--icount) ICOUNT=${ICOUNT:-inline}; shift ;;
 	--icount-percpu) ICOUNT=percpu; shift ;;
+	--virtual-clock) VCLOCK=1; shift ;;
 	-h|--help) usage ;;
 	--) shift; break ;;
 	-*) echo "vm-run: unknown option $1" >&2; usage ;;
@@ -76,6 +85,7 @@ while [ $# -gt 0 ]; do
 done
 [[ "$START_TIMEOUT" =~ ^[1-9][0-9]*$ ]] || { echo "vm-run: --start-timeout must be a number of seconds" >&2; exit 2; }
 [[ "$SMP" =~ ^[1-8]$ ]] || { echo "vm-run: --smp must be 1..8" >&2; exit 2; }
+[ -z "${VCLOCK:-}" ] || [ "$SMP" == 1 ] || { echo "vm-run: --virtual-clock needs --smp 1" >&2; exit 2; }
 [ $# -ge 1 ] || usage
 SCRIPT=$(realpath -e "$1" 2>/dev/null) || { echo "vm-run: no such script: $1" >&2; exit 2; }
 shift
@@ -128,6 +138,11 @@ if [ -n "$ICOUNT" ]; then
 	ENVS+=("SCX_ICOUNT_DIR=$RES/icount" "SCX_ICOUNT_MARK=$ROOT/build/icount/scx-mark"
 		"SCX_ICOUNT_PERCPU=$([ "$ICOUNT" == percpu ] && echo 1 || echo 0)")
 fi
+if [ -n "${VCLOCK:-}" ]; then
+	[ -n "$ICOUNT" ] || PLUGIN=(-accel tcg,thread=single)
+	PLUGIN+=(-icount shift=0,sleep=off,align=off)
+	ENVS+=("SCX_VIRTUAL_CLOCK=1")
+fi
 
 # --- the job the guest runs ---------------------------------------------------
 {
@@ -159,7 +174,7 @@ qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none -pi
 	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND")
 printf '%q ' "${qemu[@]}" > "$RES/qemu-cmdline"; echo >> "$RES/qemu-cmdline"
 
-echo "vm-run: booting $KVER (TCG${ICOUNT:+ thread=single, instruction counter $ICOUNT}, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
+echo "vm-run: booting $KVER (TCG${ICOUNT:+ thread=single, instruction counter $ICOUNT}${VCLOCK:+, virtual clock}, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
 start=$(date +%s.%N)
 # --started: a watcher stops QEMU when the file is late. Its stdio is
 # /dev/null so that it never holds a pipe of the caller's open.
