@@ -12,15 +12,19 @@
 #      scripts/vm-run.sh --icount-percpu, the QEMU plugin of bench/icount/):
 #      exact guest instructions per packet for veth and softcx (burst 1 and
 #      32, skb_tx_mpwqe on and off), by group, the sender's for the TX MPWQE
-#      goal, top-30 functions, next to pps under the plugin.
+#      goal, top-30 functions, next to pps under the plugin;
+#   4. the same on one vCPU with the virtual clock (scripts/vm-run.sh
+#      --smp 1 --virtual-clock --icount): the default settings' figures,
+#      which with moderation on follow the host's speed in part 3, repeat
+#      from boot to boot (no -rxcpu1 configurations).
 #
 #   scripts/bench.sh            (or: make bench)
 #
-# Environment: BENCH_SKIP_HOST=1, BENCH_SKIP_VM=1, BENCH_SKIP_ICOUNT=1,
+# Environment: BENCH_SKIP_HOST=1, BENCH_SKIP_VM=1, BENCH_SKIP_ICOUNT=1, BENCH_SKIP_VCLOCK=1,
 # BENCH_VM_TIMEOUT (900), BENCH_ICOUNT_TIMEOUT (2400),
 # plus those of bench/host/run.sh (BENCH_*) and bench/vm/pktgen.sh (SCX_BENCH_*,
 # passed into the guest by vm-run.sh).
-# Results: build/bench-results/<date>/ (host/, vm/, icount/, summary.txt;
+# Results: build/bench-results/<date>/ (host/, vm/, icount/, icount-vclock/, summary.txt;
 # icount/icount/report.txt has the tables and the top-30 functions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -98,6 +102,20 @@ if [ "${BENCH_SKIP_ICOUNT:-0}" != 1 ]; then
 		echo "VM instruction counts (bench/vm/icount.sh, guest $KVER, exact; report: $OUT/icount/icount/report.txt):"
 		[ ! -f "$OUT/icount/icount-summary.txt" ] || grep '^RESULT' "$OUT/icount/icount-summary.txt" | sed 's/^/  /'
 		[ $rc -eq 0 ] || echo "  FAILED: vm-run status $rc (see $OUT/icount/output.log, console.log)"
+	} | tee -a "$SUM"
+fi
+if [ "${BENCH_SKIP_VCLOCK:-0}" != 1 ]; then
+	[ -f softcx.ko ] || { KVER=${KVER:-$(scripts/kver.sh)}; make --no-print-directory module; }
+	echo
+	echo "bench: VM instruction counts on the virtual clock (one vCPU); the console goes to $OUT/icount-vclock/console.log"
+	rc=0
+	scripts/vm-run.sh --quiet --smp 1 --virtual-clock --icount --timeout "${BENCH_ICOUNT_TIMEOUT:-2400}" \
+		--results "$OUT/icount-vclock" bench/vm/icount.sh || rc=$?
+	{
+		echo
+		echo "VM instruction counts on the virtual clock (one vCPU, the default settings repeatable; report: $OUT/icount-vclock/icount/report.txt):"
+		[ ! -f "$OUT/icount-vclock/icount-summary.txt" ] || grep '^RESULT' "$OUT/icount-vclock/icount-summary.txt" | sed 's/^/  /'
+		[ $rc -eq 0 ] || echo "  FAILED: vm-run status $rc (see $OUT/icount-vclock/output.log, console.log)"
 	} | tee -a "$SUM"
 fi
 {
