@@ -102,41 +102,6 @@ void cq_clear_error(Cq *cq);
 bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs);
 
 /*
- * A CQE built in its slot, on a CQ with in_place (no compression, the basic
- * layout): after cq_has_room(), cq_open_slot() gives the slot at the
- * producer index with bytes 0..62 zeroed. Its op_own (byte 63) still holds
- * the previous lap's owner bit, so the driver does not take the slot while
- * the fields are written. cq_post_open() then seals and publishes it as
- * cq_post() does. This saves building the CQE elsewhere and copying it.
- */
-inline prm::Cqe64 *cq_open_slot(Cq *cq)
-{
-	u8 *slot = cq->ring +
-		   (usize)(__atomic_load_n(&cq->pi, __ATOMIC_RELAXED) & ((1u << cq->log_size) - 1)) *
-			   prm::kCqeSize;
-	/*
-	 * Seven 8-byte stores and three smaller ones: a memset of 63 bytes
-	 * becomes `rep stos` here (no SSE in the kernel), which costs more.
-	 */
-	const u64 z8 = 0;
-	const u32 z4 = 0;
-	const u16 z2 = 0;
-	__builtin_memcpy(slot + 0, &z8, 8);
-	__builtin_memcpy(slot + 8, &z8, 8);
-	__builtin_memcpy(slot + 16, &z8, 8);
-	__builtin_memcpy(slot + 24, &z8, 8);
-	__builtin_memcpy(slot + 32, &z8, 8);
-	__builtin_memcpy(slot + 40, &z8, 8);
-	__builtin_memcpy(slot + 48, &z8, 8);
-	__builtin_memcpy(slot + 56, &z4, 4);
-	__builtin_memcpy(slot + 60, &z2, 2);
-	slot[62] = 0;
-	static_assert(prm::kCqeSize == 64, "the CQE's 63 bytes before op_own");
-	return reinterpret_cast<prm::Cqe64 *>(slot);
-}
-void cq_post_open(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs);
-
-/*
  * CQE compression (cq_comp.cpp; cqe.h has the formats). An RX CQE for a
  * CQ with cqe_comp_en goes through cq_post_rx(): the CQ writes it as the
  * start of a run, as a mini CQE of the open run, or (not compressible: an
@@ -174,6 +139,61 @@ inline u8 *cq_slot(const Cq *cq, u32 ix)
 void cq_write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own);
 /* The slot's op_own / validity bytes only, after the rest was written. */
 void cq_seal_slot(Cq *cq, u32 ix, u8 op_own);
+/*
+ * A CQE built in its slot, on a CQ with in_place (no compression, the basic
+ * layout): after cq_has_room(), cq_open_slot() gives the slot at the
+ * producer index with bytes 0..62 zeroed. Its op_own (byte 63) still holds
+ * the previous lap's owner bit, so the driver does not take the slot while
+ * the fields are written. cq_post_open() then seals and publishes it as
+ * cq_post() does. This saves building the CQE elsewhere and copying it.
+ */
+inline prm::Cqe64 *cq_open_slot(Cq *cq)
+{
+	u8 *slot = cq_slot(cq, __atomic_load_n(&cq->pi, __ATOMIC_RELAXED));
+	/*
+	 * Seven 8-byte stores and three smaller ones: a memset of 63 bytes
+	 * becomes `rep stos` here (no SSE in the kernel), which costs more.
+	 */
+	const u64 z8 = 0;
+	const u32 z4 = 0;
+	const u16 z2 = 0;
+	__builtin_memcpy(slot + 0, &z8, 8);
+	__builtin_memcpy(slot + 8, &z8, 8);
+	__builtin_memcpy(slot + 16, &z8, 8);
+	__builtin_memcpy(slot + 24, &z8, 8);
+	__builtin_memcpy(slot + 32, &z8, 8);
+	__builtin_memcpy(slot + 40, &z8, 8);
+	__builtin_memcpy(slot + 48, &z8, 8);
+	__builtin_memcpy(slot + 56, &z4, 4);
+	__builtin_memcpy(slot + 60, &z2, 2);
+	slot[62] = 0;
+	static_assert(prm::kCqeSize == 64, "the CQE's 63 bytes before op_own");
+	return reinterpret_cast<prm::Cqe64 *>(slot);
+}
+void cq_post_open(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs);
+
+/*
+ * Post one CQE whose fields fill(cqe) writes on a zeroed CQE: in its slot
+ * on an in_place CQ, else built here and posted by cq_post(). False,
+ * nothing written, when the CQ has no room (cq_has_room()).
+ */
+template <typename Fill>
+[[gnu::always_inline]] inline bool cq_post_built(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs,
+						 Fill &&fill)
+{
+	if (__builtin_expect(cq->in_place, 1)) {
+		if (!cq_has_room(fn, cq, irqs))
+			return false;
+		fill(cq_open_slot(cq));
+		cq_post_open(fn, cq, opcode, irqs);
+		return true;
+	}
+	prm::Cqe64 cqe;
+	__builtin_memset(&cqe, 0, sizeof(cqe));
+	fill(&cqe);
+	return cq_post(fn, cq, &cqe, opcode, irqs);
+}
+
 /* Publish the producer index pi and raise the CQ's event as moderation says. */
 void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs);
 /*

@@ -134,22 +134,15 @@ inline u8 l3_cqe_type(const RxFrame &f)
 
 /*
  * A packet's CQE, its fields written by fill(cqe) on a zeroed CQE: in its
- * slot when the CQ takes CQEs in place (cq_open_slot), else built here and
- * posted by rx_cqe(). False, nothing written, when the CQ has no room.
+ * slot where the CQ takes CQEs in place (cq_post_built), else built here
+ * and posted by rx_cqe(). False, nothing written, when the CQ has no room.
  */
 template <typename Fill>
 [[gnu::always_inline]] inline bool rx_cqe_build(Function *fn, Rq *rq, u8 opcode, u16 next,
 						IrqBatch *irqs, Fill &&fill)
 {
-	Cq *cq = rq->cq;
-
-	if (__builtin_expect(cq->in_place, 1)) {
-		if (!cq_has_room(fn, cq, irqs))
-			return false;
-		fill(cq_open_slot(cq));
-		cq_post_open(fn, cq, opcode, irqs);
-		return true;
-	}
+	if (__builtin_expect(rq->cq->in_place, 1))
+		return cq_post_built(fn, rq->cq, opcode, irqs, fill);
 	prm::Cqe64 cqe;
 	__builtin_memset(&cqe, 0, sizeof(cqe));
 	fill(&cqe);

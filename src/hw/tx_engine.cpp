@@ -380,27 +380,15 @@ u8 exec_lso(TxRun &t, const Wqe &w)
  */
 bool tx_cqe(TxRun &t, const CtrlSeg &ctrl, u64 ts)
 {
-	Cq *cq = t.sq->cq;
-	auto fill = [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
-		cqe->timestamp_h.set((u32)(ts >> 32));
-		cqe->timestamp_l.set((u32)ts);
-		cqe->wqe_counter.set(ctrl.wqe_index());
-		cqe->sop_drop_qpn.set(((u32)ctrl.opcode() << 24) | t.sqn);
-	};
-
 	/* built in its slot (cq.h: cq_open_slot) unless the CQ compresses */
-	if (__builtin_expect(cq->in_place, 1)) {
-		if (cq_has_room(t.fn, cq, t.irqs)) {
-			fill(cq_open_slot(cq));
-			cq_post_open(t.fn, cq, prm::kCqeReq, t.irqs);
-			return true;
-		}
-	} else {
-		prm::Cqe64 cqe = {};
-		fill(&cqe);
-		if (cq_post(t.fn, cq, &cqe, prm::kCqeReq, t.irqs))
-			return true;
-	}
+	if (cq_post_built(t.fn, t.sq->cq, prm::kCqeReq, t.irqs,
+			  [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
+				  cqe->timestamp_h.set((u32)(ts >> 32));
+				  cqe->timestamp_l.set((u32)ts);
+				  cqe->wqe_counter.set(ctrl.wqe_index());
+				  cqe->sop_drop_qpn.set(((u32)ctrl.opcode() << 24) | t.sqn);
+			  }))
+		return true;
 	t.sq->state = prm::kQueueErr;
 	return false;
 }
