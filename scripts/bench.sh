@@ -105,7 +105,9 @@ if [ "${BENCH_SKIP_ICOUNT:-0}" != 1 ]; then
 	} | tee -a "$SUM"
 fi
 if [ "${BENCH_SKIP_VCLOCK:-0}" != 1 ]; then
-	[ -f softcx.ko ] || { KVER=${KVER:-$(scripts/kver.sh)}; make --no-print-directory module; }
+	# parts 2 and 3 built the module unless both were skipped
+	[ "${BENCH_SKIP_VM:-0}" != 1 ] || [ "${BENCH_SKIP_ICOUNT:-0}" != 1 ] ||
+		{ KVER=${KVER:-$(scripts/kver.sh)}; make --no-print-directory module; }
 	echo
 	echo "bench: VM instruction counts on the virtual clock (one vCPU); the console goes to $OUT/icount-vclock/console.log"
 	rc=0

@@ -65,7 +65,9 @@ B=$BURST
 ALL="veth-b1 scx-b1-on scx-b1-off scx-b$B-on scx-b$B-off"
 [ "$(nproc)" -lt 2 ] || ALL+=" scx-b$B-on-rxcpu1 scx-b$B-off-rxcpu1"
 read -r -a CFGS <<< "${SCX_BENCH_CONFIGS:-$ALL}"
-[[ " ${CFGS[*]} " != *-rxcpu1\ * ]] || bpf_build   # xdp_drop.o for the -rxcpu1 receiver
+RXCPU1=0
+[[ " ${CFGS[*]} " != *-rxcpu1\ * ]] || RXCPU1=1
+[ "$RXCPU1" == 0 ] || bpf_build   # xdp_drop.o for the -rxcpu1 receiver
 NS_S=bench-scx
 NS_V=bench-veth
 OUTF=${SCX_RESULTS:-$SCX_TEST_OUT}/icount-summary.txt
@@ -84,7 +86,7 @@ bench_setup_pairs
 if [ "$(nproc)" -ge 2 ]; then
 	taskset -p -c 1 $$ > /dev/null || fail "cannot pin the benchmark to CPU 1"
 else
-	[[ " ${CFGS[*]} " != *-rxcpu1\ * ]] || fail "the -rxcpu1 configurations need 2 CPUs"
+	[ "$RXCPU1" == 0 ] || fail "the -rxcpu1 configurations need 2 CPUs"
 fi
 say "pktgen: pkt_size 60 (+4 FCS), 1 flow, clone_skb 0, delay 0, NO_TIMESTAMP, kpktgend_0; windows of $N1 and $N2 packets, $REPS repetitions, warm-up $WARMUP; softcx channels=1"
 
