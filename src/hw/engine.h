@@ -25,22 +25,25 @@ void sq_run(Function *fn, u32 sqn);
  * RX: a frame arrives at fn from the wire, its FCS right or not (bad_fcs),
  * at timer value ts.
  * Takes the chosen RQ's lock; interrupts it decides on are queued in irqs
- * for the caller to raise. The frame is the receiver's to change (VLAN
- * strip works in place), and prm::kFcsLen bytes after it too (the FCS an
- * RQ with scatter_fcs places).
+ * for the caller to raise. buf is the receiver's to write: len +
+ * prm::kFcsLen bytes. The frame is either already there (frame == buf) or
+ * read where the sender keeps it, and copied to buf only when the RQ
+ * changes it (a VLAN strip, the FCS an RQ with scatter_fcs places).
  */
-void rx_receive(Function *fn, u8 *frame, u32 len, bool bad_fcs, u64 ts, IrqBatch *irqs);
+void rx_receive(Function *fn, const u8 *frame, u8 *buf, u32 len, bool bad_fcs, u64 ts,
+		IrqBatch *irqs);
 
 /*
- * The cable: what fn's MAC transmits, its peer receives (and may change:
- * rx_receive). frame has room for len + prm::kFcsLen bytes. ts: the timer
- * value its WQE started at, read once by the TX engine (both ends of a pair
- * share the adapter's timer), which is also when the frame arrives.
+ * The cable: what fn's MAC transmits, its peer receives. buf: room for len
+ * + prm::kFcsLen bytes the receiver may change (rx_receive), frame itself
+ * or the sender's scratch. ts: the timer value its WQE started at, read
+ * once by the TX engine (both ends of a pair share the adapter's timer),
+ * which is also when the frame arrives.
  */
-inline void wire_xmit(Function *fn, u8 *frame, u32 len, u64 ts, IrqBatch *irqs)
+inline void wire_xmit(Function *fn, const u8 *frame, u8 *buf, u32 len, u64 ts, IrqBatch *irqs)
 {
 	mac_tx(fn, frame, len);
-	rx_receive(fn->peer, frame, len, mac_tx_fcs_error(fn), ts, irqs);
+	rx_receive(fn->peer, frame, buf, len, mac_tx_fcs_error(fn), ts, irqs);
 }
 
 } /* namespace softcx::hw */

@@ -34,10 +34,15 @@ struct RxFrame {
  * frame as it is written; RSS was decided on the frame as it came, tag
  * or not (the hash does not cover the tag).
  */
+inline bool rx_has_vlan(const u8 *data, u32 len)
+{
+	return len >= kEthHdrLen + kVlanHdrLen &&
+	       prm::load_be16(data + kEthAddrsLen) == prm::kEthTypeVlan;
+}
+
 inline void rx_strip_vlan(u8 *data, RxFrame *f)
 {
-	if (f->len < kEthHdrLen + kVlanHdrLen ||
-	    prm::load_be16(data + kEthAddrsLen) != prm::kEthTypeVlan)
+	if (!rx_has_vlan(data, f->len))
 		return;
 	f->vlan = 1;
 	f->vlan_tci = prm::load_be16(data + kEthAddrsLen + 2);

@@ -154,7 +154,8 @@ namespace {
 
 } /* namespace */
 
-void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, u64 ts, IrqBatch *irqs)
+void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u64 ts,
+		IrqBatch *irqs)
 {
 	if (len < kMinFrame) {
 		bus_add(&fn->qc.rx_malformed, 1);
@@ -202,10 +203,17 @@ void rx_receive(Function *fn, u8 *data, u32 len, bool bad_fcs, u64 ts, IrqBatch 
 		scx_os_unlock(rq->lock);
 		return;
 	}
-	if (__builtin_expect(rq->scatter_fcs, 0))
-		rx_put_fcs(data, len, bad_fcs, &f);
-	if (!rq->vsd)
-		rx_strip_vlan(data, &f);
+	/* The RQ changes the frame: in buf, copied there first if the sender kept it. */
+	if (__builtin_expect(rq->scatter_fcs || (!rq->vsd && rx_has_vlan(data, len)), 0)) {
+		if (data != buf) {
+			__builtin_memcpy(buf, data, len);
+			f.data = buf;
+		}
+		if (rq->scatter_fcs)
+			rx_put_fcs(buf, len, bad_fcs, &f);
+		if (!rq->vsd)
+			rx_strip_vlan(buf, &f);
+	}
 	if (__builtin_expect(rq->shampo.en, 0))
 		rq_place_shampo(fn, rq, f, irqs);
 	else if (rq->striding)

@@ -4,7 +4,8 @@
  * device's consumer counter up to the producer counter in the doorbell
  * record, puts the frames on the wire and writes the CQEs the WQEs ask for.
  *
- * Every frame is assembled completely in the SQ's scratch buffer and
+ * Every frame is assembled completely in the SQ's scratch buffer (or, an
+ * MPWQE's frame from one buffer without offloads, read where it is) and
  * validated before it leaves, so a malformed WQE produces an error CQE and
  * moves the SQ to ERR, but never a partial or corrupt frame on the wire.
  */
@@ -129,7 +130,7 @@ u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
 		parse_frame(frame, len, &pi);
 		csum_offload_tx(frame, len, pi, cs_flags);
 	}
-	wire_xmit(t.fn, frame, len, t.ts, t.irqs);
+	wire_xmit(t.fn, frame, frame, len, t.ts, t.irqs);
 }
 
 /* ---- SEND: one frame = inline headers + gather list ---- */
@@ -223,8 +224,19 @@ u8 exec_mpsw(TxRun &t, const Wqe &w)
 			const u8 *src = translate(t, seg, len);
 			if (!src)
 				return prm::kSyndLocalProtErr;
-			__builtin_memcpy(frame, src, len);
 			bus_add(&t.fn->bus.rd_data_bytes, len);
+			/*
+			 * Nothing to change on the way: the peer reads the frame
+			 * where the driver's buffer is and copies it into the
+			 * scratch only if it must change it (rx_receive), one
+			 * copy of the frame fewer.
+			 */
+			if (!(eth.cs_flags & (prm::kCsL3 | prm::kCsL4))) {
+				wire_xmit(t.fn, src, frame, len, t.ts, t.irqs);
+				d += nds;
+				continue;
+			}
+			__builtin_memcpy(frame, src, len);
 		}
 		finish_and_send(t, frame, len, eth.cs_flags);
 		d += nds;

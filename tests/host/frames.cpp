@@ -245,6 +245,18 @@ Bytes vlan_strip(const Bytes &f)
 	return o;
 }
 
+Bytes fcs_of(const Bytes &f)
+{
+	uint32_t c = 0xffffffff;
+	for (uint8_t b : f) {
+		c ^= b;
+		for (int i = 0; i < 8; i++)
+			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
+	}
+	c = ~c;
+	return { (uint8_t)c, (uint8_t)(c >> 8), (uint8_t)(c >> 16), (uint8_t)(c >> 24) };
+}
+
 /* Bit-serial reference Toeplitz, independent of the device's byte-window version. */
 uint32_t ref_toeplitz(const uint8_t *key, const Bytes &in)
 {

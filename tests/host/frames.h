@@ -85,6 +85,11 @@ struct Flow {
 /* f with an 802.1Q tag (TPID 0x8100, tci) after the MACs; f without its outer tag. */
 Bytes vlan_insert(const Bytes &f, uint16_t tci);
 Bytes vlan_strip(const Bytes &f);
+/*
+ * IEEE 802.3 CRC-32 one bit at a time (independent of the device's table):
+ * the 4 bytes that follow f on the wire.
+ */
+Bytes fcs_of(const Bytes &f);
 
 inline uint16_t get16(const Bytes &f, size_t off) { return (uint16_t)(f[off] << 8 | f[off + 1]); }
 inline void put16(Bytes &f, size_t off, uint16_t v)

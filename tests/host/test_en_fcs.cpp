@@ -5,7 +5,7 @@
  * followed by its FCS, as it was on the wire; the port's FCS check
  * (MODIFY_PORT) drops frames the cable damaged, counted in
  * rx_crc_errors_phy, or lets them in when off. The FCS is checked against
- * a bit-at-a-time CRC-32 written here, not the device's table.
+ * a bit-at-a-time CRC-32 (frames::fcs_of), not the device's table.
  */
 #include "en_pair.h"
 #include "softcx/errno.h"
@@ -13,21 +13,9 @@
 
 using namespace enpair;
 using frames::Bytes;
+using frames::fcs_of;
 
 namespace {
-
-/* IEEE 802.3 CRC-32, one bit at a time: the 4 bytes that follow f on the wire. */
-Bytes fcs_of(const Bytes &f)
-{
-	uint32_t c = 0xffffffff;
-	for (uint8_t b : f) {
-		c ^= b;
-		for (int i = 0; i < 8; i++)
-			c = c & 1 ? (c >> 1) ^ 0xedb88320 : c >> 1;
-	}
-	c = ~c;
-	return { (uint8_t)c, (uint8_t)(c >> 8), (uint8_t)(c >> 16), (uint8_t)(c >> 24) };
-}
 
 Bytes with(const Bytes &f, const Bytes &tail)
 {

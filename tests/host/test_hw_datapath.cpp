@@ -239,18 +239,27 @@ TEST_F(HwDatapath, JumboFrameAtMaxHwMtu)
 	expect_rx(l.rq, rx[0], f, 0);
 }
 
+/*
+ * A link whose SQ may take ENHANCED_MPSW WQEs; the RQ is created with the
+ * vsd and scatter_fcs the caller set in l.rq.
+ */
+void setup_mpw_link(Link &l, Fn *tx, Fn *rx)
+{
+	l.txcq.create(tx, 6, 1);
+	ASSERT_EQ(l.sq.create(tx, l.txcq.cqn, 6, 0, /*mpw=*/true), prm::kStatOk);
+	ASSERT_EQ(l.sq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+	ASSERT_EQ(l.rxcq.create(rx, 8, 2), prm::kStatOk);
+	ASSERT_EQ(l.rq.create(rx, l.rxcq.cqn, 6), prm::kStatOk);
+	ASSERT_EQ(l.rq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+	l.rq.post(64);
+	ASSERT_EQ(rss_cmd(rx, prm::kCmdCreateRss, 0, { l.rq.rqn }, kFields4, kMsKey, &l.rss),
+		  prm::kStatOk);
+}
+
 TEST_F(HwDatapath, EnhancedMpswPacketsShareOneWqe)
 {
 	Link l;
-	l.txcq.create(fn0, 6, 1);
-	ASSERT_EQ(l.sq.create(fn0, l.txcq.cqn, 6, 0, /*mpw=*/true), prm::kStatOk);
-	ASSERT_EQ(l.sq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
-	ASSERT_EQ(l.rxcq.create(fn1, 8, 2), prm::kStatOk);
-	ASSERT_EQ(l.rq.create(fn1, l.rxcq.cqn, 6), prm::kStatOk);
-	ASSERT_EQ(l.rq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
-	l.rq.post(64);
-	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { l.rq.rqn }, kFields4, kMsKey, &l.rss),
-		  prm::kStatOk);
+	ASSERT_NO_FATAL_FAILURE(setup_mpw_link(l, fn0, fn1));
 
 	SendWqe w;
 	w.opcode = prm::kOpEnhancedMpsw;
@@ -602,6 +611,50 @@ TEST_F(HwDatapath, VlanStripFollowsVsd)
 	ASSERT_EQ(rx.size(), 1u);
 	expect_rx(l.rq, rx[0], stripped, 0);
 	EXPECT_TRUE(rx[0].has_vlan());
+}
+
+/*
+ * An MPWQE frame without offloads reaches the peer from the driver's
+ * buffer itself (no copy in the device on the way): an RQ that changes
+ * frames (vsd 0 strips the tag, scatter_fcs appends the FCS) does so in
+ * its own copy. The receiver gets the stripped frame and the wire's FCS;
+ * the sender's buffers, which the driver still owns (a clone, a TCP
+ * retransmission), are as they were.
+ */
+TEST_F(HwDatapath, MpwqeFrameChangedOnlyInTheReceiversCopy)
+{
+	Link l;
+	l.rq.vsd = 0;
+	l.rq.scatter_fcs = 1;
+	ASSERT_NO_FATAL_FAILURE(setup_mpw_link(l, fn0, fn1));
+
+	const std::vector<frames::Bytes> sent = { tagged(300, 0x0123), tcp4(200, 7),
+						  tagged(60, 0x0456) };
+	SendWqe w;
+	w.opcode = prm::kOpEnhancedMpsw;
+	for (const frames::Bytes &f : sent) {
+		l.tx_bufs.push_back(std::make_unique<TxBuf>(f));
+		Seg s;
+		s.addr = l.tx_bufs.back()->dma;
+		s.len = (uint32_t)f.size();
+		w.segs.push_back(s);
+	}
+	w.ce = true;
+	l.sq.post(w);
+	l.sq.doorbell();
+
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), sent.size());
+	for (size_t i = 0; i < sent.size(); i++) {
+		bool tag = i != 1;
+		frames::Bytes want = tag ? frames::vlan_strip(sent[i]) : sent[i];
+		frames::Bytes fcs = frames::fcs_of(sent[i]);
+		want.insert(want.end(), fcs.begin(), fcs.end());
+		expect_rx(l.rq, rx[i], want, (uint16_t)i);
+		EXPECT_EQ(rx[i].has_vlan(), tag) << i;
+		EXPECT_EQ(l.tx_bufs[i]->data, sent[i]) << "the sender's buffer " << i << " changed";
+	}
+	EXPECT_EQ(l.txcq.poll_all().size(), 1u);
 }
 
 /*
