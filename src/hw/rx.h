@@ -92,12 +92,14 @@ inline u8 l3_cqe_type(const RxFrame &f)
 }
 
 /*
+ * The fields every RX CQE of a frame carries; the placement adds where the
+ * frame went and its length (cyclic: wqe_counter and byte_cnt below; a
+ * striding RQ's striding_cqe()), so that neither is stored twice.
  * Inlined into both placements: once the striding RQ became its second
  * caller, GCC stopped inlining it into the cyclic RQ's, which cost 34
  * instructions per packet (bench/vm/icount.sh, performance-history.md).
  */
-[[gnu::always_inline]] inline void fill_rx_cqe_fields(const RxFrame &f, u16 wqe_counter,
-							 prm::Cqe64 *cqe)
+[[gnu::always_inline]] inline void fill_rx_cqe_fields(const RxFrame &f, prm::Cqe64 *cqe)
 {
 	cqe->rss_hash_result.set(f.rss.hash);
 	cqe->rss_hash_type = f.rss.hash_type;
@@ -111,17 +113,15 @@ inline u8 l3_cqe_type(const RxFrame &f)
 		cqe->hds_ip_ext |= prm::kCqeL4Ok;
 	cqe->l4_l3_hdr_type = (u8)((l4_cqe_type(f) << 4) | (l3_cqe_type(f) << 2) | f.vlan);
 	cqe->vlan_info.set(f.vlan_tci);
-	cqe->byte_cnt.set(f.len + f.fcs);
 	cqe->timestamp_h.set((u32)(f.ts >> 32));
 	cqe->timestamp_l.set((u32)f.ts);
-	cqe->wqe_counter.set(wqe_counter);
 }
 
 /* The same on a CQE not zeroed yet. */
-[[gnu::always_inline]] inline void fill_rx_cqe(const RxFrame &f, u16 wqe_counter, prm::Cqe64 *cqe)
+[[gnu::always_inline]] inline void fill_rx_cqe(const RxFrame &f, prm::Cqe64 *cqe)
 {
 	__builtin_memset(cqe, 0, sizeof(*cqe));
-	fill_rx_cqe_fields(f, wqe_counter, cqe);
+	fill_rx_cqe_fields(f, cqe);
 }
 
 /*

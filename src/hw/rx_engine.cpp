@@ -82,7 +82,11 @@ namespace {
 
 	u16 wc = (u16)rq->cc;
 	rx_cqe_build(fn, rq, prm::kCqeRespSend, (u16)(wc + 1), irqs,
-		     [&](prm::Cqe64 *cqe) __attribute__((always_inline)) { fill_rx_cqe_fields(f, wc, cqe); });
+		     [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
+			     fill_rx_cqe_fields(f, cqe);
+			     cqe->byte_cnt.set(n);
+			     cqe->wqe_counter.set(wc);
+		     });
 	rq->cc++;
 }
 
@@ -141,7 +145,7 @@ namespace {
 	/* a filler CQE took the last slot: the frame's CQE overruns the CQ */
 	if (__builtin_expect(!rx_cqe_build(fn, rq, prm::kCqeRespSend, (u16)(rq->stride + need), irqs,
 					   [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
-						   fill_rx_cqe_fields(f, 0, cqe);
+						   fill_rx_cqe_fields(f, cqe);
 						   striding_cqe(rq, n | need << prm::kMpwrqCqeStridesShift,
 								cqe);
 					   }),

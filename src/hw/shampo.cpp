@@ -259,7 +259,7 @@ void rq_place_shampo(Function *fn, Rq *rq, const RxFrame &f, IrqBatch *irqs)
 	prm::Cqe64 cqe;
 	Pkt p;
 
-	fill_rx_cqe(f, 0, &cqe);
+	fill_rx_cqe(f, &cqe);
 	classify(s, f, cqe.hds_ip_ext, &p);
 	/* Longer than a reservation: dropped, nothing consumed. */
 	if (p.len > 1u << s.log_res) {
