@@ -93,8 +93,8 @@ inline u8 l3_cqe_type(const RxFrame &f)
 
 /*
  * The fields every RX CQE of a frame carries; the placement adds where the
- * frame went and its length (cyclic: wqe_counter and byte_cnt below; a
- * striding RQ's striding_cqe()), so that neither is stored twice.
+ * frame went and its length (rq_place(): wqe_counter and byte_cnt; a
+ * striding RQ: striding_cqe()), so that neither is stored twice.
  * Inlined into both placements: once the striding RQ became its second
  * caller, GCC stopped inlining it into the cyclic RQ's, which cost 34
  * instructions per packet (bench/vm/icount.sh, performance-history.md).
