@@ -436,14 +436,16 @@ static void scx_raw_unmap(struct device *dev, u64 dma, u32 len, u32 kind)
 /*
  * The view on (scx_map_tx() in softcx.h): count a fresh mapping; on
  * failure it is undone and the error address returned. An skb head
- * (@head) may be the target of an armed injection.
+ * (@head) may be the target of an armed injection. The usual mapping,
+ * one page in the hint's chunk with no injection armed for it, is counted
+ * in scx_dma_track() itself; everything else takes this.
  */
-dma_addr_t scx_dma_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
+static noinline dma_addr_t scx_dma_track_slow(struct device *dev, dma_addr_t dma, u32 len,
+					      u32 kind, bool head)
 {
 	struct scx_dma_view *v = scx_view(dev);
 	atomic_t *hit = likely(v) ? scx_page_count_hint(v, dma, len) : NULL;
 
-	/* the one-page case here, without the call */
 	if (likely(hit)) {
 		atomic_inc(hit);
 	} else if (unlikely(!v || scx_pages_get(v, dma, len))) {
@@ -458,6 +460,23 @@ dma_addr_t scx_dma_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, 
 		return v->poison_dma + offset_in_page(dma);
 	}
 	return dma;
+}
+
+/*
+ * Kept small (no register saves for the slow path's calls): a mapping
+ * counts twice per TX packet, map and unmap (bench/vm/icount.sh).
+ */
+dma_addr_t scx_dma_track(struct device *dev, dma_addr_t dma, u32 len, u32 kind, bool head)
+{
+	struct scx_dma_view *v = scx_view(dev);
+	atomic_t *hit;
+
+	if (likely(v) && likely(!head || atomic_read(&v->inject) != SCX_INJ_ARMED) &&
+	    likely((hit = scx_page_count_hint(v, dma, len)))) {
+		atomic_inc(hit);
+		return dma;
+	}
+	return scx_dma_track_slow(dev, dma, len, kind, head);
 }
 
 /*
@@ -482,10 +501,21 @@ static noinline void scx_dma_unmap_tracked(struct device *dev, u64 dma, u32 len,
 
 void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
 {
-	if (scx_dma_view_on())
+	if (scx_dma_view_on()) {
+		struct scx_dma_view *v = scx_view(os_dev);
+		atomic_t *hit;
+
+		/* the usual unmap (one page in the hint's chunk, no injection in flight) here */
+		if (likely(v) && likely(atomic_read(&v->inject) != SCX_INJ_INFLIGHT) &&
+		    likely((hit = scx_page_count_hint(v, dma, len)))) {
+			WARN_ON_ONCE(atomic_dec_return(hit) < 0);
+			scx_raw_unmap(os_dev, dma, len, kind);
+			return;
+		}
 		scx_dma_unmap_tracked(os_dev, dma, len, kind);
-	else
+	} else {
 		scx_raw_unmap(os_dev, dma, len, kind);
+	}
 }
 
 /* ---- per-adapter view ---- */
