@@ -25,8 +25,12 @@ constexpr u32 kFrameBulk = 16;
 
 struct Release {
 	int napi;
-	bool has_ts;	/* ts is the completing CQE's (not an error CQE's, not a flush) */
-	u64 ts;		/* raw device timestamp */
+	/*
+	 * The completing CQE, whose timestamp a WQE that asked for one takes
+	 * (read only then); null for an error CQE or a flush. Valid until the
+	 * CQE is popped, after its WQEs are released.
+	 */
+	const prm::Cqe64 *ts_cqe;
 	u32 nframes;
 	void *frames[kFrameBulk];
 };
@@ -34,8 +38,7 @@ struct Release {
 void release_init(Release *r, int napi)
 {
 	r->napi = napi;
-	r->has_ts = false;
-	r->ts = 0;
+	r->ts_cqe = nullptr;
 	r->nframes = 0;
 }
 
@@ -84,8 +87,10 @@ template <SqKind K>
 		pkts += release_entry<K>(sq, sq->dma_fifo[sq->dma_cc++ & sq->dma_mask], r);
 	if (K == SqKind::Skb && wi.skb) {
 		if (__builtin_expect(wi.tstamp, 0)) {
-			if (r->has_ts) {
-				scx_os_tx_tstamp(sq->os_channel, wi.skb, r->ts);
+			if (r->ts_cqe) {
+				scx_os_tx_tstamp(sq->os_channel, wi.skb,
+						 (u64)r->ts_cqe->timestamp_h.get() << 32 |
+							 r->ts_cqe->timestamp_l.get());
 				sq->stats->timestamps_delivered.inc();
 			} else {
 				sq->stats->timestamps_lost.inc();
@@ -577,7 +582,7 @@ template <SqKind K> bool sq_poll_cqes(Sq *sq, int napi_budget, scx_tx_done *done
 					sq->sqn, known ? "error" : "bogus", err->syndrome, ctr, sqcc, pc);
 			/* The device did what comes before the failed WQE; sq_recover() flushes the rest. */
 			if (known && cqe->opcode() == prm::kCqeReqErr) {
-				r.has_ts = false;	/* an error CQE carries no timestamp */
+				r.ts_cqe = nullptr;	/* an error CQE carries no timestamp */
 				complete_wqes<K>(sq, &sqcc, pc, ctr, false, &r, done);
 			}
 			cq->pop();
@@ -587,8 +592,7 @@ template <SqKind K> bool sq_poll_cqes(Sq *sq, int napi_budget, scx_tx_done *done
 			break;
 		}
 		/* every skb this CQE completes takes its timestamp (mlx5 does the same) */
-		r.has_ts = true;
-		r.ts = (u64)cqe->timestamp_h.get() << 32 | cqe->timestamp_l.get();
+		r.ts_cqe = cqe;
 		complete_wqes<K>(sq, &sqcc, pc, ctr, true, &r, done);
 		cq->pop();
 	}
