@@ -68,19 +68,6 @@ void irq_batch_add(IrqBatch *b, void *ctx, u32 vector, u32 cqn, bool error)
 	b->n++;
 }
 
-/* Queue CQ cq's completion event (its arm is taken). */
-void irq_batch_completion(IrqBatch *b, Function *fn, Cq *cq)
-{
-	irq_batch_add(b, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
-}
-
-u32 moder_of(const Cq *cq) { return __atomic_load_n(&cq->moder, __ATOMIC_RELAXED); }
-
-/* CQEs written since the consumer index of the last arm. */
-u32 pending(const Cq *cq, u32 pi)
-{
-	return (pi - __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED)) & kCqArmCiMask;
-}
 
 /*
  * Completions pending since the arm, what cq_max_count counts: a CQE each,
@@ -89,7 +76,7 @@ u32 pending(const Cq *cq, u32 pi)
  */
 __attribute__((always_inline)) inline u32 pending_done(const Cq *cq, u32 pi)
 {
-	u32 n = pending(cq, pi);
+	u32 n = cq_pending(cq, pi);
 
 	if (!n || !cq->done_at)
 		return n;
@@ -100,37 +87,23 @@ __attribute__((always_inline)) inline u32 pending_done(const Cq *cq, u32 pi)
 	return d > n ? d : n;
 }
 
-u64 period_ns(u32 m) { return (u64)moder_period(m) * 1000; }
-
-/* No period, or the count reached: the event is due without waiting. */
-bool due_now(u32 m, u32 n)
-{
-	u32 count = moder_count(m);
-
-	return !moder_period(m) || (count && n >= count);
-}
 
 /* When an armed CQ's pending CQEs are due by the period alone. */
 u64 period_deadline(const Cq *cq, u32 m)
 {
 	if (moder_mode(m) == prm::kCqPeriodFromCqe)
 		return __atomic_load_n(&cq->deadline, __ATOMIC_SEQ_CST);
-	return __atomic_load_n(&cq->last_event, __ATOMIC_RELAXED) + period_ns(m);
+	return __atomic_load_n(&cq->last_event, __ATOMIC_RELAXED) + cq_period_ns(m);
 }
 
 /* The timer clock: `now` when the caller knows it (IrqBatch::now), else read. */
 u64 clock_at(u64 now) { return now ? now : scx_os_timer_now(); }
 
-void timer_start(Cq *cq, u64 expires)
-{
-	__atomic_store_n(&cq->timer_expires, expires, __ATOMIC_RELAXED);
-	scx_os_timer_start(cq->timer, expires);
-}
 
 void timer_kick(Cq *cq, u64 expires)
 {
 	if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
-		timer_start(cq, expires);
+		cq_timer_start(cq, expires);
 }
 
 /*
@@ -142,68 +115,14 @@ void timer_kick(Cq *cq, u64 expires)
  */
 void signalled(Function *fn, Cq *cq, u64 now)
 {
-	u32 m = moder_of(cq);
+	u32 m = cq_moder_of(cq);
 
 	bus_add(&fn->bus.interrupts, 1);
 	if (moder_period(m) && moder_mode(m) != prm::kCqPeriodFromCqe)
 		__atomic_store_n(&cq->last_event, clock_at(now), __ATOMIC_RELAXED);
 }
 
-/* moder_due() past its inline part: m is moder_of(cq). */
-[[gnu::noinline]] bool moder_due_slow(Function *fn, Cq *cq, u32 m, u32 n, u64 now)
-{
-	u64 expires;
 
-	if (due_now(m, n))
-		goto take;
-	if (moder_mode(m) == prm::kCqPeriodFromCqe) {
-		now = clock_at(now);
-		expires = now + period_ns(m);
-		__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
-	} else {
-		if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))
-			return false;	/* it re-reads the deadline when it fires */
-		expires = period_deadline(cq, m);
-		now = clock_at(now);
-		if (expires <= now)
-			goto take;	/* a period has passed since the last event */
-	}
-	timer_kick(cq, expires);
-	return false;
-take:
-	if (!take_arm(cq))
-		return false;
-	signalled(fn, cq, now);
-	return true;
-}
-
-/*
- * The CQ is armed with n > 0 CQEs pending: true when the event is due now
- * and ours to raise; else the timer will see to it. now: IrqBatch::now.
- * Most CQEs find a period running with its timer queued: from CQE, the
- * CQE moves the deadline; from EQE, it waits. Those two are decided here,
- * inline in the CQE writer (a call and its register saves cost about 15
- * instructions a CQE, bench/vm/icount.sh); the rest out of line, the same
- * steps in the same order.
- */
-[[gnu::always_inline]] inline bool moder_due(Function *fn, Cq *cq, u32 n, u64 now)
-{
-	u32 m = moder_of(cq);
-
-	if (now && !due_now(m, n)) {
-		if (moder_mode(m) == prm::kCqPeriodFromCqe) {
-			u64 expires = now + period_ns(m);
-
-			__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
-			if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
-				timer_start(cq, expires);
-			return false;
-		}
-		if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))
-			return false;	/* it re-reads the deadline when it fires */
-	}
-	return moder_due_slow(fn, cq, m, n, now);
-}
 
 /* The CQ's timer (interrupt context): raise the event if the period is over, else wait on. */
 void timer_fired(void *arg)
@@ -213,9 +132,9 @@ void timer_fired(void *arg)
 
 	__atomic_store_n(&cq->timer_queued, 0, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) ||
-	    !pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST)))
+	    !cq_pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST)))
 		return;
-	u32 m = moder_of(cq);
+	u32 m = cq_moder_of(cq);
 	u64 expires = period_deadline(cq, m);
 	/*
 	 * It fires no earlier than it was started for, so a deadline not past
@@ -235,6 +154,45 @@ void timer_fired(void *arg)
 }
 
 } /* namespace */
+
+void cq_irq_completion(IrqBatch *b, Function *fn, Cq *cq)
+{
+	irq_batch_add(b, irq_ctx_of(fn), cq->c_eqn, load_u32(&cq->num), kCompletion);
+}
+
+void cq_timer_start(Cq *cq, u64 expires)
+{
+	__atomic_store_n(&cq->timer_expires, expires, __ATOMIC_RELAXED);
+	scx_os_timer_start(cq->timer, expires);
+}
+
+/* cq_moder_due() past its inline part (cq.h): m is cq_moder_of(cq). */
+bool cq_moder_due_slow(Function *fn, Cq *cq, u32 m, u32 n, u64 now)
+{
+	u64 expires;
+
+	if (cq_due_now(m, n))
+		goto take;
+	if (moder_mode(m) == prm::kCqPeriodFromCqe) {
+		now = clock_at(now);
+		expires = now + cq_period_ns(m);
+		__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
+	} else {
+		if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))
+			return false;	/* it re-reads the deadline when it fires */
+		expires = period_deadline(cq, m);
+		now = clock_at(now);
+		if (expires <= now)
+			goto take;	/* a period has passed since the last event */
+	}
+	timer_kick(cq, expires);
+	return false;
+take:
+	if (!take_arm(cq))
+		return false;
+	signalled(fn, cq, now);
+	return true;
+}
 
 void irq_batch_flush(IrqBatch *b)
 {
@@ -299,20 +257,20 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
 	if (!n)
 		return;
-	u32 m = moder_of(cq);
-	if (!due_now(m, n)) {
+	u32 m = cq_moder_of(cq);
+	if (!cq_due_now(m, n)) {
 		/* a timer queued for the old period may be far off: decide again now */
 		u64 now = scx_os_timer_now();
 
 		if (moder_mode(m) == prm::kCqPeriodFromCqe)
-			__atomic_store_n(&cq->deadline, now + period_ns(m), __ATOMIC_SEQ_CST);
+			__atomic_store_n(&cq->deadline, now + cq_period_ns(m), __ATOMIC_SEQ_CST);
 		__atomic_store_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST);
-		timer_start(cq, now);
+		cq_timer_start(cq, now);
 		return;
 	}
 	if (take_arm(cq)) {
 		signalled(fn, cq, 0);
-		irq_batch_completion(irqs, fn, cq);
+		cq_irq_completion(irqs, fn, cq);
 	}
 }
 
@@ -381,8 +339,8 @@ namespace {
 {
 	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
 	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) &&
-	    moder_due(fn, cq, pending_done(cq, pi), irqs->now))
-		irq_batch_completion(irqs, fn, cq);
+	    cq_moder_due(fn, cq, pending_done(cq, pi), irqs->now))
+		cq_irq_completion(irqs, fn, cq);
 }
 
 } /* namespace */
@@ -410,14 +368,6 @@ bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 	return true;
 }
 
-void cq_post_open(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs)
-{
-	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
-
-	seal_slot(cq, pi, (u8)((opcode << 4) | ((pi >> cq->log_size) & 1)));
-	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
-	publish(fn, cq, pi + 1, irqs);
-}
 
 void cq_arm_doorbell(Function *fn, u64 value)
 {
@@ -439,7 +389,7 @@ void cq_arm_doorbell(Function *fn, u64 value)
 	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
 	/* CQEs the driver has not seen yet: the interrupt is due (as moderation allows). */
 	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
-	if (n && moder_due(fn, cq, n, 0))
+	if (n && cq_moder_due(fn, cq, n, 0))
 		raise_event(irq_ctx_of(fn), vector, cqn, kCompletion);
 }
 
