@@ -22,8 +22,10 @@
  * handshake: it takes `armed` like the others. Its deadline is re-read by
  * the callback, so a CQE only moves `deadline` and starts the timer when
  * none is queued (`timer_queued`, cleared by the callback before it reads
- * anything): the per-CQE cost is a clock read in from-CQE mode, nothing
- * while the CQ is not armed.
+ * anything): the per-CQE cost is a store of the deadline in from-CQE mode
+ * (the time is the engine's, IrqBatch::now), nothing while the CQ is not
+ * armed. The CQE writer decides those common cases inline (cq.h:
+ * cq_moder_due); the rest is here.
  */
 #include "hw/cq.h"
 
@@ -68,7 +70,6 @@ void irq_batch_add(IrqBatch *b, void *ctx, u32 vector, u32 cqn, bool error)
 	b->n++;
 }
 
-
 /*
  * Completions pending since the arm, what cq_max_count counts: a CQE each,
  * or from a compressing CQ's ledger (never fewer than the slots: a run of
@@ -87,7 +88,6 @@ __attribute__((always_inline)) inline u32 pending_done(const Cq *cq, u32 pi)
 	return d > n ? d : n;
 }
 
-
 /* When an armed CQ's pending CQEs are due by the period alone. */
 u64 period_deadline(const Cq *cq, u32 m)
 {
@@ -98,7 +98,6 @@ u64 period_deadline(const Cq *cq, u32 m)
 
 /* The timer clock: `now` when the caller knows it (IrqBatch::now), else read. */
 u64 clock_at(u64 now) { return now ? now : scx_os_timer_now(); }
-
 
 void timer_kick(Cq *cq, u64 expires)
 {
@@ -121,8 +120,6 @@ void signalled(Function *fn, Cq *cq, u64 now)
 	if (moder_period(m) && moder_mode(m) != prm::kCqPeriodFromCqe)
 		__atomic_store_n(&cq->last_event, clock_at(now), __ATOMIC_RELAXED);
 }
-
-
 
 /* The CQ's timer (interrupt context): raise the event if the period is over, else wait on. */
 void timer_fired(void *arg)
@@ -367,7 +364,6 @@ bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 	publish(fn, cq, pi + 1, irqs);
 	return true;
 }
-
 
 void cq_arm_doorbell(Function *fn, u64 value)
 {
