@@ -70,24 +70,6 @@ void irq_batch_add(IrqBatch *b, void *ctx, u32 vector, u32 cqn, bool error)
 	b->n++;
 }
 
-/*
- * Completions pending since the arm, what cq_max_count counts: a CQE each,
- * or from a compressing CQ's ledger (never fewer than the slots: a run of
- * n >= 2 packets takes at most n slots).
- */
-__attribute__((always_inline)) inline u32 pending_done(const Cq *cq, u32 pi)
-{
-	u32 n = cq_pending(cq, pi);
-
-	if (!n || !cq->done_at)
-		return n;
-	u32 mask = (1u << cq->log_size) - 1;
-	u32 ci = __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED);
-	u32 d = __atomic_load_n(&cq->done_at[(pi - 1) & mask], __ATOMIC_RELAXED) -
-		__atomic_load_n(&cq->done_at[(ci - 1) & mask], __ATOMIC_RELAXED);
-	return d > n ? d : n;
-}
-
 /* When an armed CQ's pending CQEs are due by the period alone. */
 u64 period_deadline(const Cq *cq, u32 m)
 {
@@ -251,7 +233,7 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 {
 	if (!__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST))
 		return;
-	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
+	u32 n = cq_pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
 	if (!n)
 		return;
 	u32 m = cq_moder_of(cq);
@@ -315,9 +297,7 @@ namespace {
 				 __ATOMIC_RELAXED);
 		return;
 	}
-	/* The driver reads op_own first, then (after dma_rmb) the rest. */
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&slot[prm::kCqeSize - 1], op_own, __ATOMIC_RELAXED);
+	cq_seal_basic(slot, op_own);
 }
 
 [[gnu::always_inline]] inline void write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own)
@@ -332,21 +312,13 @@ namespace {
 	seal_slot(cq, ix, op_own);
 }
 
-[[gnu::always_inline]] inline void publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs)
-{
-	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) &&
-	    cq_moder_due(fn, cq, pending_done(cq, pi), irqs->now))
-		cq_irq_completion(irqs, fn, cq);
-}
-
 } /* namespace */
 
 void cq_write_slot(Cq *cq, u32 ix, const void *cqe, u8 op_own) { write_slot(cq, ix, cqe, op_own); }
 
 void cq_seal_slot(Cq *cq, u32 ix, u8 op_own) { seal_slot(cq, ix, op_own); }
 
-void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs) { publish(fn, cq, pi, irqs); }
+void cq_publish(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs) { cq_publish_at<true>(fn, cq, pi, irqs); }
 
 bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *irqs)
 {
@@ -361,7 +333,7 @@ bool cq_post(Function *fn, Cq *cq, const prm::Cqe64 *cqe, u8 opcode, IrqBatch *i
 	write_slot(cq, pi, cqe, (u8)((opcode << 4) | owner));
 	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
 	cq_account(cq, pi, 1, 1);
-	publish(fn, cq, pi + 1, irqs);
+	cq_publish_at<true>(fn, cq, pi + 1, irqs);
 	return true;
 }
 
@@ -384,7 +356,7 @@ void cq_arm_doorbell(Function *fn, u64 value)
 	__atomic_store_n(&cq->arm_ci, ci, __ATOMIC_RELAXED);
 	__atomic_store_n(&cq->armed, 1, __ATOMIC_SEQ_CST);
 	/* CQEs the driver has not seen yet: the interrupt is due (as moderation allows). */
-	u32 n = pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
+	u32 n = cq_pending_done(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST));
 	if (n && cq_moder_due(fn, cq, n, 0))
 		raise_event(irq_ctx_of(fn), vector, cqn, kCompletion);
 }

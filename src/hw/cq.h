@@ -190,6 +190,24 @@ inline u32 cq_pending(const Cq *cq, u32 pi)
 	return (pi - __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED)) & prm::kCqCiMask;
 }
 
+/*
+ * Completions pending since the arm, what cq_max_count counts: a CQE each,
+ * or from a compressing CQ's ledger (never fewer than the slots: a run of
+ * n >= 2 packets takes at most n slots).
+ */
+[[gnu::always_inline]] inline u32 cq_pending_done(const Cq *cq, u32 pi)
+{
+	u32 n = cq_pending(cq, pi);
+
+	if (!n || !cq->done_at)
+		return n;
+	u32 mask = (1u << cq->log_size) - 1;
+	u32 ci = __atomic_load_n(&cq->arm_ci, __ATOMIC_RELAXED);
+	u32 d = __atomic_load_n(&cq->done_at[(pi - 1) & mask], __ATOMIC_RELAXED) -
+		__atomic_load_n(&cq->done_at[(ci - 1) & mask], __ATOMIC_RELAXED);
+	return d > n ? d : n;
+}
+
 /* Queue CQ cq's completion event (its arm is taken). */
 void cq_irq_completion(IrqBatch *b, Function *fn, Cq *cq);
 /* Start the CQ's timer for `expires` (the caller set timer_queued). */
@@ -226,24 +244,42 @@ bool cq_moder_due_slow(Function *fn, Cq *cq, u32 m, u32 n, u64 now);
 }
 
 /*
- * Seal and publish the slot cq_open_slot() gave, as cq_post() does: the
- * owner byte after a release barrier, the producer index, then the event
- * if the CQ is armed and moderation says so. Inline in the engines (one
- * call fewer per CQE); an in_place CQ has the basic layout and no ledger.
+ * A slot's seal in the basic layout: op_own last, after a release
+ * barrier. The driver reads op_own first, then (after dma_rmb) the rest.
+ */
+inline void cq_seal_basic(u8 *slot, u8 op_own)
+{
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&slot[prm::kCqeSize - 1], op_own, __ATOMIC_RELAXED);
+}
+
+/*
+ * Publish the producer index pi, then raise the CQ's event if it is armed
+ * and moderation says so. Ledger: the CQ may compress, and its ledger
+ * counts the completions pending (cq_pending_done); without one, the
+ * slots do.
+ */
+template <bool Ledger>
+[[gnu::always_inline]] inline void cq_publish_at(Function *fn, Cq *cq, u32 pi, IrqBatch *irqs)
+{
+	__atomic_store_n(&cq->pi, pi, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) &&
+	    cq_moder_due(fn, cq, Ledger ? cq_pending_done(cq, pi) : cq_pending(cq, pi), irqs->now))
+		cq_irq_completion(irqs, fn, cq);
+}
+
+/*
+ * Seal and publish the slot cq_open_slot() gave, as cq_post() does. Inline
+ * in the engines (one call fewer per CQE); an in_place CQ has the basic
+ * layout and no ledger.
  */
 [[gnu::always_inline]] inline void cq_post_open(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs)
 {
 	u32 pi = __atomic_load_n(&cq->pi, __ATOMIC_RELAXED);
-	u8 *slot = cq_slot(cq, pi);
 
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	__atomic_store_n(&slot[prm::kCqeSize - 1], (u8)((opcode << 4) | ((pi >> cq->log_size) & 1)),
-			 __ATOMIC_RELAXED);
+	cq_seal_basic(cq_slot(cq, pi), (u8)((opcode << 4) | ((pi >> cq->log_size) & 1)));
 	bus_add(&fn->bus.wr_cqe_bytes, prm::kCqeSize);
-	__atomic_store_n(&cq->pi, pi + 1, __ATOMIC_SEQ_CST);
-	if (__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) &&
-	    cq_moder_due(fn, cq, cq_pending(cq, pi + 1), irqs->now))
-		cq_irq_completion(irqs, fn, cq);
+	cq_publish_at<false>(fn, cq, pi + 1, irqs);
 }
 
 /*
