@@ -160,6 +160,80 @@ static void scx_dma_pool_pages(struct kunit *test)
 	synchronize_rcu();	/* the view frees its pool entry after a grace period */
 }
 
+/*
+ * Several ranges in one call (a striding WQE's pages): each answer is the
+ * one-range call's, with pages of a registered pool around a page of a
+ * pool the adapter does not know (the pool looked up last must not answer
+ * for it), the end of a pool page, a TX mapping, a stale one, coherent
+ * memory and a wrapping range.
+ */
+static void scx_dma_batch_as_single(struct kunit *test)
+{
+	struct device *dev = scx_dma_dev(test);
+	struct page_pool *pool, *other;
+	struct page_pool_params pp;
+	struct page *a, *b, *q;
+	u8 *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	/* a page of its own (kmalloc aligns a power-of-two size): nothing else maps it */
+	u8 *old = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	dma_addr_t tx, stale;
+	void *coh, *cpu[9];
+	u64 coh_dma, dma[9];
+	u32 len[9];
+	int i;
+
+	KUNIT_ASSERT_TRUE(test, buf && old);
+	scx_pp_params_init(&pp, dev, 16, 0, DMA_FROM_DEVICE);
+	pool = page_pool_create(&pp);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(pool));
+	other = page_pool_create(&pp);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+	KUNIT_ASSERT_EQ(test, scx_dma_pool_add(dev, pool, 0), 0);
+	a = page_pool_dev_alloc_pages(pool);
+	b = page_pool_dev_alloc_pages(pool);
+	q = page_pool_dev_alloc_pages(other);
+	KUNIT_ASSERT_TRUE(test, a && b && q);
+	tx = scx_map_head(dev, buf, 300);
+	stale = scx_map_head(dev, old + 300, 100);
+	KUNIT_ASSERT_FALSE(test, scx_map_failed(dev, tx) || scx_map_failed(dev, stale));
+	scx_os_dma_unmap(dev, stale, 100, SCX_DMA_SINGLE);
+	coh = scx_os_dma_alloc(dev, PAGE_SIZE, &coh_dma);
+	KUNIT_ASSERT_NOT_NULL(test, coh);
+
+	dma[0] = scx_rx_page_dma(a) + 256;	len[0] = PAGE_SIZE - 256;
+	dma[1] = scx_rx_page_dma(q);		len[1] = 64;
+	dma[2] = scx_rx_page_dma(b);		len[2] = PAGE_SIZE;
+	dma[3] = scx_rx_page_dma(b) + 256;	len[3] = PAGE_SIZE;
+	dma[4] = tx + 10;			len[4] = 200;
+	dma[5] = stale;				len[5] = 100;
+	dma[6] = coh_dma;			len[6] = PAGE_SIZE;
+	dma[7] = ~0ull - 10;			len[7] = 64;
+	dma[8] = scx_rx_page_dma(a);		len[8] = 64;
+	scx_os_dma_to_cpu_n(dev, dma, len, cpu, 9);
+	for (i = 0; i < 9; i++)
+		KUNIT_EXPECT_PTR_EQ_MSG(test, cpu[i], scx_os_dma_to_cpu(dev, dma[i], len[i]),
+					"range %d", i);
+	KUNIT_EXPECT_PTR_EQ(test, cpu[0], (void *)((u8 *)page_address(a) + 256));
+	KUNIT_EXPECT_NULL(test, cpu[1]);
+	KUNIT_EXPECT_PTR_EQ(test, cpu[2], page_address(b));
+	KUNIT_EXPECT_NULL(test, cpu[3]);
+	KUNIT_EXPECT_PTR_EQ(test, cpu[4], (void *)(buf + 10));
+	KUNIT_EXPECT_NULL(test, cpu[5]);
+	KUNIT_EXPECT_PTR_EQ(test, cpu[6], coh);
+	KUNIT_EXPECT_NULL(test, cpu[7]);
+	KUNIT_EXPECT_PTR_EQ(test, cpu[8], page_address(a));
+
+	scx_os_dma_free(dev, PAGE_SIZE, coh, coh_dma);
+	scx_os_dma_unmap(dev, tx, 300, SCX_DMA_SINGLE);
+	scx_dma_pool_del(dev, pool);
+	page_pool_put_full_page(pool, a, false);
+	page_pool_put_full_page(pool, b, false);
+	page_pool_put_full_page(other, q, false);
+	page_pool_destroy(pool);
+	page_pool_destroy(other);
+	synchronize_rcu();
+}
+
 /* The debugfs hook: the next skb head reaches the core unreachable; the unmap finds the real one. */
 static void scx_dma_inject(struct kunit *test)
 {
@@ -229,6 +303,7 @@ static struct kunit_case scx_dma_cases[] = {
 	KUNIT_CASE(scx_dma_frag_refcount),
 	KUNIT_CASE(scx_dma_coherent),
 	KUNIT_CASE(scx_dma_pool_pages),
+	KUNIT_CASE(scx_dma_batch_as_single),
 	KUNIT_CASE(scx_dma_inject),
 	KUNIT_CASE(scx_dma_pair_fault_recovers),
 	{}

@@ -305,32 +305,35 @@ void scx_dma_pool_del(struct device *dev, struct page_pool *pool)
 }
 
 /*
- * [dma, dma + len) inside a page of one of this adapter's pools, inside
- * the pool's mapping of that page. Only a page_pool page takes the RCU
- * read lock (for the pool table): rings and TX buffers fail the signature
- * test before it.
+ * The page order this adapter registered pool @pp with, or -1 when it did
+ * not register it. @pp is compared, never dereferenced; only this lookup
+ * takes the RCU read lock (for the pool table).
  */
-static bool scx_pool_page_covers(struct scx_dma_view *v, struct page *page, u64 dma, u32 len)
+static int scx_pool_order(struct scx_dma_view *v, const struct page_pool *pp)
 {
-	const struct page_pool *pp;
 	struct scx_dma_pool *e;
-	bool ok = false;
-	u64 base;
+	int order = -1;
 
-	page = compound_head(page);
-	if ((READ_ONCE(page->pp_magic) & ~0x3UL) != PP_SIGNATURE)
-		return false;
-	pp = READ_ONCE(page->pp);
 	rcu_read_lock();
 	hash_for_each_possible_rcu(v->pools, e, node, (unsigned long)pp) {
-		if (e->pool != pp)
-			continue;
-		base = scx_rx_page_dma(page);
-		ok = dma >= base && dma - base + len <= (PAGE_SIZE << e->order);
-		break;
+		if (e->pool == pp) {
+			order = e->order;
+			break;
+		}
 	}
 	rcu_read_unlock();
-	return ok;
+	return order;
+}
+
+/*
+ * The pool a compound head @page belongs to, when it is a page_pool page
+ * (rings and TX buffers fail the signature test); else NULL.
+ */
+static const struct page_pool *scx_page_pool_of(struct page *page)
+{
+	if ((READ_ONCE(page->pp_magic) & ~0x3UL) != PP_SIGNATURE)
+		return NULL;
+	return READ_ONCE(page->pp);
 }
 
 /* ---- the device's view ---- */
@@ -355,21 +358,43 @@ static __always_inline bool scx_dma_ram(struct device *dev, u64 dma, u32 len, ph
 }
 
 /*
- * The view on: RAM, and inside a page_pool page of this adapter or pages
- * that coherent or streaming mappings cover. Out of line, so that with the
- * view off scx_os_dma_to_cpu() is the plain translation behind one jump.
+ * The view on: [dma, dma + len) is RAM, and inside a page_pool page of
+ * this adapter, within the pool's mapping of it, or in pages that coherent
+ * or streaming mappings cover. *pp and *order carry the pool looked up
+ * last from one range to the next (NULL at first): a striding WQE's pages
+ * are all of one pool.
  */
-static noinline void *scx_view_to_cpu(struct device *dev, u64 dma, u32 len)
+static __always_inline void *scx_view_range(struct scx_dma_view *v, struct device *dev, u64 dma,
+					     u32 len, const struct page_pool **pp, int *order)
 {
-	struct scx_dma_view *v = scx_view(dev);
+	const struct page_pool *pool;
+	struct page *page;
 	phys_addr_t phys;
+	u64 base;
 
 	if (unlikely(!v || dma + (len ? len - 1 : 0) < dma) || !scx_dma_ram(dev, dma, len, &phys))
 		return NULL;
-	if (likely(scx_pool_page_covers(v, pfn_to_page(PHYS_PFN(phys)), dma, len) ||
-		   scx_pages_mapped(v, dma, len)))
-		return phys_to_virt(phys);
-	return NULL;
+	page = compound_head(pfn_to_page(PHYS_PFN(phys)));
+	pool = scx_page_pool_of(page);
+	if (likely(pool)) {
+		if (pool != *pp) {
+			*order = scx_pool_order(v, pool);
+			*pp = pool;
+		}
+		base = scx_rx_page_dma(page);
+		if (likely(*order >= 0 && dma >= base && dma - base + len <= (PAGE_SIZE << *order)))
+			return phys_to_virt(phys);
+	}
+	return scx_pages_mapped(v, dma, len) ? phys_to_virt(phys) : NULL;
+}
+
+/* Out of line, so that with the view off scx_os_dma_to_cpu() is the plain translation behind one jump. */
+static noinline void *scx_view_to_cpu(struct device *dev, u64 dma, u32 len)
+{
+	const struct page_pool *pp = NULL;
+	int order = -1;
+
+	return scx_view_range(scx_view(dev), dev, dma, len, &pp, &order);
 }
 
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
@@ -391,6 +416,30 @@ void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 		return scx_view_to_cpu(os_dev, dma, len);
 	}
 	return likely(scx_dma_ram(os_dev, dma, len, &phys)) ? phys_to_virt(phys) : NULL;
+}
+
+/*
+ * A call per WQE instead of one per page: the pool is looked up once, and
+ * neither the call nor the TX hint (no page_pool page is in it) is paid
+ * per range.
+ */
+void scx_os_dma_to_cpu_n(void *os_dev, const uint64_t *dma, const uint32_t *len, void **cpu,
+			 uint32_t n)
+{
+	struct scx_dma_view *v = scx_view(os_dev);
+	const struct page_pool *pp = NULL;
+	int order = -1;
+	phys_addr_t phys;
+	u32 i;
+
+	if (!scx_dma_view_on()) {
+		for (i = 0; i < n; i++)
+			cpu[i] = likely(scx_dma_ram(os_dev, dma[i], len[i], &phys)) ?
+				 phys_to_virt(phys) : NULL;
+		return;
+	}
+	for (i = 0; i < n; i++)
+		cpu[i] = scx_view_range(v, os_dev, dma[i], len[i], &pp, &order);
 }
 
 /* ---- coherent memory ---- */

@@ -103,6 +103,13 @@ void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 	return (void *)(uintptr_t)dma;
 }
 
+void scx_os_dma_to_cpu_n(void *os_dev, const uint64_t *dma, const uint32_t *len, void **cpu,
+			 uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		cpu[i] = scx_os_dma_to_cpu(os_dev, dma[i], len[i]);
+}
+
 void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
 {
 	(void)os_dev;

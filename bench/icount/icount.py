@@ -18,9 +18,10 @@ setup around a run (the marker program, pktgen's configuration, counters
 read before and after) cancels. Groups (softcx's functions by name):
 
   device model    softcx::hw::*, softcx::bus::* (the doorbell entry,
-                  src/hw/doorbell.cpp), scx_hw_*, scx_os_dma_to_cpu (the
-                  OS layer's DMA translation, called only by src/hw) and
-                  its out-of-line DMA view half scx_view_to_cpu
+                  src/hw/doorbell.cpp), scx_hw_*, scx_os_dma_to_cpu and
+                  scx_os_dma_to_cpu_n (the OS layer's DMA translation,
+                  called only by src/hw) and its out-of-line DMA view half
+                  scx_view_to_cpu
   driver TX       softcx::en::* whose name starts with sq_ or xdpsq_ or
                   holds "tx" or "xmit", or whose first parameter is an
                   Sq* (post_wqe, complete_wqes, release_wqe: the SQ and the
@@ -124,7 +125,7 @@ def classify(raw, dem, mod):
     if mod != "softcx":
         return "rest of kernel"
     if ("softcx::hw::" in dem or "softcx::bus::" in dem or raw.startswith("scx_hw_")
-            or raw in ("scx_os_dma_to_cpu", "scx_view_to_cpu")):
+            or raw in ("scx_os_dma_to_cpu", "scx_view_to_cpu", "scx_os_dma_to_cpu_n")):
         return "device model"
     if "softcx::en::" in dem or raw.startswith("scx_channel_"):
         b = base_name(dem) if "softcx::en::" in dem else raw[len("scx_channel_"):]

@@ -30,6 +30,13 @@ void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma);
  * range is not memory the device may reach. Any context.
  */
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len);
+/*
+ * The same for n ranges at once (a striding RQ WQE's pages, when the device
+ * starts the WQE): cpu[i] is what scx_os_dma_to_cpu(os_dev, dma[i], len[i])
+ * returns, at less cost per range than a call each. Any context.
+ */
+void scx_os_dma_to_cpu_n(void *os_dev, const uint64_t *dma, const uint32_t *len, void **cpu,
+			 uint32_t n);
 
 /* Unmap a TX mapping the shim made (kind: SCX_DMA_SINGLE or SCX_DMA_PAGE). */
 enum { SCX_DMA_SINGLE = 0, SCX_DMA_PAGE = 1 };

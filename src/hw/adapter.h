@@ -35,6 +35,8 @@ namespace softcx::hw {
 constexpr u32 kMaxFunctions = 16;
 constexpr u32 kMaxSqs = 384;
 constexpr u32 kMaxRqs = 128;
+/* Data segments of a striding RQ WQE at most (its largest log_wq_stride, less the next segment). */
+constexpr u32 kMaxStridingSegs = (1u << prm::kRxWqeStridingMaxLogStride) / 16 - 1;
 constexpr u32 kMaxCqs = kMaxSqs + kMaxRqs;	/* one for every queue */
 /* RSS objects: a channel set's default one and its contexts, two sets during a switch */
 constexpr u32 kMaxRss = 64;
@@ -257,8 +259,8 @@ struct Rq {
 	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */
 	u32 stride;			/* its next free stride */
 	StridingShape wqe_shape;	/* its data segments, as the device read them */
-	u32 xlat_seg;			/* the segment of it translated last (kNoXlat: none) ... */
-	u8 *xlat_cpu;			/* ... and where it is for the CPU (striding_write) */
+	u32 seg_n;			/* its data segments ... */
+	void *seg_cpu[kMaxStridingSegs];	/* ... where each is for the CPU (NULL: a DMA fault) */
 	u8 vsd;				/* VLAN strip disable (prm::CreateRqIn vsd) */
 	u8 scatter_fcs;			/* the FCS follows each frame (prm::CreateRqIn) */
 	ShampoRq shampo;

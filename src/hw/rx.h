@@ -176,9 +176,6 @@ inline bool rq_has_wqe(Function *fn, Rq *rq)
 
 /* ---- striding RQ ---- */
 
-/* Rq::xlat_seg of a WQE none of whose segments was translated yet. */
-constexpr u32 kNoXlat = ~0u;
-
 /*
  * Data segment k of the current WQE, from the ring. The device fetches
  * the descriptor once, when it starts the WQE (striding_wqe_ok counts
@@ -197,12 +194,24 @@ inline u32 striding_nsegs(const Rq *rq)
 {
 	return ((1u << rq->log_wqe_bytes) - (u32)sizeof(prm::SrqNextSeg)) / (u32)sizeof(prm::DataSeg);
 }
+static_assert(kMaxStridingSegs ==
+	      ((1u << prm::kRxWqeStridingMaxLogStride) - sizeof(prm::SrqNextSeg)) / sizeof(prm::DataSeg));
+
+/*
+ * Translate the current WQE's first n data segments (Rq::seg_cpu), in one
+ * scx_os_dma_to_cpu_n() call: out of line, once per WQE.
+ */
+void striding_xlat(Function *fn, Rq *rq, u32 n);
 
 /*
  * A WQE the device starts to fill must describe exactly its buffer
  * (stride size x strides) with the reserved lkey; anything else is a
  * malformed WQE: length error, the RQ stops. The shape of its segments
- * is kept for striding_write (hw/striding.h).
+ * is kept for striding_write (hw/striding.h), and so is where each
+ * segment is for the CPU: the device translates the whole buffer when it
+ * starts the WQE, as an IOTLB it keeps until the WQE is done. The driver
+ * owns none of those pages until then; a segment it may not reach is a
+ * DMA fault when the first frame reaches it.
  */
 inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 {
@@ -224,20 +233,21 @@ inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 	}
 	bus_add(&fn->bus.rd_desc_bytes, (u64)k * sizeof(prm::DataSeg));
 	rq->wqe_shape = striding_shape(scan);
-	rq->xlat_seg = kNoXlat;
-	*syndrome = prm::kSyndLocalLengthErr;
-	return have == want;
+	if (have != want) {
+		*syndrome = prm::kSyndLocalLengthErr;
+		return false;
+	}
+	striding_xlat(fn, rq, k);
+	return true;
 }
 
 /*
  * Scatter len bytes at offset off of the current WQE's buffer (off + len
  * within it); false on a DMA fault. The first segment written is found
- * from the WQE's shape, or by walking the WQE. The device translates a
- * segment whole when it first writes to it and keeps the last one it
- * translated for the next frame (one entry of an IOTLB, emptied when a
- * WQE starts): a page segment holds several strides, and a translation
- * costs about 50 instructions (scx_os_dma_to_cpu, 106 -> 80 a packet at
- * burst 32 with the driver's 2 KiB strides, bench/vm/icount.sh).
+ * from the WQE's shape, or by walking the WQE; each segment was
+ * translated when the WQE started (striding_wqe_ok): with the DMA view,
+ * one translation per page cost about 145 instructions, 72 a packet with
+ * the driver's 2 KiB strides (bench/vm/icount.sh, performance-history.md).
  */
 [[gnu::always_inline]] inline bool striding_write(Function *fn, Rq *rq, u32 off, const u8 *data,
 						  u32 len)
@@ -246,22 +256,19 @@ inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 
 	if (rq->wqe_shape.log_seg != kSegWalk)
 		k = striding_locate(rq->wqe_shape, &off);
-	for (; len && k < striding_nsegs(rq); k++) {
-		prm::DataSeg d = striding_seg(rq, k);
-		u32 n = d.byte_count.get();
+	for (; len && k < rq->seg_n; k++) {
+		u32 n = striding_seg(rq, k).byte_count.get();
 		if (off >= n) {
 			off -= n;
 			continue;
 		}
-		if (k != rq->xlat_seg) {
-			u8 *seg = static_cast<u8 *>(dma_translate(fn, d.addr.get(), n));
-			if (!seg)
-				return false;
-			rq->xlat_seg = k;
-			rq->xlat_cpu = seg;
+		u8 *seg = static_cast<u8 *>(rq->seg_cpu[k]);
+		if (__builtin_expect(!seg, 0)) {
+			bus_add(&fn->bus.dma_faults, 1);
+			return false;
 		}
 		n = n - off < len ? n - off : len;
-		__builtin_memcpy(rq->xlat_cpu + off, data, n);
+		__builtin_memcpy(seg + off, data, n);
 		bus_add(&fn->bus.wr_data_bytes, n);
 		data += n;
 		len -= n;

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * A striding RQ WQE's shape (hw/striding.h), learned once per WQE when the
- * device starts it.
+ * What the device learns of a striding RQ WQE once, when it starts it:
+ * its shape (hw/striding.h) and where its segments are (hw/rx.h).
  */
+#include "hw/rx.h"
 #include "hw/striding.h"
 
 namespace softcx::hw {
@@ -21,6 +22,20 @@ StridingShape striding_shape(const StridingShapeScan &scan)
 	    (scan.n > 2 && scan.second != 1u << l) || scan.last > 1u << l)
 		return { scan.first, kSegWalk };
 	return { scan.first, l };
+}
+
+void striding_xlat(Function *fn, Rq *rq, u32 n)
+{
+	u64 dma[kMaxStridingSegs] SCX_SCRATCH;
+	u32 len[kMaxStridingSegs] SCX_SCRATCH;
+
+	for (u32 k = 0; k < n; k++) {
+		prm::DataSeg d = striding_seg(rq, k);
+		dma[k] = d.addr.get();
+		len[k] = d.byte_count.get();
+	}
+	scx_os_dma_to_cpu_n(os_dev_of(fn), dma, len, rq->seg_cpu, n);
+	rq->seg_n = n;
 }
 
 } /* namespace softcx::hw */

@@ -347,14 +347,31 @@ void scx_os_dma_free(void *os_dev, uint32_t size, void *cpu, uint64_t dma)
 	free(cpu);
 }
 
-void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
+/* scx_os_dma_to_cpu_n() calls (host::dma_to_cpu_batches). */
+static uint64_t g_dma_batches;
+
+static void *dma_to_cpu_locked(uint64_t dma, uint32_t len)
 {
-	(void)os_dev;
-	std::lock_guard<std::recursive_mutex> l(g_mu);
 	const DmaRange *r = dma_find(dma, len);
 	if (!r || r->revoked)
 		return nullptr;
 	return static_cast<uint8_t *>(r->cpu) + (dma - r->dma);
+}
+
+void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
+{
+	(void)os_dev;
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return dma_to_cpu_locked(dma, len);
+}
+
+void scx_os_dma_to_cpu_n(void *os_dev, const uint64_t *dma, const uint32_t *len, void **cpu,
+			 uint32_t n)
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	g_dma_batches++;
+	for (uint32_t i = 0; i < n; i++)
+		cpu[i] = dma_to_cpu_locked(dma[i], len[i]);
 }
 
 void scx_os_dma_unmap(void *os_dev, uint64_t dma, uint32_t len, uint32_t kind)
@@ -784,6 +801,12 @@ void dma_revoke(uint64_t dma)
 		return;
 	}
 	it->second.revoked = true;
+}
+
+uint64_t dma_to_cpu_batches()
+{
+	std::lock_guard<std::recursive_mutex> l(g_mu);
+	return g_dma_batches;
 }
 
 size_t dma_regions()

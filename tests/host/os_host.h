@@ -50,6 +50,8 @@ size_t dma_coherent_regions();	/* from scx_os_dma_alloc */
 size_t dma_tx_mappings();	/* from dma_map, not yet unmapped */
 /* An address no range covers (for negative tests). */
 uint64_t dma_unmapped_addr();
+/* scx_os_dma_to_cpu_n() calls so far (a striding WQE's pages each). */
+uint64_t dma_to_cpu_batches();
 
 /* ---- RX buffers (scx_os_rxq_*) ---- */
 size_t rx_buffers_outstanding();	/* allocated and neither delivered nor recycled */

@@ -229,6 +229,7 @@ TEST_F(HwStriding, PacketsTakeConsecutiveStridesAcrossSegments)
 {
 	setup(2, 6, 9, 1024);
 	const uint64_t desc0 = query_bus(fn1).rd_desc_bytes.get();
+	const uint64_t xlat0 = host::dma_to_cpu_batches();
 	const uint32_t lens[] = { 60, 64, 65, 128, 1000, 1514, 129, 900 };
 	std::vector<frames::Bytes> sent;
 	std::vector<uint16_t> at;
@@ -247,8 +248,9 @@ TEST_F(HwStriding, PacketsTakeConsecutiveStridesAcrossSegments)
 	EXPECT_EQ(rx[0].l3_type(), prm::kCqeL3Ipv4);
 	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok);
 	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 0u);
-	/* the WQE's 32 data segments are fetched once, not once per packet */
+	/* the WQE's 32 data segments are fetched and translated once, not once per packet */
 	EXPECT_EQ(query_bus(fn1).rd_desc_bytes.get() - desc0, 32 * sizeof(prm::DataSeg));
+	EXPECT_EQ(host::dma_to_cpu_batches() - xlat0, 1u);
 }
 
 /*
