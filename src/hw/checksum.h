@@ -63,22 +63,40 @@ inline u16 net_order(u16 folded)
 #endif
 }
 
+/* a + b with the carry out added back in: one's-complement addition of 64-bit words */
+[[gnu::always_inline]] inline u64 csum_add64(u64 a, u64 b)
+{
+	u64 r;
+	return __builtin_add_overflow(a, b, &r) ? r + 1 : r;
+}
+
 /*
  * The one's-complement sum of [p, p + len) in the CPU's load order,
- * unfolded: 32-bit words, then a 16-bit one, then an odd last byte as
- * the high byte of a big-endian word padded with 0.
+ * unfolded: 64-bit words two at a time with end-around carries (an add
+ * and an add-with-carry each; 2^64 - 1 is a multiple of 0xffff, so the
+ * fold is the same as over 16-bit words), then folded to 33 bits so that
+ * callers may add a few more 32-bit words without a carry; then a 32-bit
+ * word, a 16-bit one, and an odd last byte as the high byte of a
+ * big-endian word padded with 0. 0 only when every byte is.
  */
 [[gnu::always_inline]] inline u64 csum_words(const u8 *p, u32 len)
 {
-	u64 s = 0;
+	u64 w = 0;
 	u32 i = 0;
 
-	for (; i + 8 <= len; i += 8) {
-		u32 a, b;
-		__builtin_memcpy(&a, p + i, 4);
-		__builtin_memcpy(&b, p + i + 4, 4);
-		s += (u64)a + b;
+	for (; i + 16 <= len; i += 16) {
+		u64 a, b;
+		__builtin_memcpy(&a, p + i, 8);
+		__builtin_memcpy(&b, p + i + 8, 8);
+		w = csum_add64(csum_add64(w, a), b);
 	}
+	if (i + 8 <= len) {
+		u64 a;
+		__builtin_memcpy(&a, p + i, 8);
+		w = csum_add64(w, a);
+		i += 8;
+	}
+	u64 s = (w & 0xffffffffu) + (w >> 32);
 	if (i + 4 <= len) {
 		u32 a;
 		__builtin_memcpy(&a, p + i, 4);
