@@ -131,7 +131,9 @@ static unsigned long scx_last_pg(u64 dma, u32 len)
 	return (dma + (len ? len - 1 : 0)) >> PAGE_SHIFT;
 }
 
-static atomic_t *scx_page_count(struct scx_dma_view *v, unsigned long pg)
+/* @hint: a chunk found in the tree becomes the hint (not for a WQE's odd page: see scx_view_range) */
+static __always_inline atomic_t *scx_page_count_at(struct scx_dma_view *v, unsigned long pg,
+						   bool hint)
 {
 	unsigned long ix = pg >> SCX_DMA_CHUNK_SHIFT;
 	struct scx_dma_chunk *c = READ_ONCE(v->hint);
@@ -140,9 +142,15 @@ static atomic_t *scx_page_count(struct scx_dma_view *v, unsigned long pg)
 		c = xa_load(&v->pages, ix);
 		if (!c)
 			return NULL;
-		WRITE_ONCE(v->hint, c);
+		if (hint)
+			WRITE_ONCE(v->hint, c);
 	}
 	return &c->count[pg & (SCX_DMA_CHUNK - 1)];
+}
+
+static atomic_t *scx_page_count(struct scx_dma_view *v, unsigned long pg)
+{
+	return scx_page_count_at(v, pg, true);
 }
 
 /*
@@ -235,12 +243,12 @@ static __always_inline void scx_pages_put(struct scx_dma_view *v, u64 dma, u32 l
 }
 
 /* No RCU needed: chunks live as long as the view (xa_load takes it itself). */
-static bool scx_pages_mapped(struct scx_dma_view *v, u64 dma, u32 len)
+static bool scx_pages_mapped(struct scx_dma_view *v, u64 dma, u32 len, bool hint)
 {
 	unsigned long pg, last = scx_last_pg(dma, len);
 
 	for (pg = scx_first_pg(dma); pg <= last; pg++) {
-		atomic_t *cnt = scx_page_count(v, pg);
+		atomic_t *cnt = scx_page_count_at(v, pg, hint);
 
 		if (!cnt || atomic_read(cnt) <= 0)
 			return false;
@@ -362,10 +370,13 @@ static __always_inline bool scx_dma_ram(struct device *dev, u64 dma, u32 len, ph
  * this adapter, within the pool's mapping of it, or in pages that coherent
  * or streaming mappings cover. *pp and *order carry the pool looked up
  * last from one range to the next (NULL at first): a striding WQE's pages
- * are all of one pool.
+ * are all of one pool. @hint: a page count found in the tree moves the
+ * hint there; a WQE's pages do not (its tail, coherent memory, would take
+ * the hint from the TX buffers' chunk once a WQE).
  */
 static __always_inline void *scx_view_range(struct scx_dma_view *v, struct device *dev, u64 dma,
-					     u32 len, const struct page_pool **pp, int *order)
+					     u32 len, const struct page_pool **pp, int *order,
+					     bool hint)
 {
 	const struct page_pool *pool;
 	struct page *page;
@@ -385,7 +396,7 @@ static __always_inline void *scx_view_range(struct scx_dma_view *v, struct devic
 		if (likely(*order >= 0 && dma >= base && dma - base + len <= (PAGE_SIZE << *order)))
 			return phys_to_virt(phys);
 	}
-	return scx_pages_mapped(v, dma, len) ? phys_to_virt(phys) : NULL;
+	return scx_pages_mapped(v, dma, len, hint) ? phys_to_virt(phys) : NULL;
 }
 
 /* Out of line, so that with the view off scx_os_dma_to_cpu() is the plain translation behind one jump. */
@@ -394,7 +405,7 @@ static noinline void *scx_view_to_cpu(struct device *dev, u64 dma, u32 len)
 	const struct page_pool *pp = NULL;
 	int order = -1;
 
-	return scx_view_range(scx_view(dev), dev, dma, len, &pp, &order);
+	return scx_view_range(scx_view(dev), dev, dma, len, &pp, &order, true);
 }
 
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
@@ -439,7 +450,7 @@ void scx_os_dma_to_cpu_n(void *os_dev, const uint64_t *dma, const uint32_t *len,
 		return;
 	}
 	for (i = 0; i < n; i++)
-		cpu[i] = scx_view_range(v, os_dev, dma[i], len[i], &pp, &order);
+		cpu[i] = scx_view_range(v, os_dev, dma[i], len[i], &pp, &order, false);
 }
 
 /* ---- coherent memory ---- */
