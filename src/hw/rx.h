@@ -245,9 +245,9 @@ inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
  * Scatter len bytes at offset off of the current WQE's buffer (off + len
  * within it); false on a DMA fault. The first segment written is found
  * from the WQE's shape, or by walking the WQE; each segment was
- * translated when the WQE started (striding_wqe_ok): with the DMA view,
- * one translation per page cost about 145 instructions, 72 a packet with
- * the driver's 2 KiB strides (bench/vm/icount.sh, performance-history.md).
+ * translated when the WQE started (striding_wqe_ok), in one call: with the
+ * DMA view, a call per page cost about 145 instructions, the batch about
+ * 110 a page (bench/vm/icount.sh, performance-history.md).
  */
 [[gnu::always_inline]] inline bool striding_write(Function *fn, Rq *rq, u32 off, const u8 *data,
 						  u32 len)
