@@ -365,6 +365,14 @@ static __always_inline bool scx_dma_ram(struct device *dev, u64 dma, u32 len, ph
 	return true;
 }
 
+/* The view off: any RAM translates. */
+static __always_inline void *scx_ram_to_cpu(struct device *dev, u64 dma, u32 len)
+{
+	phys_addr_t phys;
+
+	return likely(scx_dma_ram(dev, dma, len, &phys)) ? phys_to_virt(phys) : NULL;
+}
+
 /*
  * The view on: [dma, dma + len) is RAM, and inside a page_pool page of
  * this adapter, within the pool's mapping of it, or in pages that coherent
@@ -410,8 +418,6 @@ static noinline void *scx_view_to_cpu(struct device *dev, u64 dma, u32 len)
 
 void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 {
-	phys_addr_t phys;
-
 	if (scx_dma_view_on()) {
 		struct scx_dma_view *v = scx_view(os_dev);
 		atomic_t *cnt;
@@ -426,7 +432,7 @@ void *scx_os_dma_to_cpu(void *os_dev, uint64_t dma, uint32_t len)
 			return phys_to_virt(dma_to_phys(os_dev, dma));
 		return scx_view_to_cpu(os_dev, dma, len);
 	}
-	return likely(scx_dma_ram(os_dev, dma, len, &phys)) ? phys_to_virt(phys) : NULL;
+	return scx_ram_to_cpu(os_dev, dma, len);
 }
 
 /*
@@ -440,13 +446,11 @@ void scx_os_dma_to_cpu_n(void *os_dev, const uint64_t *dma, const uint32_t *len,
 	struct scx_dma_view *v = scx_view(os_dev);
 	const struct page_pool *pp = NULL;
 	int order = -1;
-	phys_addr_t phys;
 	u32 i;
 
 	if (!scx_dma_view_on()) {
 		for (i = 0; i < n; i++)
-			cpu[i] = likely(scx_dma_ram(os_dev, dma[i], len[i], &phys)) ?
-				 phys_to_virt(phys) : NULL;
+			cpu[i] = scx_ram_to_cpu(os_dev, dma[i], len[i]);
 		return;
 	}
 	for (i = 0; i < n; i++)

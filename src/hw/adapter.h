@@ -430,11 +430,14 @@ inline u32 dbrec_read(Function *fn, const u32 *dbrec, u32 word)
  * not map that range for this adapter at this moment, as an IOMMU would
  * refuse it. Callers turn NULL into an error CQE or a failed command.
  */
+/* A DMA access the OS's view refused (bus_dma_faults). */
+inline void dma_fault(Function *fn) { bus_add(&fn->bus.dma_faults, 1); }
+
 inline void *dma_translate(Function *fn, u64 dma, u32 len)
 {
 	void *cpu = scx_os_dma_to_cpu(os_dev_of(fn), dma, len);
 	if (__builtin_expect(!cpu, 0))
-		bus_add(&fn->bus.dma_faults, 1);
+		dma_fault(fn);
 	return cpu;
 }
 

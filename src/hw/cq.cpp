@@ -81,12 +81,6 @@ u64 period_deadline(const Cq *cq, u32 m)
 /* The timer clock: `now` when the caller knows it (IrqBatch::now), else read. */
 u64 clock_at(u64 now) { return now ? now : scx_os_timer_now(); }
 
-void timer_kick(Cq *cq, u64 expires)
-{
-	if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
-		cq_timer_start(cq, expires);
-}
-
 /*
  * The event is ours (take_arm() returned true): count it and, where a
  * period runs from EQE, note when it was (one clock read per event; none
@@ -122,7 +116,7 @@ void timer_fired(void *arg)
 	 * expiry here: at worst one more callback, or the event a little early.
 	 */
 	if (moder_period(m) && expires > __atomic_load_n(&cq->timer_expires, __ATOMIC_RELAXED)) {
-		timer_kick(cq, expires);
+		cq_timer_kick(cq, expires);
 		return;
 	}
 	if (take_arm(cq)) {
@@ -153,18 +147,16 @@ bool cq_moder_due_slow(Function *fn, Cq *cq, u32 m, u32 n, u64 now)
 	if (cq_due_now(m, n))
 		goto take;
 	if (moder_mode(m) == prm::kCqPeriodFromCqe) {
-		now = clock_at(now);
-		expires = now + cq_period_ns(m);
-		__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
-	} else {
-		if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))
-			return false;	/* it re-reads the deadline when it fires */
-		expires = period_deadline(cq, m);
-		now = clock_at(now);
-		if (expires <= now)
-			goto take;	/* a period has passed since the last event */
+		cq_restart_period(cq, m, clock_at(now));
+		return false;
 	}
-	timer_kick(cq, expires);
+	if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))
+		return false;	/* it re-reads the deadline when it fires */
+	expires = period_deadline(cq, m);
+	now = clock_at(now);
+	if (expires <= now)
+		goto take;	/* a period has passed since the last event */
+	cq_timer_kick(cq, expires);
 	return false;
 take:
 	if (!take_arm(cq))

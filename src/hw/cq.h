@@ -215,6 +215,22 @@ void cq_timer_start(Cq *cq, u64 expires);
 /* cq_moder_due() past its inline part: m is cq_moder_of(cq). */
 bool cq_moder_due_slow(Function *fn, Cq *cq, u32 m, u32 n, u64 now);
 
+/* Start the CQ's timer for `expires` unless it is queued (then it re-reads the deadline). */
+[[gnu::always_inline]] inline void cq_timer_kick(Cq *cq, u64 expires)
+{
+	if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
+		cq_timer_start(cq, expires);
+}
+
+/* Period from CQE, a CQE at `now` not due by the count: the period starts again from it. */
+[[gnu::always_inline]] inline void cq_restart_period(Cq *cq, u32 m, u64 now)
+{
+	u64 expires = now + cq_period_ns(m);
+
+	__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
+	cq_timer_kick(cq, expires);
+}
+
 /*
  * The CQ is armed with n > 0 CQEs pending: true when the event is due now
  * and ours to raise; else the timer will see to it. now: IrqBatch::now.
@@ -230,11 +246,7 @@ bool cq_moder_due_slow(Function *fn, Cq *cq, u32 m, u32 n, u64 now);
 
 	if (now && !cq_due_now(m, n)) {
 		if (moder_mode(m) == prm::kCqPeriodFromCqe) {
-			u64 expires = now + cq_period_ns(m);
-
-			__atomic_store_n(&cq->deadline, expires, __ATOMIC_SEQ_CST);
-			if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
-				cq_timer_start(cq, expires);
+			cq_restart_period(cq, m, now);
 			return false;
 		}
 		if (__atomic_load_n(&cq->timer_queued, __ATOMIC_SEQ_CST))

@@ -198,48 +198,17 @@ static_assert(kMaxStridingSegs ==
 	      ((1u << prm::kRxWqeStridingMaxLogStride) - sizeof(prm::SrqNextSeg)) / sizeof(prm::DataSeg));
 
 /*
- * Translate the current WQE's first n data segments (Rq::seg_cpu), in one
- * scx_os_dma_to_cpu_n() call: out of line, once per WQE.
- */
-void striding_xlat(Function *fn, Rq *rq, u32 n);
-
-/*
  * A WQE the device starts to fill must describe exactly its buffer
  * (stride size x strides) with the reserved lkey; anything else is a
  * malformed WQE: length error, the RQ stops. The shape of its segments
  * is kept for striding_write (hw/striding.h), and so is where each
  * segment is for the CPU: the device translates the whole buffer when it
- * starts the WQE, as an IOTLB it keeps until the WQE is done. The driver
- * owns none of those pages until then; a segment it may not reach is a
- * DMA fault when the first frame reaches it.
+ * starts the WQE, in the same walk of its segments, as an IOTLB it keeps
+ * until the WQE is done. The driver owns none of those pages until then;
+ * a segment it may not reach is a DMA fault when the first frame reaches
+ * it. Out of line (hw/striding.cpp): once per WQE.
  */
-inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
-{
-	u64 want = 1ull << (rq->log_stride + rq->log_num_strides), have = 0;
-	StridingShapeScan scan;
-	u32 k;
-
-	for (k = 0; k < striding_nsegs(rq) && have < want; k++) {
-		prm::DataSeg d = striding_seg(rq, k);
-		u32 n = d.byte_count.get();
-		if (!n)
-			break;
-		if (d.lkey.get() != prm::kReservedLkey) {
-			*syndrome = prm::kSyndLocalProtErr;
-			return false;
-		}
-		scan.add(n);
-		have += n;
-	}
-	bus_add(&fn->bus.rd_desc_bytes, (u64)k * sizeof(prm::DataSeg));
-	rq->wqe_shape = striding_shape(scan);
-	if (have != want) {
-		*syndrome = prm::kSyndLocalLengthErr;
-		return false;
-	}
-	striding_xlat(fn, rq, k);
-	return true;
-}
+bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome);
 
 /*
  * Scatter len bytes at offset off of the current WQE's buffer (off + len
@@ -264,7 +233,7 @@ inline bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 		}
 		u8 *seg = static_cast<u8 *>(rq->seg_cpu[k]);
 		if (__builtin_expect(!seg, 0)) {
-			bus_add(&fn->bus.dma_faults, 1);
+			dma_fault(fn);
 			return false;
 		}
 		n = n - off < len ? n - off : len;

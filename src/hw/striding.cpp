@@ -24,18 +24,37 @@ StridingShape striding_shape(const StridingShapeScan &scan)
 	return { scan.first, l };
 }
 
-void striding_xlat(Function *fn, Rq *rq, u32 n)
+bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome)
 {
+	u64 want = 1ull << (rq->log_stride + rq->log_num_strides), have = 0;
 	u64 dma[kMaxStridingSegs] SCX_SCRATCH;
 	u32 len[kMaxStridingSegs] SCX_SCRATCH;
+	StridingShapeScan scan;
+	u32 k;
 
-	for (u32 k = 0; k < n; k++) {
+	for (k = 0; k < striding_nsegs(rq) && have < want; k++) {
 		prm::DataSeg d = striding_seg(rq, k);
+		u32 n = d.byte_count.get();
+		if (!n)
+			break;
+		if (d.lkey.get() != prm::kReservedLkey) {
+			*syndrome = prm::kSyndLocalProtErr;
+			return false;
+		}
+		scan.add(n);
+		have += n;
 		dma[k] = d.addr.get();
-		len[k] = d.byte_count.get();
+		len[k] = n;
 	}
-	scx_os_dma_to_cpu_n(os_dev_of(fn), dma, len, rq->seg_cpu, n);
-	rq->seg_n = n;
+	bus_add(&fn->bus.rd_desc_bytes, (u64)k * sizeof(prm::DataSeg));
+	rq->wqe_shape = striding_shape(scan);
+	if (have != want) {
+		*syndrome = prm::kSyndLocalLengthErr;
+		return false;
+	}
+	scx_os_dma_to_cpu_n(os_dev_of(fn), dma, len, rq->seg_cpu, k);
+	rq->seg_n = k;
+	return true;
 }
 
 } /* namespace softcx::hw */
