@@ -223,8 +223,26 @@ bool striding_wqe_ok(Function *fn, Rq *rq, u8 *syndrome);
 {
 	u32 k = 0;
 
-	if (rq->wqe_shape.log_seg != kSegWalk)
+	if (rq->wqe_shape.log_seg != kSegWalk) {
 		k = striding_locate(rq->wqe_shape, &off);
+		/*
+		 * The usual frame lies in one segment: by the shape's size for
+		 * it, no segment read from the ring. The last segment may be
+		 * shorter than that, but a frame that starts in it ends in it
+		 * (off + len is within the buffer).
+		 */
+		u32 n = k ? 1u << rq->wqe_shape.log_seg : rq->wqe_shape.first;
+		if (__builtin_expect(off + len <= n, 1)) {
+			u8 *seg = static_cast<u8 *>(rq->seg_cpu[k]);
+			if (__builtin_expect(!seg, 0)) {
+				dma_fault(fn);
+				return false;
+			}
+			__builtin_memcpy(seg + off, data, len);
+			bus_add(&fn->bus.wr_data_bytes, len);
+			return true;
+		}
+	}
 	for (; len && k < rq->seg_n; k++) {
 		u32 n = striding_seg(rq, k).byte_count.get();
 		if (off >= n) {
