@@ -67,7 +67,7 @@ __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::
 {
 	u16 ix = rq->cc & rq->mask;
 	RxSlot *slot = &rq->slots[ix];
-	scx_rx_pkt pkt;
+	scx_rx_pkt pkt SCX_SCRATCH;	/* every field written below (rx_pkt_meta: the CQE's) */
 
 	u8 op = cqe->opcode();
 	/* the CQE names the next posted WQE */

@@ -109,7 +109,8 @@ __attribute__((always_inline)) inline void handle_striding_cqe(Rq *rq, const prm
 	mpw_handle_cqe<false>(rq, cqe, [](Rq *r, const prm::Cqe64 *c, MpwPage *pg, u32 len) {
 		const RqLayout &l = r->layout;
 		u32 off = ((u32)c->wqe_counter.get() << l.log_stride) + l.headroom;
-		scx_rx_pkt pkt;
+		/* every field written: here, rx_pkt_meta, and the frame's buffer fields */
+		scx_rx_pkt pkt SCX_SCRATCH;
 
 		if (!mpw_frame_len_ok(r, len))
 			return;

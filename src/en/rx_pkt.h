@@ -49,6 +49,7 @@ inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask, u8 
 	pkt->meta_len = 0;
 	pkt->vlan = cqe->has_vlan();
 	pkt->vlan_tci = cqe->vlan_info.get();
+	pkt->rsvd = 0;
 }
 
 /*

@@ -172,7 +172,8 @@ void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u6
 		mac_rx(fn, data, len);
 	}
 
-	RxFrame f;
+	/* pi by parse_frame, rss by the steering that lets the frame on: no zeroing first */
+	RxFrame f SCX_SCRATCH;
 	f.data = data;
 	f.len = len;
 	f.fcs = 0;
