@@ -297,14 +297,16 @@ template <bool Ledger>
 /*
  * Post one CQE whose fields fill(cqe) writes on a zeroed CQE: in its slot
  * on an in_place CQ, else built here and posted by cq_post(). False,
- * nothing written, when the CQ has no room (cq_has_room()).
+ * nothing written, when the CQ has no room (cq_has_room()). room_checked:
+ * the caller found room under the queue's lock and posted nothing since
+ * (room only grows meanwhile), so an in_place CQ does not look again.
  */
 template <typename Fill>
 [[gnu::always_inline]] inline bool cq_post_built(Function *fn, Cq *cq, u8 opcode, IrqBatch *irqs,
-						 Fill &&fill)
+						 Fill &&fill, bool room_checked = false)
 {
 	if (__builtin_expect(cq->in_place, 1)) {
-		if (!cq_has_room(fn, cq, irqs))
+		if (!room_checked && !cq_has_room(fn, cq, irqs))
 			return false;
 		fill(cq_open_slot(cq));
 		cq_post_open(fn, cq, opcode, irqs);

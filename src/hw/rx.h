@@ -141,13 +141,15 @@ inline u8 l3_cqe_type(const RxFrame &f)
  * A packet's CQE, its fields written by fill(cqe) on a zeroed CQE: in its
  * slot where the CQ takes CQEs in place (cq_post_built), else built here
  * and posted by rx_cqe(). False, nothing written, when the CQ has no room.
+ * room_checked: as cq_post_built()'s (the placements check for room before
+ * they write the frame).
  */
 template <typename Fill>
 [[gnu::always_inline]] inline bool rx_cqe_build(Function *fn, Rq *rq, u8 opcode, u16 next,
-						IrqBatch *irqs, Fill &&fill)
+						IrqBatch *irqs, bool room_checked, Fill &&fill)
 {
 	if (__builtin_expect(rq->cq->in_place, 1))
-		return cq_post_built(fn, rq->cq, opcode, irqs, fill);
+		return cq_post_built(fn, rq->cq, opcode, irqs, fill, room_checked);
 	prm::Cqe64 cqe;
 	__builtin_memset(&cqe, 0, sizeof(cqe));
 	fill(&cqe);

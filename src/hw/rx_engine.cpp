@@ -81,7 +81,8 @@ namespace {
 	bus_add(&fn->bus.wr_data_bytes, n);
 
 	u16 wc = (u16)rq->cc;
-	rx_cqe_build(fn, rq, prm::kCqeRespSend, (u16)(wc + 1), irqs,
+	/* room checked above, nothing posted since */
+	rx_cqe_build(fn, rq, prm::kCqeRespSend, (u16)(wc + 1), irqs, true,
 		     [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
 			     fill_rx_cqe_fields(f, cqe);
 			     cqe->byte_cnt.set(n);
@@ -125,7 +126,9 @@ namespace {
 		bus_add(&fn->qc.rx_cq_overrun, 1);
 		return;
 	}
-	if (rq->stride && rq->stride + need > nstrides)
+	/* filler CQEs may take the room found above */
+	bool filled = rq->stride && rq->stride + need > nstrides;
+	if (filled)
 		striding_fill(fn, rq, irqs);
 	if (!rq->stride) {
 		if (!rq_has_wqe(fn, rq)) {
@@ -144,7 +147,7 @@ namespace {
 
 	/* a filler CQE took the last slot: the frame's CQE overruns the CQ */
 	if (__builtin_expect(!rx_cqe_build(fn, rq, prm::kCqeRespSend, (u16)(rq->stride + need), irqs,
-					   [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
+					   !filled, [&](prm::Cqe64 *cqe) __attribute__((always_inline)) {
 						   fill_rx_cqe_fields(f, cqe);
 						   striding_cqe(rq, n | need << prm::kMpwrqCqeStridesShift,
 								cqe);

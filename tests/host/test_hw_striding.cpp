@@ -293,6 +293,36 @@ TEST_F(HwStriding, FillerCqeForTheStridesLeft)
 	expect_packet(rx[3], third, 1, 0);
 }
 
+/*
+ * The filler CQE takes the CQ's last free slot: the frame's own CQE then
+ * has no room, although there was room when the frame came. The device
+ * writes nothing over an unread CQE: the frame counts as rx_cq_overrun and
+ * the CQ stops in OVERFLOW, as for any overrun.
+ */
+TEST_F(HwStriding, FillerTakingTheLastSlotOverrunsTheFramesCqe)
+{
+	setup(2, 8, 4, 4096, true, 2);	/* 16 strides of 256 B; a CQ of 4 */
+	frames::Bytes f[3] = { frame_of(1000, 1), frame_of(1000, 2), frame_of(1000, 3) };
+	for (const frames::Bytes &b : f)
+		l.send(b, 0, 0, false);	/* 4 strides each: 12 of 16 used, 3 CQEs */
+	l.send(frame_of(1100, 4), 0, 0, false);	/* 5 strides: filler for 12..15 in the 4th slot */
+
+	EXPECT_EQ(query_q(fn1).rx_cq_overrun.get(), 1u);
+	EXPECT_EQ(query_q(fn1).cq_overrun.get(), 1u);
+	const auto *slots = reinterpret_cast<const prm::Cqe64 *>(cq.ring.cpu);
+	for (uint32_t i = 0; i < 3; i++)
+		EXPECT_EQ(decode(slots[i]).stride, 4 * i) << "slot " << i << " overwritten";
+	auto rx = cq.poll_all();
+	ASSERT_EQ(rx.size(), 4u);
+	for (uint32_t i = 0; i < 3; i++)
+		expect_packet(rx[i], f[i], 0, (uint16_t)(4 * i));
+	Got g = decode(rx[3]);
+	EXPECT_TRUE(g.filler);
+	EXPECT_EQ(g.stride, 12);
+	EXPECT_EQ(g.strides, 4u);
+	EXPECT_EQ(cq.peek(), nullptr) << "the frame's CQE was not written";
+}
+
 /* A WQE filled exactly is retired without a filler; the device follows the list. */
 TEST_F(HwStriding, ExactFitAndLinkedListOrder)
 {
