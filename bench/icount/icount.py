@@ -39,6 +39,13 @@ read before and after) cancels. Groups (softcx's functions by name):
   unsymbolised    kernel blocks below the first or far from any symbol
   user            user-space blocks (not in the kernel total)
 
+Events per packet: how often a few functions were entered, from the
+executions of the block at each one's address (a call starts a block):
+the device model's interrupts (scx_os_raise_irq), its moderation timers'
+fires (scx_os_timer_fire), NAPI polls (scx_napi_poll) and the guest's
+hrtimer interrupts (hrtimer_interrupt), per repetition. They tell what a
+packet's share of the per-event costs is, and why repetitions differ.
+
 softcx module = the five softcx groups. "sender (by function)" = pktgen +
 driver TX + shim TX. With --percpu 1 (the plugin counted per vCPU) also
 "sender (vCPU 0)" = everything the kernel executed on vCPU 0, where
@@ -67,6 +74,11 @@ GROUPS = ["device model", "driver TX", "driver RX/NAPI", "shim TX", "shim RX/oth
 SOFTCX = GROUPS[:5]
 KERNEL_HALF = 0xffff800000000000
 FAR = 1 << 20  # a block further than this past its symbol is unsymbolised
+# (label, kallsyms name): functions whose entries per packet are printed
+EVENTS = [("device interrupts", "scx_os_raise_irq"),
+          ("moderation timer fires", "scx_os_timer_fire"),
+          ("NAPI polls", "scx_napi_poll"),
+          ("hrtimer interrupts", "hrtimer_interrupt")]
 
 
 def load_kallsyms(path):
@@ -146,6 +158,8 @@ class Symbols:
         self.addrs, self.syms = load_kallsyms(path)
         self.dem = demangle(n for n, _ in self.syms)
         self.cache = {}
+        names = dict((n, lbl) for lbl, n in EVENTS)
+        self.entry = dict((a, names[n]) for a, (n, _) in zip(self.addrs, self.syms) if n in names)
 
     def lookup(self, vaddr):
         """-> (function label, group)"""
@@ -167,6 +181,7 @@ class Window:
 
     def __init__(self, path, syms):
         self.func = collections.Counter()
+        self.calls = collections.Counter()  # EVENTS label -> entries
         self.func_cpu = collections.defaultdict(collections.Counter)  # vcpu -> func -> n
         self.total = self.user = 0
         self.total_cpu = []
@@ -185,6 +200,8 @@ class Window:
                     vaddr, cnt = int(p[0], 16), int(p[2])
                     if vaddr < KERNEL_HALF:
                         continue
+                    if vaddr in syms.entry and int(p[1]):
+                        self.calls[syms.entry[vaddr]] += cnt // int(p[1])
                     label, group = syms.lookup(vaddr)
                     self.func[label] += cnt
                     self.group_of[label] = group
@@ -219,6 +236,8 @@ def per_packet(small, big, n_small, n_big, h_small, h_big):
                 if v == 1:	# the receiver's metric: per handled frame
                     r["func_cpu1"][label] = d * dn / dh
     r["user"] = (big.user - small.user) / dn
+    # a count that moved by less than one in the window difference prints as 0
+    r["calls"] = dict((lbl, max(0.0, (big.calls[lbl] - small.calls[lbl]) / dn)) for lbl, _ in EVENTS)
     g = r["group"]
     r["kernel"] = sum(g.values())
     r["module"] = sum(g[x] for x in SOFTCX)
@@ -368,6 +387,12 @@ def main():
                      " vCPU 1 %.1f)" % (mean(s1), spread(s1), mean([r["cpu1_devmodel"] for r in rs])))
         line += " | pps under the plugin %s" % (statistics.median(ppss) if ppss else "-")
         print(line)
+
+    for cfg, rs in res.items():
+        print("RESULT events %s, per packet: " % cfg + "; ".join(
+            "%s %.3f%s" % (lbl, mean([r["calls"][lbl] for r in rs]),
+                           " (reps %s)" % " ".join("%.3f" % r["calls"][lbl] for r in rs) if len(rs) > 1 else "")
+            for lbl, _ in EVENTS))
 
     for spec in a.ratio:
         label, rest = spec.rsplit("=", 1)
