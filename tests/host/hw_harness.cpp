@@ -104,6 +104,17 @@ prm::QueryQCounterOut query_q(Fn *fn)
 	return out;
 }
 
+prm::QueryCqOut query_cq(Fn *fn, uint32_t cqn)
+{
+	prm::DestroyObjIn in = {};
+	prm::QueryCqOut out = {};
+	in.hdr.opcode.set(prm::kCmdQueryCq);
+	in.obj_num.set(cqn);
+	EXPECT_TRUE(bus::cmd_exec(fn, &in, sizeof(in), &out, sizeof(out)));
+	EXPECT_EQ(out.hdr.status, prm::kStatOk);
+	return out;
+}
+
 prm::QueryBusCountersOut query_bus(Fn *fn)
 {
 	prm::CmdIn in;

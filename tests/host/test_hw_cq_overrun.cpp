@@ -21,17 +21,6 @@ const prm::Cqe64 *slot(const Cq &cq, uint32_t ix)
 	return reinterpret_cast<const prm::Cqe64 *>(cq.ring.cpu + (ix & (cq.size() - 1)) * 64);
 }
 
-prm::QueryCqOut query_cq(Fn *fn, uint32_t cqn)
-{
-	prm::DestroyObjIn in = {};
-	prm::QueryCqOut out = {};
-	in.hdr.opcode.set(prm::kCmdQueryCq);
-	in.obj_num.set(cqn);
-	EXPECT_TRUE(bus::cmd_exec(fn, &in, sizeof(in), &out, sizeof(out)));
-	EXPECT_EQ(out.hdr.status, prm::kStatOk);
-	return out;
-}
-
 } /* namespace */
 
 TEST_F(HwCqOverrun, RxNeverOverwritesAnUnreadCqe)

@@ -309,6 +309,7 @@ TEST_F(HwStriding, FillerTakingTheLastSlotOverrunsTheFramesCqe)
 
 	EXPECT_EQ(query_q(fn1).rx_cq_overrun.get(), 1u);
 	EXPECT_EQ(query_q(fn1).cq_overrun.get(), 1u);
+	EXPECT_EQ(query_cq(fn1, cq.cqn).status, prm::kCqStatusOverflow);
 	const auto *slots = reinterpret_cast<const prm::Cqe64 *>(cq.ring.cpu);
 	for (uint32_t i = 0; i < 3; i++)
 		EXPECT_EQ(decode(slots[i]).stride, 4 * i) << "slot " << i << " overwritten";
