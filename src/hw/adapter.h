@@ -424,15 +424,15 @@ inline u32 dbrec_read(Function *fn, const u32 *dbrec, u32 word)
 	return __builtin_bswap32(__atomic_load_n(&dbrec[word], __ATOMIC_ACQUIRE));
 }
 
+/* A DMA access the OS's view refused (bus_dma_faults). */
+inline void dma_fault(Function *fn) { bus_add(&fn->bus.dma_faults, 1); }
+
 /*
  * Every DMA access of the device goes through here: the CPU address behind
  * [dma, dma + len), or NULL (counted in dma_faults) when the OS's view does
  * not map that range for this adapter at this moment, as an IOMMU would
  * refuse it. Callers turn NULL into an error CQE or a failed command.
  */
-/* A DMA access the OS's view refused (bus_dma_faults). */
-inline void dma_fault(Function *fn) { bus_add(&fn->bus.dma_faults, 1); }
-
 inline void *dma_translate(Function *fn, u64 dma, u32 len)
 {
 	void *cpu = scx_os_dma_to_cpu(os_dev_of(fn), dma, len);
