@@ -160,19 +160,27 @@ uint64_t scx_os_clock_ns(void)
 
 struct scx_os_timer {
 	struct hrtimer t;
-	void (*fn)(void *arg);
+	uint64_t (*fn)(void *arg);
 	void *arg;
 };
 
+/*
+ * Re-armed in place when the callback asks: the expiry set here, unlocked,
+ * is safe only because the core lets nobody start the timer meanwhile (a
+ * timer queued under us would sit in the tree at the wrong place).
+ */
 static enum hrtimer_restart scx_os_timer_fire(struct hrtimer *h)
 {
 	struct scx_os_timer *t = container_of(h, struct scx_os_timer, t);
+	uint64_t again = t->fn(t->arg);
 
-	t->fn(t->arg);
-	return HRTIMER_NORESTART;
+	if (!again || WARN_ON_ONCE(hrtimer_is_queued(h)))
+		return HRTIMER_NORESTART;
+	hrtimer_set_expires(h, ns_to_ktime(again));
+	return HRTIMER_RESTART;
 }
 
-struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg)
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg)
 {
 	struct scx_os_timer *t = kmalloc(sizeof(*t), GFP_KERNEL);
 
@@ -201,7 +209,7 @@ void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires)
 	hrtimer_start(&t->t, ns_to_ktime(expires), HRTIMER_MODE_ABS_HARD);
 }
 
-void scx_os_timer_cancel(struct scx_os_timer *t)
+int scx_os_timer_cancel(struct scx_os_timer *t)
 {
-	hrtimer_cancel(&t->t);
+	return hrtimer_cancel(&t->t);
 }

@@ -315,9 +315,10 @@ uint64_t scx_os_clock_ns(void)
  */
 struct scx_os_timer {
 	uint64_t expires;
+	bool queued;
 };
 
-struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg)
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg)
 {
 	(void)fn;
 	(void)arg;
@@ -337,11 +338,15 @@ uint64_t scx_os_timer_now(void)
 void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires)
 {
 	t->expires = expires;
+	t->queued = true;
 }
 
-void scx_os_timer_cancel(struct scx_os_timer *t)
+int scx_os_timer_cancel(struct scx_os_timer *t)
 {
-	(void)t;
+	bool was = t->queued;
+
+	t->queued = false;
+	return was;
 }
 
 void scx_os_tx_free(void *os_channel, void *skb, int napi_budget)

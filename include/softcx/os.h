@@ -90,11 +90,13 @@ uint64_t scx_os_clock_ns(void);
  * (the kernel's hrtimer on CLOCK_MONOTONIC; the host tests' a fake clock
  * they advance by hand). The callback runs in interrupt context (hardirq
  * in the kernel), like the device raising an MSI-X message; it may call
- * scx_os_raise_irq().
+ * scx_os_raise_irq(). It returns 0, or the expiry to run again at (the
+ * timer re-armed from the callback, as an hrtimer's HRTIMER_RESTART: the
+ * caller must make sure that nobody starts the timer meanwhile).
  */
 struct scx_os_timer;
 /* Process context; NULL without memory. */
-struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg);
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg);
 /* Cancels it (waiting for a running callback) and frees it. Process context. */
 void scx_os_timer_destroy(struct scx_os_timer *t);
 /* The timers' clock in ns. Any context. */
@@ -104,8 +106,10 @@ void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires);
 /*
  * Stop it; a callback running on another CPU has finished on return (may
  * spin: never from the callback, nor under a lock the callback takes).
+ * 1: it was queued (a callback that re-armed it counts), and is no more;
+ * 0: it was not.
  */
-void scx_os_timer_cancel(struct scx_os_timer *t);
+int scx_os_timer_cancel(struct scx_os_timer *t);
 
 /* ---- device model -> "interrupt controller" ---- */
 /*

@@ -114,7 +114,7 @@ struct Cq {
 	 */
 	u32 moder;		/* moder_pack(); written by commands */
 	u32 arm_ci;		/* consumer index the last arm named */
-	u32 timer_queued;	/* 1 while the timer is started and its callback not begun */
+	u32 timer_queued;	/* 1 from a start (or a re-arm) until the callback begins: the right to start it */
 	u64 deadline;		/* when the armed CQ's pending CQEs are due (timer clock) */
 	u64 last_event;		/* when the CQ last signalled (period from EQE) */
 	u64 timer_expires;	/* what the timer was last started for: the callback runs no earlier */

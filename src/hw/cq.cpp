@@ -26,6 +26,13 @@
  * (the time is the engine's, IrqBatch::now), nothing while the CQ is not
  * armed. The CQE writer decides those common cases inline (cq.h:
  * cq_moder_due); the rest is here.
+ *
+ * `timer_queued` is also who may start the timer: whoever sets it from 0
+ * (cq_timer_kick), until the callback clears it. A callback that finds the
+ * deadline moved on takes it back the same way and re-arms the timer in
+ * place (the OS's restart, no start call); a start from anyone else then
+ * could leave a queued timer with the expiry changed under it. MODIFY_CQ
+ * takes it too, from a queued timer by cancelling it (cq_timer_take).
  */
 #include "hw/cq.h"
 
@@ -97,8 +104,11 @@ void signalled(Function *fn, Cq *cq, u64 now)
 		__atomic_store_n(&cq->last_event, clock_at(now), __ATOMIC_RELAXED);
 }
 
-/* The CQ's timer (interrupt context): raise the event if the period is over, else wait on. */
-void timer_fired(void *arg)
+/*
+ * The CQ's timer (interrupt context): raise the event if the period is
+ * over, else wait on. Returns the expiry to re-arm at, or 0.
+ */
+u64 timer_fired(void *arg)
 {
 	auto *cq = static_cast<Cq *>(arg);
 	Function *fn = cq->fn;
@@ -106,24 +116,42 @@ void timer_fired(void *arg)
 	__atomic_store_n(&cq->timer_queued, 0, __ATOMIC_SEQ_CST);
 	if (!__atomic_load_n(&cq->armed, __ATOMIC_SEQ_CST) ||
 	    !cq_pending(cq, __atomic_load_n(&cq->pi, __ATOMIC_SEQ_CST)))
-		return;
+		return 0;
 	u32 m = cq_moder_of(cq);
 	u64 expires = period_deadline(cq, m);
 	/*
 	 * It fires no earlier than it was started for, so a deadline not past
 	 * that is due without reading the clock; a later one (CQEs moved it
-	 * on) waits on. A start racing with this callback may leave an older
-	 * expiry here: at worst one more callback, or the event a little early.
+	 * on) waits on: re-armed from here, unless a CQE since the clear above
+	 * has started the timer itself. A start racing with this callback may
+	 * leave an older expiry here: at worst one more callback, or the event
+	 * a little early.
 	 */
 	if (moder_period(m) && expires > __atomic_load_n(&cq->timer_expires, __ATOMIC_RELAXED)) {
-		cq_timer_kick(cq, expires);
-		return;
+		if (__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
+			return 0;
+		__atomic_store_n(&cq->timer_expires, expires, __ATOMIC_RELAXED);
+		return expires;
 	}
 	if (take_arm(cq)) {
 		signalled(fn, cq, 0);
 		raise_event(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED),
 			    load_u32(&cq->num), kCompletion);
 	}
+	return 0;
+}
+
+/*
+ * Take the right to start the timer from whoever has it: a queued timer is
+ * cancelled (its right passes to us), a running callback finishes (it
+ * clears timer_queued or re-arms), a start in flight on another CPU lands
+ * and is cancelled the next time round.
+ */
+void cq_timer_take(Cq *cq)
+{
+	while (__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST) &&
+	       !scx_os_timer_cancel(cq->timer))
+		;
 }
 
 } /* namespace */
@@ -235,7 +263,7 @@ void cq_moder_changed(Function *fn, Cq *cq, IrqBatch *irqs)
 
 		if (moder_mode(m) == prm::kCqPeriodFromCqe)
 			__atomic_store_n(&cq->deadline, now + cq_period_ns(m), __ATOMIC_SEQ_CST);
-		__atomic_store_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST);
+		cq_timer_take(cq);
 		cq_timer_start(cq, now);
 		return;
 	}

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 #include "hw_harness.h"
 
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+
 namespace hwt {
 
 int g_os_dev;
@@ -453,13 +457,13 @@ uint8_t rss_cmd(Fn *fn, uint16_t op, uint32_t obj, const std::vector<uint32_t> &
 /* ---- Link ---- */
 
 void Link::setup(Fn *tx_fn, Fn *rx_fn, uint32_t log_sq, uint32_t log_rq, uint32_t log_cq,
-		 uint32_t fields)
+		 uint32_t fields, uint32_t rx_buf)
 {
 	ASSERT_EQ(txcq.create(tx_fn, log_cq, 1), prm::kStatOk);
 	ASSERT_EQ(sq.create(tx_fn, txcq.cqn, log_sq), prm::kStatOk);
 	ASSERT_EQ(sq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
 	ASSERT_EQ(rxcq.create(rx_fn, log_cq, 2), prm::kStatOk);
-	ASSERT_EQ(rq.create(rx_fn, rxcq.cqn, log_rq, 9216), prm::kStatOk);
+	ASSERT_EQ(rq.create(rx_fn, rxcq.cqn, log_rq, rx_buf), prm::kStatOk);
 	ASSERT_EQ(rq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
 	rq.post(rq.size());
 	ASSERT_EQ(rss_cmd(rx_fn, prm::kCmdCreateRss, 0, { rq.rqn }, fields, kMsKey, &rss),
@@ -501,6 +505,38 @@ void teardown_rx(Fn *fn, Link &l, uint32_t rqn, Cq &cq)
 		EXPECT_EQ(cq.destroy(), prm::kStatOk);
 	}
 	l.teardown();
+}
+
+NapiRun napi_until(Cq &cq, void *ctx, uint32_t vector, uint32_t want)
+{
+	std::mutex mu;
+	std::condition_variable cv;
+	bool fired = false;
+	NapiRun r;
+
+	host::set_irq_hook([&](void *c, uint32_t vec) {
+		if (c != ctx || vec != vector)
+			return;
+		std::lock_guard<std::mutex> g(mu);
+		fired = true;
+		cv.notify_one();
+	});
+	cq.arm();
+	r.arms++;
+	while (r.got < want) {
+		std::unique_lock<std::mutex> g(mu);
+		if (!cv.wait_for(g, std::chrono::seconds(5), [&] { return fired; })) {
+			r.lost = cq.peek() != nullptr;
+			break;
+		}
+		fired = false;
+		g.unlock();
+		r.got += (uint32_t)cq.poll_all().size();
+		cq.arm();
+		r.arms++;
+	}
+	host::set_irq_hook(nullptr);
+	return r;
 }
 
 void Link::send(const Bytes &frame, uint32_t inline_sz, uint8_t cs_flags, bool ce)

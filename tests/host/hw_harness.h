@@ -356,7 +356,7 @@ struct Link {
 	Rq rq;
 	uint32_t rss = 0;
 	void setup(Fn *tx_fn, Fn *rx_fn, uint32_t log_sq = 6, uint32_t log_rq = 6,
-		   uint32_t log_cq = 8, uint32_t fields = kFields4);
+		   uint32_t log_cq = 8, uint32_t fields = kFields4, uint32_t rx_buf = 9216);
 	/* Post one SEND of `frame` (one data segment, optional inline headers), ring the doorbell. */
 	void send(const Bytes &frame, uint32_t inline_sz = 0, uint8_t cs_flags = 0,
 		  bool ce = true);
@@ -374,6 +374,18 @@ struct Link {
  */
 void steer_rx(Fn *fn, Link &l, uint32_t rqn);
 void teardown_rx(Fn *fn, Link &l, uint32_t rqn, Cq &cq);
+
+/*
+ * NAPI on this thread while others produce: wait for cq's event (irq
+ * context ctx, vector), take every CQE, arm again; until `want` CQEs came,
+ * or no event for 5 s. lost: it stopped with CQEs pending, an event lost.
+ */
+struct NapiRun {
+	uint32_t got = 0;
+	uint64_t arms = 0;
+	bool lost = false;
+};
+NapiRun napi_until(Cq &cq, void *ctx, uint32_t vector, uint32_t want);
 
 /* ---- fixture ---- */
 class HwTest : public ::testing::Test {

@@ -201,6 +201,7 @@ std::mutex g_timer_mu;	/* not g_mu: callbacks raise interrupts, which take it */
 uint64_t g_now = 1000000000ull;
 std::function<void()> g_timer_now_hook;	/* on_next_timer_now() */
 std::set<scx_os_timer *> g_timers;
+uint64_t g_timer_starts;	/* scx_os_timer_start() calls: a callback's re-arm is not one */
 
 /* ---- memory ---- */
 int64_t g_zalloc_outstanding;
@@ -222,7 +223,7 @@ uint64_t page_round(uint64_t n)
 } /* namespace */
 
 struct scx_os_timer {
-	void (*fn)(void *arg);
+	uint64_t (*fn)(void *arg);
 	void *arg;
 	bool queued;
 	uint64_t expires;
@@ -241,7 +242,7 @@ uint64_t scx_os_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct scx_os_timer *scx_os_timer_create(void (*fn)(void *arg), void *arg)
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg)
 {
 	auto *t = new scx_os_timer{ fn, arg, false, 0, 0 };
 	std::lock_guard<std::mutex> l(g_timer_mu);
@@ -276,19 +277,23 @@ uint64_t scx_os_timer_now(void)
 void scx_os_timer_start(struct scx_os_timer *t, uint64_t expires)
 {
 	std::lock_guard<std::mutex> l(g_timer_mu);
+	g_timer_starts++;
 	t->queued = true;
 	t->expires = expires;
 }
 
-void scx_os_timer_cancel(struct scx_os_timer *t)
+/* As hrtimer_cancel(): a running callback finishes (and may re-arm) first. */
+int scx_os_timer_cancel(struct scx_os_timer *t)
 {
 	std::unique_lock<std::mutex> l(g_timer_mu);
-	t->queued = false;
 	while (t->running) {
 		l.unlock();
 		std::this_thread::yield();
 		l.lock();
 	}
+	bool was = t->queued;
+	t->queued = false;
+	return was;
 }
 
 void *scx_os_zalloc(uint64_t size)
@@ -1013,11 +1018,28 @@ void clock_advance(uint64_t ns)
 		next->queued = false;
 		next->running++;
 		l.unlock();
-		next->fn(next->arg);
+		uint64_t again = next->fn(next->arg);
 		l.lock();
 		next->running--;
+		if (!again)
+			continue;
+		/* a re-arm from the callback over a start made meanwhile: the kernel's tree would break */
+		bool clash = next->queued;
+		next->queued = true;
+		next->expires = again;
+		if (clash) {
+			l.unlock();
+			host_error("timer %p re-armed by its callback while started meanwhile", (void *)next);
+			l.lock();
+		}
 	}
 	g_now = target;
+}
+
+uint64_t timer_starts()
+{
+	std::lock_guard<std::mutex> l(g_timer_mu);
+	return g_timer_starts;
 }
 
 size_t timers_queued()

@@ -124,7 +124,9 @@ void set_irq_hook(std::function<void(void *irq_ctx, uint32_t vector)> hook);
  * A fake clock: it starts at 1 s and moves only by clock_advance(), which
  * runs every timer due by the new time, in expiry order, in the caller's
  * thread (the clock reads each one's expiry while it runs). A timer
- * started in the past fires at the next clock_advance(), even of 0.
+ * started in the past fires at the next clock_advance(), even of 0. A
+ * callback that re-arms its timer over a start made while it ran is an
+ * error (the kernel's hrtimer tree would break).
  */
 uint64_t now_ns();
 void clock_advance(uint64_t ns);
@@ -135,6 +137,8 @@ void clock_advance(uint64_t ns);
  */
 void on_next_timer_now(std::function<void()> hook);
 size_t timers_queued();
+/* scx_os_timer_start() calls so far (a callback re-arming its timer makes none). */
+uint64_t timer_starts();
 
 /* ---- memory and locks ---- */
 int64_t zalloc_outstanding();

@@ -1,9 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
 /* CQE ownership by lap parity, and the interrupt-once-per-arm handshake. */
-#include <atomic>
-#include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <thread>
 
 #include "frames.h"
@@ -233,18 +229,6 @@ TEST_F(HwCq, NoInterruptIsLostUnderConcurrency)
 	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { rq.rqn }, kFields4, kMsKey, &rss),
 		  prm::kStatOk);
 
-	std::mutex mu;
-	std::condition_variable cv;
-	bool fired = false;
-	std::atomic<uint64_t> arms{ 0 };
-	host::set_irq_hook([&](void *ctx, uint32_t vec) {
-		if (ctx != &irq1 || vec != 2)
-			return;
-		std::lock_guard<std::mutex> g(mu);
-		fired = true;
-		cv.notify_one();
-	});
-
 	frames::Bytes f = small_frame(3);
 	std::thread producer([&] {
 		for (uint32_t i = 0; i < kFrames; i++) {
@@ -264,27 +248,11 @@ TEST_F(HwCq, NoInterruptIsLostUnderConcurrency)
 		}
 	});
 
-	uint32_t got = 0;
-	bool lost = false;
-	rxcq.arm();
-	arms++;
-	while (got < kFrames) {
-		std::unique_lock<std::mutex> g(mu);
-		if (!cv.wait_for(g, std::chrono::seconds(5), [&] { return fired; })) {
-			lost = rxcq.peek() != nullptr;	/* CQEs pending, no interrupt */
-			break;
-		}
-		fired = false;
-		g.unlock();
-		got += (uint32_t)rxcq.poll_all().size();
-		rxcq.arm();
-		arms++;
-	}
+	NapiRun r = napi_until(rxcq, &irq1, 2, kFrames);
 	producer.join();
-	host::set_irq_hook(nullptr);
-	EXPECT_FALSE(lost) << "interrupt lost after " << got << " CQEs";
-	EXPECT_EQ(got, kFrames);
-	EXPECT_LE(host::irq_count(&irq1, 2), arms.load()) << "at most one interrupt per arm";
+	EXPECT_FALSE(r.lost) << "interrupt lost after " << r.got << " CQEs";
+	EXPECT_EQ(r.got, kFrames);
+	EXPECT_LE(host::irq_count(&irq1, 2), r.arms) << "at most one interrupt per arm";
 	EXPECT_EQ(query_q(fn1).rx_out_of_buffer.get(), 0u);
 }
 

@@ -4,6 +4,9 @@
  * the host layer's fake clock) from the last event or from the last CQE,
  * MODIFY_CQ on an armed CQ, and the arm handshake under moderation.
  */
+#include <atomic>
+#include <thread>
+
 #include "frames.h"
 #include "hw_harness.h"
 
@@ -186,6 +189,95 @@ TEST_F(HwModer, ModifyWhileArmed)
 	EXPECT_EQ(irqs(), 4u) << "an event 0 us ago";
 	host::clock_advance(10 * kUs);
 	EXPECT_EQ(irqs(), 5u);
+}
+
+/*
+ * From CQE, with frames closer than the period: the timer finds the
+ * deadline moved on and re-arms itself for it, without a start call; a
+ * MODIFY_CQ then takes the re-armed timer over.
+ */
+TEST_F(HwModer, TimerReArmsItselfWhenCqesMoveTheDeadline)
+{
+	EXPECT_EQ(armed_send(20, 64, prm::kCqPeriodFromCqe, 1), 0u);
+	uint64_t starts = host::timer_starts();
+	host::clock_advance(15 * kUs);
+	send(1);	/* due 35 us from the start now */
+	EXPECT_EQ(host::timer_starts(), starts) << "the queued timer re-reads the deadline";
+	host::clock_advance(5 * kUs);
+	EXPECT_EQ(irqs(), 0u);
+	EXPECT_EQ(host::timers_queued(), 1u) << "re-armed for the new deadline";
+	EXPECT_EQ(host::timer_starts(), starts) << "by the callback, not by a start";
+	host::clock_advance(14 * kUs);
+	EXPECT_EQ(irqs(), 0u);
+	host::clock_advance(1 * kUs);
+	EXPECT_EQ(irqs(), 1u) << "20 us after the last CQE";
+	EXPECT_EQ(host::timers_queued(), 0u);
+
+	/* a shorter period takes over a timer the callback re-armed */
+	poll_arm();
+	send(1);
+	host::clock_advance(15 * kUs);
+	send(1);
+	host::clock_advance(5 * kUs);
+	ASSERT_EQ(host::timers_queued(), 1u);
+	ASSERT_EQ(irqs(), 1u);
+	ASSERT_EQ(l.rxcq.modify(prm::kCqModifyPeriod, 2, 0, 0), prm::kStatOk);
+	host::clock_advance(1 * kUs);
+	EXPECT_EQ(irqs(), 1u);
+	host::clock_advance(1 * kUs);
+	EXPECT_EQ(irqs(), 2u) << "2 us after the command, not 20 after the CQE";
+	EXPECT_EQ(host::timers_queued(), 0u);
+	EXPECT_EQ(host::errors(), 0);
+}
+
+/*
+ * Who may start the timer, under concurrency: frames arrive on one
+ * thread, the clock moves on another (its callbacks re-arm the timer),
+ * MODIFY_CQ switches the period on a third, and this one polls and arms
+ * as NAPI does. A start while a callback re-arms is a host error; a lost
+ * event leaves CQEs pending while the clock runs past every deadline.
+ */
+TEST_F(HwModer, TimerRightUnderConcurrency)
+{
+	const uint32_t kFrames = 3000;
+	l.teardown();
+	l.setup(fn0, fn1, 12, 13, 13, kFields4, 128);	/* room for every frame: no reposting */
+	Cq &rxcq = l.rxcq;
+	ASSERT_EQ(rxcq.modify(kAll, 4, 64, prm::kCqPeriodFromCqe), prm::kStatOk);
+
+	std::atomic<bool> stop{ false };
+	std::thread producer([&] {
+		for (uint32_t i = 0; i < kFrames; i++) {
+			frames::Spec s;
+			s.payload = frames::payload(16, (uint8_t)i);
+			bool ce = (i % 64) == 63;
+			l.send(frames::build(s), 0, 0, ce);
+			if (ce)
+				l.txcq.poll_all();
+		}
+	});
+	std::thread clock([&] {
+		while (!stop.load()) {
+			host::clock_advance(200);
+			std::this_thread::yield();
+		}
+	});
+	std::thread commands([&] {
+		for (uint32_t i = 0; !stop.load(); i++) {
+			EXPECT_EQ(rxcq.modify(prm::kCqModifyPeriod, i % 2 ? 3 : 9, 0, 0), prm::kStatOk);
+			std::this_thread::yield();
+		}
+	});
+
+	NapiRun r = napi_until(rxcq, &irq1, 2, kFrames);
+	producer.join();
+	stop = true;
+	clock.join();
+	commands.join();
+	EXPECT_FALSE(r.lost) << "event lost after " << r.got << " CQEs";
+	EXPECT_EQ(r.got, kFrames);
+	EXPECT_LE(host::irq_count(&irq1, 2), r.arms) << "at most one event per arm";
+	EXPECT_EQ(host::errors(), 0) << "a timer started while its callback re-armed it";
 }
 
 TEST_F(HwModer, OneEventPerArmUnderModeration)
