@@ -28,7 +28,7 @@
  * cq_moder_due); the rest is here.
  *
  * `timer_queued` is also who may start the timer: whoever sets it from 0
- * (cq_timer_kick), until the callback clears it. A callback that finds the
+ * (cq_timer_claim), until the callback clears it. A callback that finds the
  * deadline moved on takes it back the same way and re-arms the timer in
  * place (the OS's restart, no start call); a start from anyone else then
  * could leave a queued timer with the expiry changed under it. MODIFY_CQ
@@ -128,7 +128,7 @@ u64 timer_fired(void *arg)
 	 * a little early.
 	 */
 	if (moder_period(m) && expires > __atomic_load_n(&cq->timer_expires, __ATOMIC_RELAXED)) {
-		if (__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
+		if (!cq_timer_claim(cq))
 			return 0;
 		__atomic_store_n(&cq->timer_expires, expires, __ATOMIC_RELAXED);
 		return expires;
@@ -149,8 +149,7 @@ u64 timer_fired(void *arg)
  */
 void cq_timer_take(Cq *cq)
 {
-	while (__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST) &&
-	       !scx_os_timer_cancel(cq->timer))
+	while (!cq_timer_claim(cq) && !scx_os_timer_cancel(cq->timer))
 		;
 }
 

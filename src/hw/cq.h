@@ -210,15 +210,25 @@ inline u32 cq_pending(const Cq *cq, u32 pi)
 
 /* Queue CQ cq's completion event (its arm is taken). */
 void cq_irq_completion(IrqBatch *b, Function *fn, Cq *cq);
-/* Start the CQ's timer for `expires` (the caller set timer_queued). */
+/* Start the CQ's timer for `expires` (the caller holds the right: cq_timer_claim). */
 void cq_timer_start(Cq *cq, u64 expires);
 /* cq_moder_due() past its inline part: m is cq_moder_of(cq). */
 bool cq_moder_due_slow(Function *fn, Cq *cq, u32 m, u32 n, u64 now);
 
+/*
+ * The right to start (or re-arm) the CQ's timer, taken from nobody: true
+ * when it is ours now, false when the timer is queued (or a start or
+ * re-arm is on its way) and will re-read the deadline when it fires.
+ */
+[[gnu::always_inline]] inline bool cq_timer_claim(Cq *cq)
+{
+	return !__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST);
+}
+
 /* Start the CQ's timer for `expires` unless it is queued (then it re-reads the deadline). */
 [[gnu::always_inline]] inline void cq_timer_kick(Cq *cq, u64 expires)
 {
-	if (!__atomic_exchange_n(&cq->timer_queued, 1, __ATOMIC_SEQ_CST))
+	if (cq_timer_claim(cq))
 		cq_timer_start(cq, expires);
 }
 
