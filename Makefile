@@ -5,7 +5,7 @@
 # scripts' environment); otherwise the scripts pick them after `make deps`
 # has installed a kernel (scripts/kver.sh).
 
-.PHONY: all module deps host-test kunit vm-test fuzz stress check demo bench clean
+.PHONY: all module deps host-test kunit vm-test fuzz stress check demo bench clean kselftest
 
 all: module
 
@@ -31,6 +31,12 @@ fuzz:
 
 vm-test: module
 	@scripts/vm-test.sh
+
+# The kernel's network selftest programs the VM suite runs against the
+# ports (tests/vm/t-kselftest-*), built from linux-source-6.1 into
+# build/kselftest/ (vm-test builds them too).
+kselftest:
+	@scripts/kselftest.sh
 
 # The VM stress tests at full length: 100 cycles each (make check runs 5),
 # in one 4-vCPU boot (Documentation/testing.md, "Stress tests").

@@ -35,6 +35,9 @@ ln -sfn "$(basename "$RES")" "$ROOT/build/vm-results/latest"
 # The XDP tests' BPF objects: built here, in seconds, rather than by the
 # emulated guest (which falls back to building its own copy if this fails).
 make -s -C tests/bpf >/dev/null || echo "vm-test: tests/bpf did not build on the host; the guest will try" >&2
+# The kernel's own selftest programs that t-kselftest-* run (from
+# linux-source-6.1): a test whose program did not build fails there.
+scripts/kselftest.sh || echo "vm-test: scripts/kselftest.sh failed; the t-kselftest-* tests will fail" >&2
 
 # One boot per vCPU count: a test that needs more CPUs says "# vm-smp: N"
 # (default 2) and runs in a boot of its own with N vCPUs.

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# `make kselftest`: build the kernel's own network selftest programs that the
+# VM suite runs against softcx's ports (tests/vm/t-kselftest-*.sh), from
+# Debian's linux-source-6.1 (the same tree KUnit uses), into build/kselftest/:
+#   bin/gro       tools/testing/selftests/net/gro.c: GRO conformance
+#   bin/toeplitz  tools/testing/selftests/net/toeplitz.c: the RX hash is Toeplitz
+# Nothing of the kernel's is kept in this repository: the sources are taken
+# from the package's tarball at build time (src/, extracted once per tarball).
+# Runs on the host, before the VM boots (scripts/vm-test.sh), as tests/bpf.
+set -u -o pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd -P)
+out=$repo/build/kselftest
+tarball=/usr/src/linux-source-6.1.tar.xz
+top=linux-source-6.1/tools/testing/selftests
+progs=(gro toeplitz)
+
+say() { echo "kselftest: $*" >&2; }
+
+if [ ! -f "$tarball" ]; then
+	say "installing linux-source-6.1"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get install -y -q linux-source-6.1 >&2 ||
+		{ apt-get update -q >&2 && apt-get install -y -q linux-source-6.1 >&2; } ||
+		{ say "apt-get install linux-source-6.1 failed"; exit 1; }
+fi
+
+stamp=$(stat -c '%s %Y' "$tarball")
+src=$out/src
+if [ "$(cat "$src/.stamp" 2>/dev/null)" != "$stamp" ]; then
+	say "extracting the net selftests from $tarball"
+	rm -rf "$src" "$out/bin"
+	mkdir -p "$src" || exit 1
+	members=("$top/kselftest.h")
+	for p in "${progs[@]}"; do members+=("$top/net/$p.c"); done
+	tar -xJf "$tarball" -C "$src" --strip-components=4 "${members[@]}" ||
+		{ say "extraction failed"; rm -rf "$src"; exit 1; }
+	echo "$stamp" > "$src/.stamp"
+fi
+
+mkdir -p "$out/bin" || exit 1
+for p in "${progs[@]}"; do
+	[ "$out/bin/$p" -nt "$src/net/$p.c" ] && continue
+	# the selftests' own flags (net/Makefile); uapi headers from linux-libc-dev
+	gcc -Wall -O2 -g -I"$src" -o "$out/bin/$p" "$src/net/$p.c" ||
+		{ say "$p did not build"; exit 1; }
+done
+say "built: ${progs[*]} in $out/bin"
