@@ -5,6 +5,7 @@
 # Debian's linux-source-6.1 (the same tree KUnit uses), into build/kselftest/:
 #   bin/gro       tools/testing/selftests/net/gro.c: GRO conformance
 #   bin/toeplitz  tools/testing/selftests/net/toeplitz.c: the RX hash is Toeplitz
+#   bin/msg_zerocopy  tools/testing/selftests/net/msg_zerocopy.c: MSG_ZEROCOPY sends
 # Nothing of the kernel's is kept in this repository: the sources are taken
 # from the package's tarball at build time (src/, extracted once per tarball).
 # Runs on the host, before the VM boots (scripts/vm-test.sh), as tests/bpf.
@@ -14,7 +15,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd -P)
 out=$repo/build/kselftest
 tarball=/usr/src/linux-source-6.1.tar.xz
 top=linux-source-6.1/tools/testing/selftests
-progs=(gro toeplitz)
+progs=(gro toeplitz msg_zerocopy)
 
 say() { echo "kselftest: $*" >&2; }
 
@@ -26,7 +27,7 @@ if [ ! -f "$tarball" ]; then
 		{ say "apt-get install linux-source-6.1 failed"; exit 1; }
 fi
 
-stamp=$(stat -c '%s %Y' "$tarball")
+stamp="$(stat -c '%s %Y' "$tarball") ${progs[*]}"	# the list too: a new program extracts again
 src=$out/src
 if [ "$(cat "$src/.stamp" 2>/dev/null)" != "$stamp" ]; then
 	say "extracting the net selftests from $tarball"
