@@ -75,6 +75,16 @@ log "scx0 ($CLIENT_MAC) -> scx1 ($SERVER_MAC, netns $NS), MTU 9000, $mode"
 declare -A gap_after=([ipv6_ip]="fragmented ip6 doesn't coalesce: Test succeeded")
 declare -A gap_check=([ipv6_ip]="ipv6 with ext header does coalesce: .*incorrect number of packets")
 
+# pkt_sock_on IFINDEX: a running packet socket in ns1 is bound to it (/proc/net/packet)
+pkt_sock_on() {
+	local sk refs type proto ifx run rest
+	while read -r sk refs type proto ifx run rest; do
+		[ "$ifx" == "$1" ] && [ "$run" == 1 ] && return 0
+	done < <(ip netns exec "$NS" cat /proc/net/packet)
+	return 1
+}
+ifx1=$(ifindex scx1 "$NS")
+
 rx0=$(ethtool_stat scx1 rx_packets "$NS")
 # one case: receiver in ns1, sender in the root netns (gro.sh's run_test)
 run_case() {	# PROTO TEST: 0 when one of 3 tries passed
@@ -85,7 +95,10 @@ run_case() {	# PROTO TEST: 0 when one of 3 tries passed
 	for try in 1 2 3; do
 		bg_start timeout 60 ip netns exec "$NS" "$BIN/gro" "${args[@]}" --rx --iface scx1 > "$out" 2>&1
 		pid=$BG_PID
-		sleep 0.5	# the receiver's socket (gro.sh waits the same)
+		# its packet socket bound to scx1 first (gro.sh sleeps 0.5 s; TCG
+		# may take longer), then a moment for its filter
+		wait_for 10 pkt_sock_on "$ifx1" || log "gro $1 $2: no packet socket on scx1 after 10 s"
+		sleep 0.2
 		timeout 60 "$BIN/gro" "${args[@]}" --iface scx0 >> "$log" 2>&1 || true
 		rc=0
 		wait "$pid" || rc=$?

@@ -8,7 +8,8 @@
 # with skb->hash (the packet ring's tp_rxhash, from the CQE) equal to the
 # Toeplitz hash of its 4-tuple under the key `ethtool -x scx1` shows; the
 # program fails on any frame whose hash differs and on fewer than 10 frames
-# with one. Here no frame may come without a hash either. As its
+# with one. Here no frame may come without a hash either, and at least 32
+# (of 192 UDP, 64 or more TCP) reach its rings in the 5 s it reads. As its
 # toeplitz.sh runs it without -rss/-rps (the queue-to-CPU check needs an
 # IRQ per queue; t-rss checks softcx's queues). The traffic is this test's
 # own (toeplitz_client.sh needs nc): datagrams and SYNs from new sockets.
@@ -60,7 +61,7 @@ for fam in -4 -6; do
 		addr=$IP1; [ $fam == -6 ] && addr=$A1
 		out=$SCX_TEST_OUT/toeplitz$fam$proto.log
 		bg_start ip netns exec "$NS" timeout 60 "$BIN/toeplitz" $fam $proto -d 8000 -i scx1 \
-			-k "$key" -T 4000 -s -v > "$out" 2>&1
+			-k "$key" -T 5000 -s -v > "$out" 2>&1
 		pid=$BG_PID
 		sleep 0.5
 		send $fam $proto "$addr"
@@ -70,7 +71,7 @@ for fam in -4 -6; do
 		[ $rc -eq 0 ] || fail "toeplitz $fam $proto: exit $rc (${line:-no count}); $(grep -m 3 'expected\|error' "$out" | tr '\n' ' ')"
 		[[ "$line" =~ pass=([0-9]+)\ nohash=([0-9]+)\ fail=([0-9]+) ]] || fail "toeplitz $fam $proto: no count line"
 		n=("${BASH_REMATCH[@]}")
-		assert_ge "toeplitz $fam $proto: frames whose hash is the Toeplitz hash" 64 "${n[1]}"
+		assert_ge "toeplitz $fam $proto: frames whose hash is the Toeplitz hash" 32 "${n[1]}"
 		assert_eq "toeplitz $fam $proto: frames without a hash" 0 "${n[2]}"
 		assert_eq "toeplitz $fam $proto: frames with another hash" 0 "${n[3]}"
 	done

@@ -13,6 +13,8 @@
 # program fails on a malformed or out-of-range notification. Here, as on a
 # NIC (veth copies instead: zc=n), every send must be notified (txc = tx)
 # as sent without a copy (zc=y); without -z the same traffic must pass.
+# The receiver runs 3 s (msg_zerocopy.sh: 2) around the sender's 1 s: a
+# sender still sending when it closes would fail under a slow TCG host.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool
 
@@ -35,6 +37,9 @@ trap 'restore; _cleanup_bg' EXIT
 wait_carrier scx0
 wait_carrier scx1 "$NS"
 
+# listening t|u: the receiver's socket on port 8000 is bound in ns1
+listening() { [ -n "$(ip netns exec "$NS" ss -Hln$1 'sport = :8000')" ]; }
+
 tx0=$(ethtool_stat scx0 tx_packets)
 for ipv in 4 6; do
 	src=$IP0 dst=$IP1
@@ -44,10 +49,11 @@ for ipv in 4 6; do
 			name="ipv$ipv $mode${z:+ $z}"
 			size=(); [ $mode == udp ] && size=(-s 8000)
 			out=$SCX_TEST_OUT/zc-$ipv-$mode$z
-			bg_start ip netns exec "$NS" timeout 60 "$BIN/msg_zerocopy" -$ipv -i scx1 -t 2 \
+			bg_start ip netns exec "$NS" timeout 60 "$BIN/msg_zerocopy" -$ipv -i scx1 -t 3 \
 				"${size[@]}" -S "$src" -D "$dst" -r $mode > "$out.rx" 2>&1
 			pid=$BG_PID
-			sleep 0.3
+			# its socket first (msg_zerocopy.sh sleeps 0.2 s; TCG may take longer)
+			wait_for 10 listening "${mode:0:1}" || fail "$name: the receiver did not open port 8000"
 			rc=0
 			timeout 60 "$BIN/msg_zerocopy" -$ipv -i scx0 -t 1 "${size[@]}" -S "$src" -D "$dst" $z $mode \
 				> "$out.tx" 2>&1 || rc=$?
