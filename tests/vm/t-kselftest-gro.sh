@@ -66,12 +66,13 @@ log "scx0 ($CLIENT_MAC) -> scx1 ($SERVER_MAC, netns $NS), MTU 9000, $mode"
 # of such a case must still pass:
 # - "large": a session lies inside one 64 KiB reservation of the WQE
 #   buffer, from the stride where it starts (Documentation/design.md,
-#   SHAMPO; as ConnectX-7's reservations), so after earlier cases' frames
-#   the device ends the session where the reservation ends, before software
-#   GRO's 64 KiB: the case's exact sizes differ (no skb is larger). Not run.
+#   SHAMPO), so after earlier cases' frames the device ends the session
+#   where the reservation ends, before software GRO's 64 KiB: the case's
+#   exact sizes differ (no skb is larger). Not run.
 # - "ipv6 ip", its check "ipv6 with ext header does coalesce": the device
-#   merges no IPv6 packet with extension headers (the model's rule, with
-#   IPv4 options); every check of the case before it must pass.
+#   parses no IPv6 extension header (hw/packet.cpp), so it merges no such
+#   packet, as it merges none with IPv4 options (hw/shampo.cpp classify());
+#   every check of the case before it must pass.
 declare -A gap_after=([ipv6_ip]="fragmented ip6 doesn't coalesce: Test succeeded")
 declare -A gap_check=([ipv6_ip]="ipv6 with ext header does coalesce: .*incorrect number of packets")
 
