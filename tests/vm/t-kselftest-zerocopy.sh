@@ -13,6 +13,8 @@
 # program fails on a malformed or out-of-range notification. Here, as on a
 # NIC (veth copies instead: zc=n), every send must be notified (txc = tx)
 # as sent without a copy (zc=y); without -z the same traffic must pass.
+# UDP: every datagram sent is read by the receiver or counted by ns1's
+# stack (UDP InErrors: no room in the socket; NoPorts).
 # The receiver runs 3 s (msg_zerocopy.sh: 2) around the sender's 1 s: a
 # sender still sending when it closes would fail under a slow TCG host.
 source "$(dirname "$0")/lib.sh"
@@ -37,6 +39,19 @@ trap 'restore; _cleanup_bg' EXIT
 wait_carrier scx0
 wait_carrier scx1 "$NS"
 
+# udp_lost 4|6: UDP datagrams ns1's stack counted as not delivered (no
+# room in the socket, other input errors, no socket on the port)
+udp_lost() {
+	local k v n=0
+	if [ "$1" == 4 ]; then
+		echo $(( $(snmp_get Udp InErrors "$NS") + $(snmp_get Udp NoPorts "$NS") ))
+		return
+	fi
+	while read -r k v; do
+		case $k in Udp6InErrors|Udp6NoPorts) n=$((n + v)) ;; esac
+	done < <(ip netns exec "$NS" cat /proc/net/snmp6)
+	echo $n
+}
 # listening t|u: the receiver's socket on port 8000 is bound in ns1
 listening() { [ -n "$(ip netns exec "$NS" ss -Hln$1 'sport = :8000')" ]; }
 
@@ -54,6 +69,7 @@ for ipv in 4 6; do
 			pid=$BG_PID
 			# its socket first (msg_zerocopy.sh sleeps 0.2 s; TCG may take longer)
 			wait_for 10 listening "${mode:0:1}" || fail "$name: the receiver did not open port 8000"
+			lost0=$(udp_lost $ipv)
 			rc=0
 			timeout 60 "$BIN/msg_zerocopy" -$ipv -i scx0 -t 1 "${size[@]}" -S "$src" -D "$dst" $z $mode \
 				> "$out.tx" 2>&1 || rc=$?
@@ -66,6 +82,13 @@ for ipv in 4 6; do
 			n=("${BASH_REMATCH[@]}")
 			log "$name: $line; receiver $(grep '^rx=' "$out.rx" || echo '(no summary)')"
 			assert_gt "$name: sends" 0 "${n[1]}"
+			if [ $mode == udp ]; then
+				# every datagram read by the receiver or counted by the stack
+				[[ "$(grep '^rx=' "$out.rx")" =~ ^rx=([0-9]+) ]] || fail "$name: no receiver summary"
+				got=${BASH_REMATCH[1]}
+				assert_eq "$name: datagrams read + counted as lost at ns1 (UDP InErrors, NoPorts)" \
+					"${n[1]}" $((got + $(udp_lost $ipv) - lost0))
+			fi
 			if [ -n "$z" ]; then
 				assert_eq "$name: sends notified" "${n[1]}" "${n[2]}"
 				assert_eq "$name: zerocopy (no copy reported)" y "${n[3]}"
