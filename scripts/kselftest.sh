@@ -13,19 +13,12 @@ set -u -o pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 out=$repo/build/kselftest
-tarball=/usr/src/linux-source-6.1.tar.xz
 top=linux-source-6.1/tools/testing/selftests
 progs=(gro toeplitz msg_zerocopy)
 
 say() { echo "kselftest: $*" >&2; }
 
-if [ ! -f "$tarball" ]; then
-	say "installing linux-source-6.1"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q linux-source-6.1 >&2 ||
-		{ apt-get update -q >&2 && apt-get install -y -q linux-source-6.1 >&2; } ||
-		{ say "apt-get install linux-source-6.1 failed"; exit 1; }
-fi
+tarball=$("$repo/scripts/linux-source.sh") || exit 1
 
 stamp="$(stat -c '%s %Y' "$tarball") ${progs[*]}"	# the list too: a new program extracts again
 src=$out/src

@@ -21,7 +21,6 @@ set -u -o pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd -P)
 cache=${SOFTCX_CACHE:-/var/cache/softcx}
-tarball=/usr/src/linux-source-6.1.tar.xz
 src=$cache/linux-source-6.1
 build=$cache/build-um
 log=$repo/build/kunit.log
@@ -46,13 +45,7 @@ if ! flock -n 9; then
 fi
 
 # ---- 1. kernel source, extracted once ----
-if [ ! -f "$tarball" ]; then
-	say "installing linux-source-6.1"
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q linux-source-6.1 >&2 ||
-		{ apt-get update -q >&2 && apt-get install -y -q linux-source-6.1 >&2; } ||
-		finish 0 1 1 "apt-get install linux-source-6.1 failed"
-fi
+tarball=$("$repo/scripts/linux-source.sh") || finish 0 1 1 "no linux-source-6.1 (scripts/linux-source.sh)"
 stamp=$(stat -c '%s %Y' "$tarball")
 if [ -d "$src" ] && [ "$(cat "$src/.softcx-extracted" 2>/dev/null)" != "$stamp" ]; then
 	# A new tree keeps its files' old mtimes: objects built from the previous

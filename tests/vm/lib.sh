@@ -8,7 +8,8 @@
 # Layout every traffic test uses (pair_setup):
 #   root netns: DEV0 (scx0)  10.11.0.1/24   <-- cable -->   netns ns1: DEV1 (scx1)  10.11.0.2/24
 # IPv6 is disabled on the test devices so that no background traffic
-# (DAD, router solicitations, MLD) disturbs the packet counts.
+# (DAD, router solicitations, MLD) disturbs the packet counts; pair_ipv6
+# turns it on, quietly, for the tests that need it.
 #
 # Conventions: a failed assertion prints "FAIL: <reason>" on stderr and exits
 # 1; run-all.sh reports the first such line. Any command failing outside an
@@ -206,6 +207,26 @@ pair_setup() {
 	wait_carrier "$d1" "$NS"
 	DEV0=$d0 DEV1=$d1
 	log "pair up: $d0 ($IP0) <-> $d1 ($IP1, netns $NS)"
+}
+
+# pair_ipv6 ADDR0 ADDR1: after pair_setup, IPv6 on DEV0 and DEV1 only (the
+# rest of ns1 keeps it off) with ADDR0/64 on DEV0 and ADDR1/64 on DEV1,
+# without DAD (nodad: usable at once) and without link-local addresses
+# (addr_gen_mode 1: no router solicitations or DAD of their own in the
+# counts); waits until DEV0 reaches ADDR1 (ping -6).
+pair_ipv6() {
+	local a0=$1 a1=$2
+	need_cmd ping
+	# (addr_gen_mode before disable_ipv6: enabling would make the link-local)
+	echo 1 > "/proc/sys/net/ipv6/conf/$DEV0/addr_gen_mode"
+	echo 0 > "/proc/sys/net/ipv6/conf/$DEV0/disable_ipv6"
+	ip netns exec "$NS" sysctl -qw "net.ipv6.conf.$DEV1.addr_gen_mode=1" \
+		"net.ipv6.conf.$DEV1.disable_ipv6=0"
+	ip addr add "$a0/64" dev "$DEV0" nodad
+	ip -n "$NS" addr add "$a1/64" dev "$DEV1" nodad
+	wait_for 10 ping -6 -n -q -c 1 -W 1 "$a1" ||
+		fail "no IPv6 between $DEV0 ($a0) and $DEV1 ($a1, netns $NS)"
+	log "pair IPv6: $DEV0 ($a0) <-> $DEV1 ($a1, netns $NS)"
 }
 
 # ---------------------------------------------------------------- softcx
@@ -428,6 +449,15 @@ snmp_get() {
 	in_ns "${3:-}" cat /proc/net/snmp | awk -v p="$1:" -v f="$2" '
 		$1 == p && !h { for (i = 2; i <= NF; i++) if ($i == f) c = i; h = 1; next }
 		$1 == p && h { print $c; exit }'
+}
+# snmp6 FIELD [NS]: a /proc/net/snmp6 value (e.g. Udp6InCsumErrors); status 1
+# (and nothing printed) when there is no such field.
+snmp6() {
+	local k v
+	while read -r k v; do
+		[ "$k" == "$1" ] && { echo "$v"; return 0; }
+	done < <(in_ns "${2:-}" cat /proc/net/snmp6)
+	return 1
 }
 
 # ---------------------------------------------------------------- conservation

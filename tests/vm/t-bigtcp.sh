@@ -20,11 +20,7 @@ need_cmd ethtool python3 ip
 X6=$SCX_ROOT/tests/vm/xfer6.py
 A0=fd00:11::1 A1=fd00:11::2
 scx_setup channels=2
-echo 0 > /proc/sys/net/ipv6/conf/scx0/disable_ipv6
-in_ns "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.scx1.disable_ipv6=0
-ip addr add $A0/64 dev scx0 nodad
-ip -n "$NS" addr add $A1/64 dev scx1 nodad
-wait_for 10 in_ns "" ping -6 -n -q -c 1 -W 1 $A1 >/dev/null 2>&1 || fail "no IPv6 between scx0 and scx1"
+pair_ipv6 "$A0" "$A1"
 
 # tcp_xfer NAME BYTES [hbh]: one transfer scx0 -> scx1, sha256 compared
 tcp_xfer() {
@@ -68,12 +64,11 @@ wait_for 10 sh -c "ip netns exec $NS ss -Hlun 'sport = :5302' | grep -q ." || fa
 python3 "$X6" udp-send $A1 5302 200 hbh
 wait_for 20 test -s "$SCX_TEST_OUT/udp.recv" || fail "UDP receiver wrote nothing"
 # where a lost datagram went: bad checksum, full socket buffer, or the driver
-snmp6() { in_ns "$NS" awk -v k="$1" '$1 == k { print $2 }' /proc/net/snmp6; }
 eth_dump scx1 "$NS"
-log "receiver: Udp6InDatagrams $(snmp6 Udp6InDatagrams) Udp6InCsumErrors $(snmp6 Udp6InCsumErrors)" \
-	"Udp6RcvbufErrors $(snmp6 Udp6RcvbufErrors) Udp6NoPorts $(snmp6 Udp6NoPorts); scx1 rx_out_of_buffer ${ETH[rx_out_of_buffer]:-?}"
+log "receiver: Udp6InDatagrams $(snmp6 Udp6InDatagrams "$NS") Udp6InCsumErrors $(snmp6 Udp6InCsumErrors "$NS")" \
+	"Udp6RcvbufErrors $(snmp6 Udp6RcvbufErrors "$NS") Udp6NoPorts $(snmp6 Udp6NoPorts "$NS"); scx1 rx_out_of_buffer ${ETH[rx_out_of_buffer]:-?}"
 assert_eq "UDP datagrams with a hop-by-hop header received intact" 200 "$(cat "$SCX_TEST_OUT/udp.recv")"
-assert_eq "Udp6InCsumErrors at the receiver" 0 "$(snmp6 Udp6InCsumErrors)"
+assert_eq "Udp6InCsumErrors at the receiver" 0 "$(snmp6 Udp6InCsumErrors "$NS")"
 
 eth_dump scx0
 for c in tx_cqe_err tx_recover tx_flushed; do

@@ -59,11 +59,7 @@ traffic() {
 }
 
 scx_setup channels=1
-echo 0 > /proc/sys/net/ipv6/conf/scx0/disable_ipv6
-in_ns "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.scx1.disable_ipv6=0
-ip addr add $A0/64 dev scx0 nodad
-ip -n "$NS" addr add $A1/64 dev scx1 nodad
-wait_for 10 in_ns "" ping -6 -n -q -c 1 -W 1 $A1 >/dev/null 2>&1 || fail "no IPv6 between scx0 and scx1"
+pair_ipv6 "$A0" "$A1"
 iperf_server "$NS" 5310
 
 assert_eq "rx-gro-hw default" off "$(feat scx1 "$NS")"

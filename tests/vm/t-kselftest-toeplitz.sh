@@ -24,11 +24,7 @@ BIN=$SCX_ROOT/build/kselftest/bin
 A0=fd00:13::1 A1=fd00:13::2
 
 scx_setup
-# IPv6 on for this test (the suite keeps it off against background traffic)
-echo 0 > /proc/sys/net/ipv6/conf/scx0/disable_ipv6
-ip netns exec "$NS" sysctl -qw net.ipv6.conf.scx1.disable_ipv6=0
-ip addr add "$A0/64" dev scx0 nodad
-ip -n "$NS" addr add "$A1/64" dev scx1 nodad
+pair_ipv6 "$A0" "$A1"
 key=$(ip netns exec "$NS" ethtool -x scx1 | sed -n '/^RSS hash key:/{n;p}')
 [ -n "$key" ] || fail "no RSS hash key in ethtool -x scx1"
 log "scx1 RSS key $key, rx-hashing $(ip netns exec "$NS" ethtool -k scx1 | sed -n 's/^receive-hashing: *//p')"

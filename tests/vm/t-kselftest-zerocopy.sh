@@ -28,29 +28,22 @@ A0=fd00:14::1 A1=fd00:14::2
 scx_setup
 ip link set scx0 mtu 9000
 ip -n "$NS" link set scx1 mtu 9000
-echo 0 > /proc/sys/net/ipv6/conf/scx0/disable_ipv6
-ip netns exec "$NS" sysctl -qw net.ipv6.conf.scx1.disable_ipv6=0
-ip addr add "$A0/64" dev scx0 nodad
-ip -n "$NS" addr add "$A1/64" dev scx1 nodad
+wait_carrier scx0
+wait_carrier scx1 "$NS"
+pair_ipv6 "$A0" "$A1"
 optmem=$(sysctl -n net.core.optmem_max)
 sysctl -qw net.core.optmem_max=1000000
 restore() { sysctl -qw net.core.optmem_max="$optmem"; }
 trap 'restore; _cleanup_bg' EXIT
-wait_carrier scx0
-wait_carrier scx1 "$NS"
 
 # udp_lost 4|6: UDP datagrams ns1's stack counted as not delivered (no
 # room in the socket, other input errors, no socket on the port)
 udp_lost() {
-	local k v n=0
 	if [ "$1" == 4 ]; then
 		echo $(( $(snmp_get Udp InErrors "$NS") + $(snmp_get Udp NoPorts "$NS") ))
-		return
+	else
+		echo $(( $(snmp6 Udp6InErrors "$NS") + $(snmp6 Udp6NoPorts "$NS") ))
 	fi
-	while read -r k v; do
-		case $k in Udp6InErrors|Udp6NoPorts) n=$((n + v)) ;; esac
-	done < <(ip netns exec "$NS" cat /proc/net/snmp6)
-	echo $n
 }
 # listening t|u: the receiver's socket on port 8000 is bound in ns1
 listening() { [ -n "$(ip netns exec "$NS" ss -Hln$1 'sport = :8000')" ]; }

@@ -245,12 +245,7 @@ checks "after the refusals"
 
 # ---- IPv6: udp6, tcp6 and ip6 rules (address, a prefix mask, l4proto), read back
 B0=fd00:12::1 B1=fd00:12::2
-# IPv6 on for these two ports only (lib.sh keeps it off), no link-local address
-sysctl -qw net.ipv6.conf.scx0.addr_gen_mode=1 net.ipv6.conf.scx0.disable_ipv6=0
-in_ns "$NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=0 net.ipv6.conf.scx1.addr_gen_mode=1 \
-	net.ipv6.conf.scx1.disable_ipv6=0
-assert_ok "scx0 $B0" ip addr add "$B0/64" dev scx0 nodad
-assert_ok "scx1 $B1" ip -n "$NS" addr add "$B1/64" dev scx1 nodad
+pair_ipv6 "$B0" "$B1"
 ip neigh replace "$B1" lladdr "$(dev_mac scx1 "$NS")" dev scx0 nud permanent
 ip -n "$NS" neigh replace "$B0" lladdr "$(dev_mac scx0)" dev scx1 nud permanent
 R7001=()
