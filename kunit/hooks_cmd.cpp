@@ -248,8 +248,8 @@ void scenarios(struct scx_hw_function *fn, const Mem &m, Cases &c)
 		in.wq_type = kWqLinkedListStriding;
 		c.add("CREATE_RQ striding (not emulated)", kStatBadParam, run(fn, kCmdCreateRq, &in));
 		in = rq_in(m, cq2);
-		in.log_wq_stride = 6;
-		c.add("CREATE_RQ with a 64-byte stride", kStatBadParam, run(fn, kCmdCreateRq, &in));
+		in.log_wq_stride = 7;
+		c.add("CREATE_RQ with 8 data segments a WQE", kStatBadParam, run(fn, kCmdCreateRq, &in));
 		in = rq_in(m, cq2);
 		in.log_wq_sz = 14;
 		c.add("CREATE_RQ above log_max_rq_sz", kStatBadParam, run(fn, kCmdCreateRq, &in));

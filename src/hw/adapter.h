@@ -48,7 +48,6 @@ constexpr u32 kLogMaxCqSize = 16;	/* CQEs */
 using prm::kMaxHwMtu;
 using prm::kMinFrame;
 constexpr u32 kMaxLsoSize = 256 * 1024;
-constexpr u32 kRqWqeLogStride = prm::kRxWqeCycLogStride;
 /* Largest striding RQ WQE buffer (stride size x strides): 256 KiB. */
 constexpr u32 kLogMaxStridingWqeBuf = 18;
 
@@ -253,7 +252,7 @@ struct Rq {
 	u32 gen;
 	/* Striding RQ (linked list); striding == 0 for a cyclic RQ. */
 	u8 striding;
-	u8 log_wqe_bytes;		/* ring stride: next segment + data segments */
+	u8 log_wqe_bytes;		/* ring stride (cyclic too): [next segment +] data segments */
 	u8 log_stride;			/* bytes per stride */
 	u8 log_num_strides;		/* strides per WQE */
 	u16 wqe_ix;			/* the WQE being filled (follows next_wqe_index) */

@@ -394,9 +394,10 @@ struct WqKind<Rq> {
 		if (in.scatter_fcs && in.shampo_enable)
 			return reject(e, prm::kStatBadParam, "no FCS scatter with SHAMPO", k.name);
 		if (in.wq_type == prm::kWqCyclic) {
-			if (in.log_wq_stride != kRqWqeLogStride)
-				return reject(e, prm::kStatBadParam, "stride must be one data segment",
-					      k.name);
+			if (in.log_wq_stride < prm::kRxWqeCycMinLogStride ||
+			    in.log_wq_stride > prm::kRxWqeCycMaxLogStride)
+				return reject(e, prm::kStatBadParam,
+					      "cyclic WQE must be 1 to 4 data segments", k.name);
 			return check_shampo(e, in, 0, 0);
 		}
 		if (in.wq_type != prm::kWqLinkedListStriding)

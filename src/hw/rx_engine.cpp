@@ -39,6 +39,52 @@ void rx_error(Function *fn, Rq *rq, u8 syndrome, IrqBatch *irqs)
 namespace {
 
 /*
+ * A cyclic WQE of several data segments: the frame scattered into them in
+ * order, up to the first end mark (lkey kInvalidLkey). False when it was
+ * not placed: too long for the listed segments (dropped, the WQE stays) or
+ * a segment the device may not write (error CQE, as for one segment).
+ */
+[[gnu::noinline]] bool rq_scatter(Function *fn, Rq *rq, const u8 *wqe, const u8 *data, u32 n,
+				IrqBatch *irqs)
+{
+	u32 nseg = 1u << (rq->log_wqe_bytes - prm::kRxWqeCycMinLogStride);
+	prm::DataSeg seg[prm::kRxWqeCycMaxSegs];
+	__builtin_memcpy(seg, wqe, nseg * sizeof(seg[0]));
+	bus_add(&fn->bus.rd_desc_bytes, nseg * sizeof(seg[0]));
+
+	u32 room = 0;
+	for (u32 k = 0; k < nseg && seg[k].lkey.get() != prm::kInvalidLkey; k++) {
+		if (seg[k].lkey.get() != prm::kReservedLkey) {
+			rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
+			return false;
+		}
+		room += seg[k].byte_count.get();
+	}
+	if (n > room) {
+		bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
+		return false;
+	}
+	/* every piece translated before any is written */
+	void *dst[prm::kRxWqeCycMaxSegs];
+	u32 part[prm::kRxWqeCycMaxSegs];
+	u32 k = 0;
+	for (u32 left = n; left; k++) {
+		part[k] = left < seg[k].byte_count.get() ? left : seg[k].byte_count.get();
+		dst[k] = part[k] ? dma_translate(fn, seg[k].addr.get(), part[k]) : nullptr;
+		if (part[k] && !dst[k]) {
+			rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
+			return false;
+		}
+		left -= part[k];
+	}
+	for (u32 i = 0, off = 0; i < k; off += part[i], i++)
+		if (part[i])
+			__builtin_memcpy(dst[i], data + off, part[i]);
+	bus_add(&fn->bus.wr_data_bytes, n);
+	return true;
+}
+
+/*
  * Caller holds the RQ lock; the RQ is RDY. Both placements are inlined
  * into rx_receive(), their one caller: a call and its register saves cost
  * about 20 instructions a frame (bench/vm/icount.sh).
@@ -57,28 +103,34 @@ namespace {
 	}
 
 	u32 mask = (1u << rq->log_size) - 1;
-	prm::RxWqeCyc wqe;
-	__builtin_memcpy(&wqe, rq->ring + (usize)(rq->cc & mask) * sizeof(wqe), sizeof(wqe));
-	bus_add(&fn->bus.rd_desc_bytes, sizeof(wqe));
-
-	if (wqe.data.lkey.get() != prm::kReservedLkey) {
-		rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
-		return;
-	}
-	/* Too long for the posted buffer: dropped, the buffer stays for the next frame. */
+	const u8 *wqe = rq->ring + ((usize)(rq->cc & mask) << rq->log_wqe_bytes);
 	u32 n = f.len + f.fcs;
-	if (n > wqe.data.byte_count.get()) {
-		bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
+	prm::DataSeg d;
+	__builtin_memcpy(&d, wqe, sizeof(d));
+
+	if (__builtin_expect(rq->log_wqe_bytes == prm::kRxWqeCycMinLogStride, 1)) {
+		/* one data segment: the linear layout */
+		bus_add(&fn->bus.rd_desc_bytes, sizeof(d));
+		if (d.lkey.get() != prm::kReservedLkey) {
+			rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
+			return;
+		}
+		/* Too long for the posted buffer: dropped, the WQE stays for the next frame. */
+		if (n > d.byte_count.get()) {
+			bus_add(&fn->qc.rx_oversize_pkts_buffer, 1);
+			return;
+		}
+		/* Not mapped for the device (stale or wrong): nothing is written. */
+		void *dst = dma_translate(fn, d.addr.get(), n);
+		if (!dst) {
+			rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
+			return;
+		}
+		__builtin_memcpy(dst, f.data, n);
+		bus_add(&fn->bus.wr_data_bytes, n);
+	} else if (!rq_scatter(fn, rq, wqe, f.data, n, irqs)) {
 		return;
 	}
-	/* Not mapped for the device (stale or wrong): nothing is written. */
-	void *dst = dma_translate(fn, wqe.data.addr.get(), n);
-	if (!dst) {
-		rx_error(fn, rq, prm::kSyndLocalProtErr, irqs);
-		return;
-	}
-	__builtin_memcpy(dst, f.data, n);
-	bus_add(&fn->bus.wr_data_bytes, n);
 
 	u16 wc = (u16)rq->cc;
 	/* room checked above, nothing posted since */

@@ -287,7 +287,7 @@ struct CreateRqIn {
 	CmdIn hdr;
 	be32 cqn;
 	u8 log_wq_sz;		/* in WQEs */
-	u8 log_wq_stride;	/* 4: one 16-byte data segment per WQE */
+	u8 log_wq_stride;	/* cyclic: 4 to 6, 1 to 4 data segments (wqe.h RxWqeCyc) */
 	u8 wq_type;
 	u8 vsd;			/* 0 or 1, above */
 	be64 dbr_addr;		/* be32[2]: [kRcvDbr] = WQE counter */

@@ -108,13 +108,22 @@ struct SendWqe {
 };
 static_assert(sizeof(SendWqe) == kSendWqeBB);
 
-/* A cyclic RQ WQE: one data segment pointing at the receive buffer. */
+/*
+ * A cyclic RQ WQE: 2^(log_wq_stride - 4) data segments, 1 to 4 (CREATE_RQ
+ * log_wq_stride 4 to 6). The device scatters a frame into them in order;
+ * the list ends at the WQE's end or at the first segment whose lkey is
+ * kInvalidLkey (the driver pads a WQE with those, length 0). RxWqeCyc is
+ * its first segment.
+ */
 struct RxWqeCyc {
 	DataSeg data;
 };
 static_assert(sizeof(RxWqeCyc) == 16);
-constexpr u8 kRxWqeCycLogStride = 4;	/* CREATE_RQ log_wq_stride of a cyclic RQ */
-static_assert((1u << kRxWqeCycLogStride) == sizeof(RxWqeCyc));
+constexpr u8 kRxWqeCycMinLogStride = 4;
+constexpr u8 kRxWqeCycMaxLogStride = 6;
+static_assert((1u << kRxWqeCycMinLogStride) == sizeof(RxWqeCyc));
+constexpr u32 kRxWqeCycMaxSegs = (1u << kRxWqeCycMaxLogStride) / sizeof(DataSeg);
+constexpr u8 kRxWqeCycLogStride = kRxWqeCycMinLogStride;	/* the driver's, until it posts fragments */
 
 /*
  * A striding RQ WQE (linked list): the next-WQE segment, then the data
@@ -222,6 +231,12 @@ constexpr u32 kMpwrqCqeStridesMask = 0x7fff;
 constexpr u32 kMpwrqCqeLenMask = 0xffff;
 
 constexpr u32 kReservedLkey = 0x100;	/* the "physical" mkey the driver uses */
+/*
+ * The lkey that ends a cyclic WQE's scatter list. [emulator: a ConnectX
+ * takes MLX5_INVALID_LKEY (0x100) for this; here 0x100 is already the
+ * driver's data mkey, so the end mark is 0, which no mkey has.]
+ */
+constexpr u32 kInvalidLkey = 0;
 
 /*
  * A SHAMPO header ring entry (cmd.h: CreateRqIn headers_pas): one data

@@ -452,7 +452,9 @@ void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 			if (want == prm::kStatOk && !o->striding)
 				want = prm::kStatBadParam;
 		} else if (want == prm::kStatOk &&
-			   (c.wq_type != prm::kWqCyclic || c.log_wq_stride != 4)) {
+			   (c.wq_type != prm::kWqCyclic ||
+			    c.log_wq_stride < prm::kRxWqeCycMinLogStride ||
+			    c.log_wq_stride > prm::kRxWqeCycMaxLogStride)) {
 			want = prm::kStatBadParam;
 		}
 		/* scatter_fcs from mode bit 3 (an invalid 2 with bits 7, 6 and 3): 0 or 1, not with SHAMPO */
@@ -510,13 +512,19 @@ void op_create_q(State &s, Input &in, uint32_t f, Ty ty)
 		v.set((1u << log) & 0xffff);
 		memcpy(o->dbr.cpu, &v, 4);
 	} else if (ty == Ty::Rq && ring_ok) {
-		/* every WQE posted (one shared buffer): frames that reach it complete */
+		/*
+		 * every WQE posted (one shared buffer in its first segment, the
+		 * others end marks): frames that reach it complete
+		 */
 		for (uint32_t i = 0; i < (1u << log); i++) {
-			prm::RxWqeCyc w;
-			w.data.byte_count.set(s.rxbuf.size);
-			w.data.lkey.set(prm::kReservedLkey);
-			w.data.addr.set(s.rxbuf.dma);
-			memcpy(o->ring.cpu + i * 16, &w, 16);
+			uint8_t *w = o->ring.cpu + (i << rq_log_stride);
+			prm::DataSeg d = {};
+
+			memset(w, 0, 1u << rq_log_stride);
+			d.byte_count.set(s.rxbuf.size);
+			d.lkey.set(prm::kReservedLkey);
+			d.addr.set(s.rxbuf.dma);
+			memcpy(w, &d, sizeof(d));
 		}
 		prm::be32 v;
 		v.set((1u << log) & 0xffff);

@@ -364,7 +364,7 @@ uint8_t Rq::create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t buffer_size)
 	log = log_size;
 	posted = 0;
 	buf_size = buffer_size;
-	ring.alloc(16u << (log_size > 13 ? 0 : log_size));
+	ring.alloc(16u << (log_segs + (log_size > 13 ? 0 : log_size)));
 	dbr.alloc(8);
 	bufs.clear();
 	if (log_size <= 13)
@@ -375,7 +375,7 @@ uint8_t Rq::create(Fn *f, uint32_t cqn, uint32_t log_size, uint32_t buffer_size)
 	set_op(&in, prm::kCmdCreateRq);
 	in.cqn.set(cqn);
 	in.log_wq_sz = (uint8_t)log_size;
-	in.log_wq_stride = 4;
+	in.log_wq_stride = (uint8_t)(4 + log_segs);
 	in.wq_type = prm::kWqCyclic;
 	in.vsd = vsd;
 	in.scatter_fcs = scatter_fcs;
@@ -399,11 +399,16 @@ uint8_t Rq::destroy() { return hwt::destroy(fn, prm::kCmdDestroyRq, rqn); }
 
 void Rq::write_wqe(uint32_t slot, uint64_t addr, uint32_t len, uint32_t lkey)
 {
-	prm::RxWqeCyc w = {};
-	w.data.byte_count.set(len);
-	w.data.lkey.set(lkey);
-	w.data.addr.set(addr);
-	memcpy(ring.cpu + (slot & (size() - 1)) * 16, &w, sizeof(w));
+	write_seg(slot, 0, addr, len, lkey);
+}
+
+void Rq::write_seg(uint32_t slot, uint32_t k, uint64_t addr, uint32_t len, uint32_t lkey)
+{
+	prm::DataSeg d = {};
+	d.byte_count.set(len);
+	d.lkey.set(lkey);
+	d.addr.set(addr);
+	memcpy(ring.cpu + (((slot & (size() - 1)) << log_segs) + k) * sizeof(d), &d, sizeof(d));
 }
 
 void Rq::publish(uint32_t count)

@@ -170,6 +170,7 @@ struct Rq {
 	uint8_t vsd = 1;
 	uint8_t scatter_fcs = 0;	/* CREATE_RQ scatter_fcs */
 	uint32_t log = 0;
+	uint32_t log_segs = 0;	/* data segments a WQE (CREATE_RQ log_wq_stride 4 + this) */
 	uint32_t posted = 0;	/* WQE counter published in the dbrec */
 	uint32_t buf_size = 0;
 	Dma ring, dbr;
@@ -183,6 +184,9 @@ struct Rq {
 	void post(uint32_t n);
 	/* Write WQE `slot` by hand (bad address or lkey tests); does not publish. */
 	void write_wqe(uint32_t slot, uint64_t addr, uint32_t len, uint32_t lkey = prm::kReservedLkey);
+	/* Data segment k of WQE `slot` (write_wqe writes segment 0). */
+	void write_seg(uint32_t slot, uint32_t k, uint64_t addr, uint32_t len,
+		       uint32_t lkey = prm::kReservedLkey);
 	void publish(uint32_t count);
 	const uint8_t *buffer(uint32_t wqe_counter) const { return bufs[wqe_counter & (size() - 1)].cpu; }
 };

@@ -272,7 +272,7 @@ TEST_F(HwCmd, QueueCreateChecks)
 
 	prm::CreateRqIn in;
 	set_op(&in, prm::kCmdCreateRq);
-	Dma ring(256), dbr(8);
+	Dma ring(1024), dbr(8);
 	in.cqn.set(cq.cqn);
 	in.log_wq_sz = 4;
 	in.log_wq_stride = 4;
@@ -282,8 +282,13 @@ TEST_F(HwCmd, QueueCreateChecks)
 	prm::CreateObjOut out;
 	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam) << "striding RQ not emulated";
 	in.wq_type = prm::kWqCyclic;
-	in.log_wq_stride = 5;
-	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam) << "stride must be 16 bytes";
+	in.log_wq_stride = 3;
+	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam) << "a WQE is at least one data segment";
+	in.log_wq_stride = 7;
+	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam) << "a WQE is at most four data segments";
+	in.log_wq_stride = 6;
+	ASSERT_EQ(exec(fn0, in, &out), prm::kStatOk) << "four data segments, 16 WQEs: 1 KiB";
+	EXPECT_EQ(destroy(fn0, prm::kCmdDestroyRq, out.obj_num.get()), prm::kStatOk);
 	in.log_wq_stride = 4;
 	in.dbr_addr.set(dbr.dma + 4);
 	EXPECT_EQ(exec(fn0, in, &out), prm::kStatBadParam) << "dbrec must be 8-byte aligned";

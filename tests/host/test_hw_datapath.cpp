@@ -425,6 +425,70 @@ TEST_F(HwDatapath, OversizeFrameDroppedWithoutConsumingTheBuffer)
 	EXPECT_EQ(query_q(fn1).rx_oversize_pkts_buffer.get(), 1u);
 }
 
+/*
+ * A cyclic WQE of four data segments: the device scatters a frame into
+ * them in order, skips empty ones, stops at the end mark (lkey
+ * kInvalidLkey, which zeroed segments are), drops a frame longer than the
+ * listed segments without consuming the WQE, and refuses a bad lkey in
+ * any listed segment.
+ */
+TEST_F(HwDatapath, CyclicWqeScattersAFrameOverItsSegments)
+{
+	Link l;
+	l.rq.log_segs = 2;
+	l.setup(fn0, fn1);
+	/* WQE 0 as post() wrote it: one 9216-byte segment, the others zero */
+	frames::Bytes f0 = tcp4(100);
+	l.send(f0);
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	expect_rx(l.rq, rx[0], f0, 0);
+
+	/* WQE 1: 64 bytes, an empty segment, 100 bytes 4 KiB further, the end */
+	const uint8_t *b1 = l.rq.buffer(1);
+	l.rq.write_seg(1, 0, l.rq.bufs[1].dma, 64);
+	l.rq.write_seg(1, 1, l.rq.bufs[1].dma + 2048, 0);
+	l.rq.write_seg(1, 2, l.rq.bufs[1].dma + 4096, 100);
+	l.rq.write_seg(1, 3, l.rq.bufs[1].dma + 6144, 4096, prm::kInvalidLkey);
+	frames::Bytes f1 = tcp4(100, 2);	/* 154 bytes: 64 + 90 */
+	l.send(f1);
+	rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].opcode(), prm::kCqeRespSend);
+	EXPECT_EQ(rx[0].byte_cnt.get(), f1.size());
+	EXPECT_EQ(rx[0].wqe_counter.get(), 1);
+	EXPECT_EQ(0, memcmp(b1, f1.data(), 64));
+	EXPECT_EQ(0, memcmp(b1 + 4096, f1.data() + 64, f1.size() - 64));
+	EXPECT_EQ(query_bus(fn1).wr_data_bytes.get(), f0.size() + f1.size());
+
+	/* WQE 2: 64 + 64 bytes, then the end (past it a segment the device must not use) */
+	const uint8_t *b2 = l.rq.buffer(2);
+	l.rq.write_seg(2, 0, l.rq.bufs[2].dma, 64);
+	l.rq.write_seg(2, 1, l.rq.bufs[2].dma + 4096, 64);
+	l.rq.write_seg(2, 2, l.rq.bufs[2].dma + 8192, 0, prm::kInvalidLkey);
+	l.rq.write_seg(2, 3, l.rq.bufs[2].dma + 8192, 1024);
+	l.send(tcp4(100, 3));			/* 154 > 128: dropped, WQE 2 kept */
+	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
+	EXPECT_EQ(query_q(fn1).rx_oversize_pkts_buffer.get(), 1u);
+	frames::Bytes f2 = tcp4(60, 4);		/* 114 bytes: 64 + 50 */
+	l.send(f2);
+	rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].wqe_counter.get(), 2);
+	EXPECT_EQ(0, memcmp(b2, f2.data(), 64));
+	EXPECT_EQ(0, memcmp(b2 + 4096, f2.data() + 64, f2.size() - 64));
+
+	/* WQE 3: a good first segment, a second with a foreign lkey */
+	l.rq.write_seg(3, 0, l.rq.bufs[3].dma, 64);
+	l.rq.write_seg(3, 1, l.rq.bufs[3].dma + 4096, 4096, 0x1234);
+	l.send(tcp4(10, 5));			/* 64 bytes: would fit the first alone */
+	rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].opcode(), prm::kCqeRespErr);
+	EXPECT_EQ(reinterpret_cast<const prm::ErrCqe &>(rx[0]).syndrome, prm::kSyndLocalProtErr);
+	EXPECT_EQ(rx[0].wqe_counter.get(), 3);
+}
+
 TEST_F(HwDatapath, NoRssOrRqNotReadyCountsIfDown)
 {
 	Link l;
