@@ -43,9 +43,12 @@ int scx_kt_sq_has_room(uint16_t pc, uint16_t cc, uint32_t log_size, uint32_t n);
 uint32_t scx_kt_sq_slot(uint16_t ctr, uint32_t log_size);
 uint32_t scx_kt_sq_max_wqebbs(void);
 uint32_t scx_kt_rq_missing(uint16_t pc, uint16_t cc, uint32_t log_size);
-/* en::rx_layout(): 0 and the geometry, or -1 when the MTU does not fit. */
-int scx_kt_rx_layout(uint32_t mtu, uint32_t headroom, uint32_t tailroom, uint32_t *order,
-		     uint32_t *frame_room);
+/*
+ * en::rx_layout() (cyclic RQ): 0 with its fragments, the page bytes they
+ * take and the bytes the device may write; -1 when the MTU does not fit.
+ */
+int scx_kt_rx_layout(uint32_t mtu, uint32_t headroom, uint32_t skb_headroom, uint32_t tailroom,
+		     int xdp, uint32_t *nfrags, uint32_t *bytes, uint32_t *frame_room);
 
 /*
  * A CQ created through the command interface (en::cq_create), with the

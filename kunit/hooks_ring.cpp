@@ -45,14 +45,19 @@ extern "C" uint32_t scx_kt_rq_missing(uint16_t pc, uint16_t cc, uint32_t log_siz
 	return rq.missing();
 }
 
-extern "C" int scx_kt_rx_layout(uint32_t mtu, uint32_t headroom, uint32_t tailroom,
-				uint32_t *order, uint32_t *frame_room)
+extern "C" int scx_kt_rx_layout(uint32_t mtu, uint32_t headroom, uint32_t skb_headroom,
+				uint32_t tailroom, int xdp, uint32_t *nfrags, uint32_t *bytes,
+				uint32_t *frame_room)
 {
+	scx_os_layout os = { 4096, headroom, tailroom, skb_headroom };
 	en::RqLayout l = {};
 
-	if (!en::rx_layout(mtu, headroom, tailroom, &l))
+	if (!en::rx_layout(os, mtu, xdp, &l))
 		return -1;
-	*order = l.order;
+	*nfrags = l.nfrags;
+	*bytes = 0;
+	for (u32 i = 0; i < l.nfrags; i++)
+		*bytes += l.frag[i].stride;
 	*frame_room = l.frame_room;
 	return 0;
 }

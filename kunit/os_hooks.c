@@ -205,10 +205,9 @@ rx_handler_result_t scx_kt_rx_handler(struct sk_buff **pskb)
 {
 	struct sk_buff *skb = *pskb;
 	struct scx_kt_chan *chs = rcu_dereference(skb->dev->rx_handler_data);
-	const u8 *frame = skb_mac_header(skb);
-	u32 len = skb->len + (u32)(skb->data - frame);
+	const u8 *frame;
 	struct scx_kt_chan *ch;
-	u32 seq;
+	u32 seq, len;
 
 	/* the shim records the channel as the RX queue */
 	if (!skb_rx_queue_recorded(skb) || skb_get_rx_queue(skb) >= SCX_KT_NCH) {
@@ -216,6 +215,13 @@ rx_handler_result_t scx_kt_rx_handler(struct sk_buff **pskb)
 		goto out;
 	}
 	ch = &chs[skb_get_rx_queue(skb)];
+	/* without a hook, a non-linear skb (headers copied, the rest in page fragments) as one piece */
+	if (!ch->rx_hook && skb_linearize(skb)) {
+		ch->rx_bad++;
+		goto out;
+	}
+	frame = skb_mac_header(skb);
+	len = skb->len + (u32)(skb->data - frame);
 	if (ch->rx_hook) {
 		ch->rx_hook(ch, frame, len, skb);
 	} else if (skb->protocol != htons(ETH_P_IP) || skb->data != frame + ETH_HLEN ||

@@ -147,9 +147,8 @@ static void scx_pair_reopen(struct kunit *test)
 		scx_pair_close(p, 0);
 		scx_pair_expect_pools_clean(p, 0);
 		scx_pair_expect_pools_clean(p, 1);
-		/* 9000 needs 16 KiB buffers (order 2) */
-		if (mtus[cycle] == 9000)
-			KUNIT_EXPECT_EQ(test, p->ch[1][0].order, 2u);
+		/* every MTU takes order-0 pages (9000: 2 KiB fragments of them) */
+		KUNIT_EXPECT_EQ(test, p->ch[1][0].order, 0u);
 	}
 	scx_pair_expect_received(test, p, 1, 0, seq);
 	KUNIT_EXPECT_EQ(test, p->ch[1][0].pools_created, (u32)ARRAY_SIZE(mtus));

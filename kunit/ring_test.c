@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/if_ether.h>
 #include <linux/if_vlan.h>
+#include <linux/log2.h>
 
 #include "hooks.h"
 #include "os_hooks.h"
@@ -73,28 +74,50 @@ static void scx_ring_rq_missing(struct kunit *test)
 static void scx_ring_rx_layout(struct kunit *test)
 {
 	const u32 l2 = ETH_HLEN + VLAN_HLEN + ETH_FCS_LEN;
-	const u32 headroom = 256, tailroom = 320;
-	u32 mtu, order, room;
+	const u32 headroom = 256, skb_headroom = 64, tailroom = 320;
+	u32 mtu, n, bytes, room;
 
 	for (mtu = 68; mtu <= 9000; mtu += 37) {
-		u32 need = headroom + mtu + l2 + tailroom;
+		u32 frame = mtu + l2, need = skb_headroom + frame + tailroom;
 
-		KUNIT_ASSERT_EQ_MSG(test, scx_kt_rx_layout(mtu, headroom, tailroom, &order, &room),
+		KUNIT_ASSERT_EQ_MSG(test, scx_kt_rx_layout(mtu, headroom, skb_headroom, tailroom, 0,
+							   &n, &bytes, &room),
 				    0, "mtu %u", mtu);
-		KUNIT_EXPECT_GE_MSG(test, 4096u << order, need, "mtu %u", mtu);
-		if (order)
-			KUNIT_EXPECT_LT_MSG(test, 4096u << (order - 1), need,
-					    "mtu %u: order %u is not the smallest", mtu, order);
-		KUNIT_EXPECT_EQ_MSG(test, room, (4096u << order) - headroom - tailroom,
-				    "mtu %u", mtu);
-		KUNIT_EXPECT_GE_MSG(test, room, mtu + l2, "mtu %u", mtu);
+		KUNIT_EXPECT_GE_MSG(test, room, frame, "mtu %u", mtu);
+		if (need <= 4096) {
+			/* linear: the smallest power of two that holds it */
+			KUNIT_EXPECT_EQ_MSG(test, n, 1u, "mtu %u", mtu);
+			KUNIT_EXPECT_TRUE_MSG(test, is_power_of_2(bytes) && bytes >= need &&
+					      bytes / 2 < need, "mtu %u: stride %u", mtu, bytes);
+			KUNIT_EXPECT_EQ_MSG(test, room, bytes - skb_headroom - tailroom, "mtu %u", mtu);
+		} else {
+			/* non-linear: no more page than 2 KiB fragments would take */
+			KUNIT_EXPECT_TRUE_MSG(test, n >= 2 && n <= 4, "mtu %u: %u fragments", mtu, n);
+			KUNIT_EXPECT_EQ_MSG(test, room, frame, "mtu %u", mtu);
+			KUNIT_EXPECT_LE_MSG(test, bytes, ALIGN(frame, 2048), "mtu %u", mtu);
+		}
+		/* XDP: a whole page, or refused */
+		if (headroom + frame + tailroom <= 4096) {
+			KUNIT_ASSERT_EQ(test, scx_kt_rx_layout(mtu, headroom, skb_headroom, tailroom, 1,
+							       &n, &bytes, &room), 0);
+			KUNIT_EXPECT_EQ_MSG(test, bytes, 4096u, "mtu %u", mtu);
+			KUNIT_EXPECT_EQ_MSG(test, room, 4096u - headroom - tailroom, "mtu %u", mtu);
+		} else {
+			KUNIT_EXPECT_NE_MSG(test, scx_kt_rx_layout(mtu, headroom, skb_headroom,
+								   tailroom, 1, &n, &bytes, &room),
+					    0, "mtu %u", mtu);
+		}
 	}
-	KUNIT_EXPECT_EQ(test, scx_kt_rx_layout(1500, 256, 320, &order, &room), 0);
-	KUNIT_EXPECT_EQ(test, order, 0u);
-	KUNIT_EXPECT_EQ(test, scx_kt_rx_layout(9000, 256, 320, &order, &room), 0);
-	KUNIT_EXPECT_EQ(test, order, 2u);
-	/* nothing the driver allocates may exceed its largest order */
-	KUNIT_EXPECT_NE(test, scx_kt_rx_layout(64000, 256, 320, &order, &room), 0);
+	/* 1500: two frames a page; 9000: three 2 KiB fragments and a page, not 16 KiB */
+	KUNIT_EXPECT_EQ(test, scx_kt_rx_layout(1500, headroom, skb_headroom, tailroom, 0, &n, &bytes,
+					       &room), 0);
+	KUNIT_EXPECT_EQ(test, bytes, 2048u);
+	KUNIT_EXPECT_EQ(test, scx_kt_rx_layout(9000, headroom, skb_headroom, tailroom, 0, &n, &bytes,
+					       &room), 0);
+	KUNIT_EXPECT_EQ(test, n, 4u);
+	KUNIT_EXPECT_EQ(test, bytes, 3 * 2048u + 4096u);
+	KUNIT_EXPECT_NE(test, scx_kt_rx_layout(64000, headroom, skb_headroom, tailroom, 0, &n,
+					       &bytes, &room), 0);
 }
 
 /* ---- the CQ protocol, against the device model ---- */

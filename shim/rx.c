@@ -33,7 +33,7 @@ struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t o
 	/* XDP_TX sends RX pages back out: the device reads them too. */
 	q->dir = flags & SCX_RXQ_XDP ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
 	scx_pp_params_init(&pp, ch->priv->dmadev, size, order, q->dir);
-	/* striding RQ: several packets share a page, each holding a reference */
+	/* the core cuts pages into strides or fragments, each holding a reference */
 	if (flags & SCX_RXQ_FRAGS)
 		pp.flags |= PP_FLAG_PAGE_FRAG;
 	q->pool = page_pool_create(&pp);

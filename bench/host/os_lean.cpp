@@ -53,12 +53,49 @@ LeanRxq *pool_of(void *os_channel)
 	return nullptr;
 }
 
+/*
+ * An RX page and, in the page before it, what the kernel keeps in struct
+ * page: the references of a page the driver cut up (0: a whole page).
+ */
+struct LeanPage {
+	int64_t refs;
+};
+
+LeanPage *meta_of(void *page)
+{
+	return reinterpret_cast<LeanPage *>(static_cast<uint8_t *>(page) - kPage);
+}
+
+void *rx_page_alloc(uint32_t order)
+{
+	auto *base = static_cast<uint8_t *>(page_alloc((kPage << order) + kPage, false));
+	if (!base)
+		return nullptr;
+	reinterpret_cast<LeanPage *>(base)->refs = 0;
+	return base + kPage;
+}
+
+void rx_page_free(void *page)
+{
+	free(meta_of(page));
+}
+
 void pool_put(LeanRxq *q, void *page)
 {
 	if (q && q->nfree < q->cap)
 		q->free[q->nfree++] = page;
 	else
-		free(page);
+		rx_page_free(page);
+}
+
+/* Drop n references of an RX page: a whole page, or the last of a cut one, goes back. */
+void page_put(LeanRxq *q, void *page, int64_t n)
+{
+	LeanPage *m = meta_of(page);
+
+	if (m->refs && (m->refs -= n))
+		return;
+	pool_put(q, page);
 }
 
 uint64_t g_rx_delivered, g_tx_freed, g_irqs, g_stack_sum;
@@ -220,7 +257,7 @@ void scx_os_rxq_destroy(struct scx_os_rxq *rxq)
 		if (slot == q)
 			slot = nullptr;
 	while (q->nfree)
-		free(q->free[--q->nfree]);
+		rx_page_free(q->free[--q->nfree]);
 	free(q->free);
 	free(q);
 }
@@ -228,7 +265,7 @@ void scx_os_rxq_destroy(struct scx_os_rxq *rxq)
 void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
 {
 	auto *q = reinterpret_cast<LeanRxq *>(rxq);
-	void *page = q->nfree ? q->free[--q->nfree] : page_alloc(kPage << q->order, false);
+	void *page = q->nfree ? q->free[--q->nfree] : rx_page_alloc(q->order);
 	if (page)
 		*dma = (uint64_t)(uintptr_t)page;
 	return page;
@@ -237,36 +274,44 @@ void *scx_os_rx_alloc(struct scx_os_rxq *rxq, uint64_t *dma)
 void scx_os_rx_recycle(struct scx_os_rxq *rxq, void *page, int napi)
 {
 	(void)napi;
-	pool_put(reinterpret_cast<LeanRxq *>(rxq), page);
+	page_put(reinterpret_cast<LeanRxq *>(rxq), page, 1);
 }
 
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 {
 	const uint8_t *p = static_cast<const uint8_t *>(pkt->page) + pkt->headroom;
 
-	/* eth_type_trans reads the header; the stack then drops and the page recycles. */
+	/* eth_type_trans reads the header; the stack then drops and the page's reference goes. */
 	g_stack_sum += (uint32_t)(p[12] << 8 | p[13]) + pkt->len;
 	g_rx_delivered++;
-	pool_put(pool_of(os_channel), pkt->page);
+	page_put(pool_of(os_channel), pkt->page, 1);
 	return 0;
 }
 
-/* The bench runs cyclic RQs only (rx_striding off): the striding RQ's and SHAMPO's hooks never run. */
-void scx_os_rx_frag_set(struct scx_os_rxq *, void *, uint32_t)
+/* The cyclic RQ's fragments (a linear stride, or a jumbo frame's pieces). */
+void scx_os_rx_frag_set(struct scx_os_rxq *, void *page, uint32_t n)
 {
-	__builtin_trap();
+	meta_of(page)->refs = n;
 }
 
-void scx_os_rx_frag_put(struct scx_os_rxq *, void *, uint32_t, int)
+void scx_os_rx_frag_put(struct scx_os_rxq *rxq, void *page, uint32_t n, int)
 {
-	__builtin_trap();
+	page_put(reinterpret_cast<LeanRxq *>(rxq), page, n);
 }
 
-int scx_os_rx_deliver_pieces(void *, const struct scx_rx_pkt *, const struct scx_rx_piece *,
-			     uint32_t)
+int scx_os_rx_deliver_pieces(void *os_channel, const struct scx_rx_pkt *pkt,
+			     const struct scx_rx_piece *pieces, uint32_t n)
 {
-	__builtin_trap();
+	const uint8_t *p = static_cast<const uint8_t *>(pieces[0].page) + pieces[0].off;
+
+	g_stack_sum += (uint32_t)(p[12] << 8 | p[13]) + pkt->len;
+	g_rx_delivered++;
+	for (uint32_t i = 0; i < n; i++)
+		page_put(pool_of(os_channel), pieces[i].page, 1);
+	return 0;
 }
+
+/* The bench runs cyclic RQs only (rx_striding off): SHAMPO's hook never runs. */
 
 int scx_os_rx_deliver_hds(void *, const struct scx_rx_pkt *, const void *, uint32_t,
 			  const struct scx_rx_piece *, uint32_t, const struct scx_rx_gso *)

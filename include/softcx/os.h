@@ -134,11 +134,12 @@ struct scx_os_rxq;
 /*
  * One pool for `size` buffers of PAGE_SIZE << order, bound to the channel's
  * NAPI. flags: SCX_RXQ_XDP when the RQ runs an XDP program (buffers mapped
- * bidirectionally: XDP_TX sends them back out); SCX_RXQ_FRAGS when several
- * packets share a page (striding RQ): each page then holds references
- * (scx_os_rx_frag_set), one per skb, XDP frame or fragment built on it and
- * the driver's own; whatever gives one back (skb free, recycle, frame
- * return) drops one, and the last returns the page to the pool.
+ * bidirectionally: XDP_TX sends them back out); SCX_RXQ_FRAGS when the
+ * driver cuts pages up (striding RQ strides, cyclic RQ fragments): each
+ * page then holds references (scx_os_rx_frag_set), one per skb, XDP frame
+ * or fragment built on it and the driver's own; whatever gives one back
+ * (skb free, recycle, frame return) drops one, and the last returns the
+ * page to the pool.
  */
 enum { SCX_RXQ_XDP = 1, SCX_RXQ_FRAGS = 2 };
 struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t order,
@@ -187,7 +188,7 @@ enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1 };
 /* Returns 0 when the stack took it, -1 when the skb could not be built (page recycled by the shim). */
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt);
 /*
- * A packet in pieces (striding RQ, non-linear): n pieces of pages of an
+ * A packet in pieces (a non-linear RQ of either type): n pieces of pages of an
  * SCX_RXQ_FRAGS pool, in order, each holding one reference the shim takes
  * over; pkt gives the metadata and the total length (page and buffer
  * fields unused). Its headers (up to 256 bytes, all in pieces[0]) are

@@ -54,13 +54,15 @@ u64 sq_cost(u32 log_size)
 	       heap_cost(n * prm::kDsPerWqeBB * sizeof(TxDmaEntry));
 }
 
-/* rq_create(): its CQ, WQE ring, doorbells, slots, and one posted buffer per entry. */
-u64 rq_cost(u32 log_size, u32 order)
+/* rq_create(): its CQ, WQE ring, doorbells, slots, and the fragments posted (a page carved on). */
+u64 rq_cost(u32 log_size, const RqLayout &l)
 {
-	u64 n = 1ull << log_size;
+	u64 n = 1ull << log_size, segs = 1ull << l.log_wqe_segs, bytes = 0;
 
-	return cq_cost(log_size) + dma_cost(n * sizeof(prm::RxWqeCyc)) + doorbell_cost() +
-	       heap_cost(n * sizeof(RxSlot)) + n * ((u64)kPageSize << order);
+	for (u32 i = 0; i < l.nfrags; i++)
+		bytes += l.frag[i].stride;
+	return cq_cost(log_size) + dma_cost(n * segs * sizeof(prm::DataSeg)) + doorbell_cost() +
+	       heap_cost(n * segs * sizeof(RxSlot)) + n * bytes + kPageSize;
 }
 
 /* rq_create() of a striding RQ: its CQ (a CQE per stride), WQE ring, page array, pages, tail. */
@@ -78,7 +80,7 @@ u64 rq_cost_max(u32 log_rq_size, const scx_os_layout &os, const RqLayout &cyclic
 {
 	prm::HcaCaps caps = {};
 	RqLayout l;
-	u64 c = rq_cost(log_rq_size, cyclic.order);
+	u64 c = rq_cost(log_rq_size, cyclic);
 
 	caps.striding_rq = 1;
 	caps.ext_stride_num_range = 1;
@@ -108,7 +110,7 @@ extern "C" uint64_t scx_port_mem_estimate(uint32_t nch, uint32_t log_sq_size,
 	    log_rq_size > kMaxLogQueue || !os_layout_ok(*os))
 		return 0;
 	/* the largest buffers any MTU can ask for (an XDP set has smaller ones) */
-	if (!rx_layout(SCX_MAX_MTU, os->rx_headroom, os->rx_tailroom, &rx))
+	if (!rx_layout(*os, SCX_MAX_MTU, false, &rx))
 		return 0;
 	/* the stack's SQ, the XDP_TX SQ (with a program) and the ndo_xdp_xmit SQ; the RQ */
 	per_ch = 3 * sq_cost(log_sq_size) + rq_cost_max(log_rq_size, *os, rx);

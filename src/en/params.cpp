@@ -125,22 +125,6 @@ RxComp rx_comp_mode(const prm::HcaCaps &caps, bool striding)
 	return RxComp::Basic;
 }
 
-bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out)
-{
-	u32 need = headroom + mtu + kHwMtuOverhead + tailroom;
-
-	for (u32 order = 0; order <= kMaxRxOrder; order++) {
-		if ((kPageSize << order) >= need) {
-			*out = RqLayout{};
-			out->order = order;
-			out->headroom = headroom;
-			out->frame_room = (kPageSize << order) - headroom - tailroom;
-			return true;
-		}
-	}
-	return false;
-}
-
 namespace {
 
 u32 log2_ceil(u32 n)
@@ -151,6 +135,50 @@ u32 log2_ceil(u32 n)
 		l++;
 	return l;
 }
+
+} /* namespace */
+
+bool rx_layout(const scx_os_layout &os, u32 mtu, bool xdp, RqLayout *out)
+{
+	u32 frame = mtu + kHwMtuOverhead;
+	u32 headroom = xdp ? os.rx_headroom : os.rx_skb_headroom;
+	u32 need = headroom + frame + os.rx_tailroom;
+	RqLayout l = {};
+
+	if (need <= kPageSize) {
+		u32 stride = xdp ? kPageSize : 1u << log2_ceil(need);
+
+		l.linear = true;
+		l.headroom = headroom;
+		l.nfrags = 1;
+		l.frag[0] = { (u16)(stride - headroom - os.rx_tailroom), (u16)stride };
+		l.frame_room = l.frag[0].size;
+		*out = l;
+		return true;
+	}
+	if (xdp)
+		return false;	/* no multi-buffer XDP */
+	/* non-linear, headroom-less: the skb's head is a copy of the headers */
+	u32 max = frame > kPageSize + (kMaxRxFrags - 1) * kRxFragSize ? kPageSize : kRxFragSize;
+	for (u32 left = frame; left; l.nfrags++) {
+		u32 size = left;
+
+		if (l.nfrags == kMaxRxFrags)
+			return false;
+		if (l.nfrags < kMaxRxFrags - 1 && size > max)
+			size = max;
+		if (size > kPageSize)
+			return false;
+		l.frag[l.nfrags] = { (u16)size, (u16)(1u << log2_ceil(size)) };
+		left -= size;
+	}
+	l.log_wqe_segs = (u8)log2_ceil(l.nfrags);
+	l.frame_room = frame;
+	*out = l;
+	return true;
+}
+
+namespace {
 
 /* Stride counts per WQE this device takes (CREATE_RQ's encodings, prm/wqe.h). */
 u32 min_log_num_strides(const prm::HcaCaps &caps)
@@ -281,8 +309,8 @@ bool os_layout_ok(const scx_os_layout &os)
 
 	/* buffers are kPageSize << order; the smallest MTU must fit the largest */
 	return os.page_size == kPageSize && os.rx_headroom < kPageSize &&
-	       os.rx_skb_headroom <= os.rx_headroom && os.rx_tailroom < kPageSize && rx_layout(SCX_MIN_MTU, os.rx_headroom,
-						       os.rx_tailroom, &l);
+	       os.rx_skb_headroom <= os.rx_headroom && os.rx_tailroom < kPageSize &&
+	       rx_layout(os, SCX_MIN_MTU, true, &l);
 }
 
 scx_cq_moder moder_default(bool rx, bool from_cqe)
@@ -365,9 +393,7 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	/* striding where asked and the device takes this geometry, else cyclic */
 	if (!params->rx_striding ||
 	    !rx_striding_layout(caps, p->os, params->mtu, params->log_rq_size, cp->xdp, &cp->rx)) {
-		if (!rx_layout(params->mtu, p->os.rx_headroom, p->os.rx_tailroom, &cp->rx))
-			return -SCX_EINVAL;
-		if (cp->xdp && cp->rx.order)
+		if (!rx_layout(p->os, params->mtu, cp->xdp, &cp->rx))
 			return -SCX_EINVAL;
 	}
 	cp->rx_comp = params->rx_cqe_compress ? rx_comp_mode(caps, cp->rx.striding) : RxComp::Off;

@@ -171,19 +171,32 @@ constexpr prm::CqeCompLayout rx_comp_layout(RxComp c)
 /* ---- RX buffers ---- */
 
 /*
- * An RQ's buffer layout. Cyclic: one buffer of kPageSize << order per
- * packet, the frame at headroom. Striding: WQEs of pages_per_wqe order-0
- * pages cut into 2^log_stride-byte strides; linear: every frame fits one
- * stride with its headroom and tailroom and the skb is built on the stride
- * (XDP: one stride per page); non-linear: frames span strides, the headers
- * are copied into a small skb and the rest attached as page fragments.
+ * An RQ's buffer layout. Cyclic: each WQE takes nfrags fragments, carved
+ * in order out of order-0 pages that several fragments (and packets)
+ * share; linear: one fragment of a power-of-two stride holds a frame with
+ * its headroom and tailroom, and the skb is built on it (XDP: a whole
+ * page); non-linear: a frame spans up to kMaxRxFrags fragments headroom-
+ * less, and the headers are copied into a small skb with the fragments the
+ * frame used attached. Striding: WQEs of pages_per_wqe order-0 pages cut
+ * into 2^log_stride-byte strides; linear: every frame fits one stride with
+ * its headroom and tailroom and the skb is built on the stride (XDP: one
+ * stride per page); non-linear: frames span strides, the headers are
+ * copied into a small skb and the rest attached as page fragments.
  */
+constexpr u32 kMaxRxFrags = 4;
+static_assert(kMaxRxFrags == prm::kRxWqeCycMaxSegs);
+struct RxFragInfo {
+	u16 size;		/* bytes the device may write in it */
+	u16 stride;		/* bytes it takes of its page: a power of two */
+};
 struct RqLayout {
-	u32 order;		/* cyclic: buffer = kPageSize << order (striding: 0) */
 	u32 headroom;		/* bytes before the frame in its buffer (its stride when linear) */
 	u32 frame_room;		/* bytes the device may write at headroom (striding: the frame limit) */
+	u8 nfrags;		/* cyclic: fragments a WQE takes */
+	u8 log_wqe_segs;	/* cyclic: data segments a WQE has (those past nfrags end the list) */
+	RxFragInfo frag[kMaxRxFrags];	/* cyclic */
 	bool striding;
-	bool linear;		/* striding: one frame per stride, built in place */
+	bool linear;		/* one frame per stride or fragment, built in place */
 	u8 log_stride;		/* striding: stride size */
 	u8 log_num_strides;	/* striding: strides per WQE */
 	u8 log_wqes;		/* striding: WQEs in the ring */
@@ -203,8 +216,8 @@ struct RqLayout {
 	u32 wqe_segs() const { return pages_per_wqe + (headroom ? 1u : 0u); }
 };
 
-/* Largest order of an RX buffer. */
-constexpr u8 kMaxRxOrder = 3;
+/* A non-linear cyclic RQ's fragments: 2048 bytes, two to a page (mlx5's DEFAULT_FRAG_SIZE). */
+constexpr u32 kRxFragSize = 2048;
 
 /*
  * Striding geometry. A WQE buffer is 64 KiB (16 pages) unless the stride
@@ -231,8 +244,15 @@ constexpr u32 kMinLogStridingWqes = 2;
 constexpr u32 kRxMaxHead = 256;
 static_assert(kRxMaxHead <= 1u << kLogNonLinearStride);
 
-/* RX buffer geometry for an MTU: the smallest order that fits; false when none does. */
-bool rx_layout(u32 mtu, u32 headroom, u32 tailroom, RqLayout *out);
+/*
+ * Cyclic RQ geometry for an MTU: linear while a frame with its headroom
+ * (the OS's XDP headroom with a program, its skb headroom without) and
+ * tailroom fits a page, in a stride of that rounded up to a power of two
+ * (XDP: a page); otherwise kRxFragSize fragments, the last sized to the
+ * rest (kPageSize ones when four of kRxFragSize cannot hold a frame).
+ * False when no layout holds a frame (XDP and more than a page).
+ */
+bool rx_layout(const scx_os_layout &os, u32 mtu, bool xdp, RqLayout *out);
 /*
  * Striding RQ geometry for an MTU and ring size (log packets): linear
  * strides when a frame with its headroom (the OS's XDP headroom with a

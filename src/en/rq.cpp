@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Cyclic RX queue: buffers from the RQ's page_pool, one per WQE; CQEs
- * turned into packet descriptors for the shim, which builds the skb.
+ * Cyclic RX queue: each WQE's fragments carved from the RQ's page_pool
+ * pages; CQEs turned into packet descriptors for the shim, which builds
+ * the skb.
  */
 #include "en/rq.h"
 
@@ -57,16 +58,56 @@ template XdpFate rx_run_xdp<RxXdp::Off>(Rq *, void *, u64, u32, scx_rx_pkt *);
 template XdpFate rx_run_xdp<RxXdp::TxSend>(Rq *, void *, u64, u32, scx_rx_pkt *);
 template XdpFate rx_run_xdp<RxXdp::TxMpw>(Rq *, void *, u64, u32, scx_rx_pkt *);
 
+void rq_deliver_pieces(Rq *rq, scx_rx_pkt *pkt, const scx_rx_piece *pieces, u32 n)
+{
+	pkt->page = nullptr;
+	pkt->buf_off = 0;
+	pkt->buf_size = 0;
+	pkt->headroom = 0;
+	if (scx_os_rx_deliver_pieces(rq->os_channel, pkt, pieces, n)) {
+		rq->stats->skb_err.inc();
+		return;
+	}
+	rx_count_delivered(rq->stats, *pkt);
+}
+
 namespace {
 
 constexpr u32 kRqBulk = 8;	/* refill only when this many WQEs are missing */
+
+/* Give back the references of a cyclic WQE's fragments (not delivered, or the RQ stops). */
+void frags_put(Rq *rq, const RxSlot *s, int napi)
+{
+	for (u32 i = 0; i < rq->layout.nfrags; i++)
+		scx_os_rx_recycle(rq->pool, s[i].page, napi);
+}
+
+/* A frame over several fragments: the ones it filled go to the skb, the rest back. */
+void nonlinear_frame(Rq *rq, const RxSlot *s, scx_rx_pkt *pkt)
+{
+	scx_rx_piece pieces[kMaxRxFrags];
+	u32 n = 0, left = pkt->len;
+
+	for (u32 i = 0; i < rq->layout.nfrags; i++) {
+		const RxFragInfo &fi = rq->layout.frag[i];
+		u32 take = left < fi.size ? left : fi.size;
+
+		if (!take) {
+			scx_os_rx_recycle(rq->pool, s[i].page, 1);
+			continue;
+		}
+		pieces[n++] = scx_rx_piece{s[i].page, s[i].off, take, fi.stride};
+		left -= take;
+	}
+	rq_deliver_pieces(rq, pkt, pieces, n);
+}
 
 /* inlined in each poll loop (one per CQE compression mode) */
 template <RxXdp X>
 __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::Cqe64 *cqe)
 {
 	u16 ix = rq->cc & rq->mask;
-	RxSlot *slot = &rq->slots[ix];
+	RxSlot *slot = &rq->slots[(u32)ix << rq->layout.log_wqe_segs];
 	scx_rx_pkt pkt SCX_SCRATCH;	/* every field written below (rx_pkt_meta: the CQE's) */
 
 	u8 op = cqe->opcode();
@@ -76,7 +117,7 @@ __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::
 	/*
 	 * An error CQE (the RQ is in ERR), one out of order, or one for a WQE
 	 * never posted (the RQ may still be RDY): the frame is lost and the
-	 * slot stays as it is; the device may still own its buffer, so only
+	 * WQE stays posted; the device may still own its buffers, so only
 	 * the recovery, after the RQ is in RST, releases the posted buffers.
 	 */
 	if (__builtin_expect(op == prm::kCqeRespErr && in_order, 0)) {
@@ -89,38 +130,122 @@ __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::
 		rq->recover = kRecoverConfused;
 		return;
 	}
-	rq->cc++;
+	rq->cc++;	/* its fragments' references move to the skb (or back to the pool) */
 
-	pkt.page = slot->page;
-	pkt.buf_off = 0;
-	pkt.buf_size = 0;
-	pkt.headroom = rq->layout.headroom;
 	pkt.len = cqe->byte_cnt.get();
 	if (__builtin_expect(pkt.len > rq->layout.frame_room || pkt.len < prm::kMinFrame, 0)) {
-		/* more than the buffer holds: no program or skb may look past it */
+		/* more than the buffers hold: no program or skb may look past them */
 		rq->stats->skb_err.inc();
-		scx_os_rx_recycle(rq->pool, slot->page, 1);
-		slot->page = nullptr;
+		frags_put(rq, slot, 1);
 		return;
 	}
 	rx_pkt_meta(cqe, &pkt, rx_ts_mask(rq), rx_csum_mask(rq));
+	/* XDP: always linear, a whole page (rx_layout) */
+	if (X == RxXdp::Off && !rq->layout.linear) {
+		nonlinear_frame(rq, slot, &pkt);
+		return;
+	}
+	pkt.page = slot->page;
+	pkt.buf_off = slot->off;
+	pkt.buf_size = rq->layout.frag[0].stride;
+	pkt.headroom = slot->off + rq->layout.headroom;
 	if (X != RxXdp::Off) {
 		XdpFate f = rx_run_xdp<X>(rq, slot->page, slot->dma, kPageSize, &pkt);
 
 		if (f == XdpFate::Dropped)
 			scx_os_rx_recycle(rq->pool, slot->page, 1);
-		if (f != XdpFate::Pass) {
-			slot->page = nullptr;
+		if (f != XdpFate::Pass)
 			return;
-		}
 	}
-	slot->page = nullptr;	/* the page moves to the skb (or back to the pool) */
-
 	if (scx_os_rx_deliver(rq->os_channel, &pkt)) {
 		rq->stats->skb_err.inc();
 		return;
 	}
 	rx_count_delivered(rq->stats, pkt);
+}
+
+/*
+ * A new carving page for WQE fragment i onwards: one reference for each
+ * fragment that will be carved from it (rq->page_frags[i]), so they all go
+ * out with the fragments.
+ */
+[[gnu::noinline]] bool carve_page(Rq *rq, u32 i)
+{
+	rq->carve_page = scx_os_rx_alloc(rq->pool, &rq->carve_dma);
+	if (!rq->carve_page)
+		return false;
+	scx_os_rx_frag_set(rq->pool, rq->carve_page, rq->page_frags[i]);
+	rq->carve_off = 0;
+	rq->carve_left = rq->page_frags[i];
+	return true;
+}
+
+/* WQE fragment i from the carving page, into s. */
+__attribute__((always_inline)) inline bool carve(Rq *rq, u32 i, RxSlot *s)
+{
+	if (!rq->carve_left && !carve_page(rq, i))
+		return false;
+	s->page = rq->carve_page;
+	s->dma = rq->carve_dma;
+	s->off = rq->carve_off;
+	rq->carve_off += rq->layout.frag[i].stride;
+	rq->carve_left--;
+	return true;
+}
+
+/*
+ * The refill of a linear layout (one fragment a WQE, several a page), the
+ * carving state in registers: what carve() does, for every WQE missing.
+ */
+void refill_linear(Rq *rq)
+{
+	const u32 stride = rq->layout.frag[0].stride, size = rq->layout.frag[0].size;
+	const u32 headroom = rq->layout.headroom;
+	const prm::be32 lkey = rq->lkey;
+	void *page = rq->carve_page;
+	u64 dma = rq->carve_dma;
+	u32 off = rq->carve_off, left = rq->carve_left;
+	u16 pc = rq->pc;
+
+	for (; (u16)(pc - rq->cc) != rq->size(); pc++) {
+		u16 ix = pc & rq->mask;
+
+		if (!left) {
+			page = scx_os_rx_alloc(rq->pool, &dma);
+			if (!page) {
+				rq->stats->buff_alloc_err.inc();
+				break;
+			}
+			left = rq->page_frags[0];
+			scx_os_rx_frag_set(rq->pool, page, left);
+			off = 0;
+		}
+		rq->slots[ix] = RxSlot{page, dma, off};
+		put_dseg(&rq->wqes[ix], dma + off + headroom, size, lkey);
+		off += stride;
+		left--;
+	}
+	rq->pc = pc;
+	rq->carve_page = page;
+	rq->carve_dma = dma;
+	rq->carve_off = off;
+	rq->carve_left = left;
+}
+
+/* The carving page's references not handed out back (the RQ stops or restarts). */
+void carve_end(Rq *rq, int napi)
+{
+	if (rq->carve_left)
+		scx_os_rx_frag_put(rq->pool, rq->carve_page, rq->carve_left, napi);
+	rq->carve_left = 0;
+}
+
+/* Every posted cyclic WQE's fragments back to the pool (the RQ is in RST or gone). */
+void cyclic_release_posted(Rq *rq, int napi)
+{
+	for (; rq->cc != rq->pc; rq->cc++)
+		frags_put(rq, &rq->slots[(u32)(rq->cc & rq->mask) << rq->layout.log_wqe_segs], napi);
+	carve_end(rq, napi);
 }
 
 } /* namespace */
@@ -176,17 +301,38 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 				goto err;
 		}
 	} else {
-		rq->slots = zalloc_array<RxSlot>(n);
+		u32 segs = 1u << layout.log_wqe_segs;
+
+		rq->slots = zalloc_array<RxSlot>((u64)n * segs);
 		if (!rq->slots)
 			goto err;
-		rq->pool = scx_os_rxq_create(os_channel, n, layout.order, xdp ? SCX_RXQ_XDP : 0);
+		/* pages: a WQE's fragments, and one more each for the carving and its tail */
+		rq->pool = scx_os_rxq_create(os_channel, n * layout.nfrags + 2, 0,
+					     SCX_RXQ_FRAGS | (xdp ? SCX_RXQ_XDP : 0));
 		if (!rq->pool)
 			goto err;
-		err = rq->mem.alloc(os_dev, n * sizeof(prm::RxWqeCyc));
+		err = rq->mem.alloc(os_dev, (u64)n * segs * sizeof(prm::DataSeg));
 		if (err)
 			goto err;
-		rq->wqes = static_cast<prm::RxWqeCyc *>(rq->mem.ring.cpu);
-		in.log_wq_stride = prm::kRxWqeCycLogStride;
+		rq->wqes = static_cast<prm::DataSeg *>(rq->mem.ring.cpu);
+		/* fragments a page takes, carved in order from fragment i of a WQE on */
+		for (u32 i = 0; i < layout.nfrags; i++) {
+			u32 off = 0, k = i, m = 0;
+
+			while (off + layout.frag[k].stride <= kPageSize) {
+				off += layout.frag[k].stride;
+				k = k + 1 == layout.nfrags ? 0 : k + 1;
+				m++;
+			}
+			rq->page_frags[i] = (u8)m;
+		}
+		/* segments past the fragments end each WQE's list, for good */
+		prm::be32 end;
+		end.set(prm::kInvalidLkey);
+		for (u32 i = 0; i < n * segs; i++)
+			if (i % segs >= layout.nfrags)
+				put_dseg(&rq->wqes[i], 0, 0, end);
+		in.log_wq_stride = (u8)(prm::kRxWqeCycMinLogStride + layout.log_wqe_segs);
 		in.wq_type = prm::kWqCyclic;
 	}
 	rq->dbrec = static_cast<prm::be32 *>(rq->mem.db.cpu);
@@ -223,9 +369,8 @@ void rq_destroy(Rq *rq)
 	if (rq->cq.cqes)
 		rq->stats->flushed.add(rq_drain_cq(rq));
 	if (rq->slots) {
-		for (u32 i = 0; i < rq->size(); i++)
-			if (rq->slots[i].page)
-				scx_os_rx_recycle(rq->pool, rq->slots[i].page, 0);
+		if (rq->pool)
+			cyclic_release_posted(rq, 0);
 		scx_os_free(rq->slots);
 		rq->slots = nullptr;
 	}
@@ -241,10 +386,46 @@ void rq_destroy(Rq *rq)
 	cq_destroy(&rq->cq, rq->os_dev);
 }
 
-bool rq_refill(Rq *rq)
+namespace {
+
+/* The cyclic RQ's refill, out of line: most polls find fewer than a bulk missing. */
+[[gnu::noinline]] bool cyclic_refill(Rq *rq)
 {
+	const RqLayout &l = rq->layout;
 	u16 start = rq->pc;
 
+	if (l.nfrags == 1) {
+		refill_linear(rq);
+	} else {
+		/* non-linear: no headroom */
+		while (rq->missing()) {
+			u32 first = (u32)(rq->pc & rq->mask) << l.log_wqe_segs;
+			RxSlot *s = &rq->slots[first];
+			prm::DataSeg *d = &rq->wqes[first];
+			u32 i;
+
+			for (i = 0; i < l.nfrags; i++) {
+				if (!carve(rq, i, &s[i]))
+					break;
+				put_dseg(&d[i], s[i].dma + s[i].off, l.frag[i].size, rq->lkey);
+			}
+			if (i < l.nfrags) {
+				rq->stats->buff_alloc_err.inc();
+				while (i--)
+					scx_os_rx_recycle(rq->pool, s[i].page, 0);
+				break;
+			}
+			rq->pc++;
+		}
+	}
+	rq_post_doorbell(rq, start);
+	return rq->missing() >= rq->bulk;
+}
+
+} /* namespace */
+
+bool rq_refill(Rq *rq)
+{
 	/*
 	 * Nothing retired (most polls of a port that only sends): no call.
 	 * mpw_refill() saves its registers before its own check, 29
@@ -254,22 +435,7 @@ bool rq_refill(Rq *rq)
 		return rq->missing() && mpw_refill(rq);
 	if (rq->missing() < rq->bulk)
 		return false;
-	while (rq->missing()) {
-		u16 ix = rq->pc & rq->mask;
-		RxSlot *slot = &rq->slots[ix];
-		prm::RxWqeCyc *wqe = &rq->wqes[ix];
-
-		slot->page = scx_os_rx_alloc(rq->pool, &slot->dma);
-		if (!slot->page) {
-			rq->stats->buff_alloc_err.inc();
-			break;
-		}
-		put_dseg(&wqe->data, slot->dma + rq->layout.headroom, rq->layout.frame_room,
-			 rq->lkey);
-		rq->pc++;
-	}
-	rq_post_doorbell(rq, start);
-	return rq->missing() >= rq->bulk;
+	return cyclic_refill(rq);
 }
 
 namespace {
@@ -291,17 +457,10 @@ int rq_recover(Rq *rq)
 	rq->stats->flushed.add(rq_drain_cq(rq));
 	/* frames whose CQE the driver could not see (lost owner bit, overrun leftovers) too */
 	rq->stats->flushed.add(cq_resync(&rq->cq));
-	if (rq->layout.striding) {
+	if (rq->layout.striding)
 		mpw_release_posted(rq, 1);
-	} else {
-		for (; rq->cc != rq->pc; rq->cc++) {
-			RxSlot *slot = &rq->slots[rq->cc & rq->mask];
-
-			if (slot->page)
-				scx_os_rx_recycle(rq->pool, slot->page, 1);
-			slot->page = nullptr;
-		}
-	}
+	else
+		cyclic_release_posted(rq, 1);
 	rq->pc = 0;
 	rq->cc = 0;
 	rq->strides_used = 0;
@@ -390,7 +549,10 @@ void rq_inject_error(Rq *rq)
 			for (u32 k = 0; k < rq->layout.wqe_segs(); k++)
 				d[k].lkey = rq->lkey;
 		} else {
-			rq->wqes[i & rq->mask].data.lkey = rq->lkey;
+			u32 first = (u32)(i & rq->mask) << rq->layout.log_wqe_segs;
+
+			for (u32 k = 0; k < rq->layout.nfrags; k++)
+				rq->wqes[first + k].lkey = rq->lkey;
 		}
 	}
 }

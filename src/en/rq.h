@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * RX receive queue of either type. Cyclic ("legacy"): one 16-byte WQE per
- * buffer, one page_pool buffer per packet, refilled in bulks. Striding
+ * RX receive queue of either type. Cyclic ("legacy"): a WQE of 1 to 4
+ * data segments per packet, each naming a fragment carved from a shared
+ * page_pool page (one page reference per fragment), refilled in bulks. Striding
  * (multi-packet WQEs, rq_striding.cpp): linked-list WQEs of several pages
  * cut into strides, many packets per WQE, pages shared by the packets
  * through page references. With an XDP program every frame goes through
@@ -18,9 +19,11 @@
 
 namespace softcx::en {
 
+/* A cyclic WQE's fragment: off bytes into its page, holding one page reference while posted. */
 struct RxSlot {
 	void *page;
-	u64 dma;
+	u64 dma;		/* of the page */
+	u32 off;
 };
 
 /* A page of a striding WQE: the references handed out (skbs, fragments, XDP) so far. */
@@ -57,11 +60,11 @@ struct Rq {
 	u16 mask;
 	u16 bulk;
 	u32 strides_used;	/* striding: of the WQE at cc, by the CQEs seen */
-	prm::RxWqeCyc *wqes;	/* cyclic */
+	prm::DataSeg *wqes;	/* cyclic: 2^layout.log_wqe_segs segments a WQE */
 	u8 *swqes;		/* striding: 2^layout.log_wqe_bytes each */
 	MpwPage *mpw;		/* striding: layout.pages_per_wqe per WQE */
 	prm::be32 *dbrec;
-	RxSlot *slots;
+	RxSlot *slots;		/* cyclic: 2^layout.log_wqe_segs a WQE, layout.nfrags used */
 	scx_os_rxq *pool;
 	RqLayout layout;
 	void *os_channel;
@@ -86,6 +89,12 @@ struct Rq {
 	QueueMem mem;
 	DmaBuf tail;		/* striding, linear: where each WQE's headroom shift ends */
 	Shampo *shampo;		/* SHAMPO: header ring, open session (rq_shampo.cpp) */
+	/* cyclic: the page fragments are carved from, in posting order, and its references left */
+	void *carve_page;
+	u64 carve_dma;
+	u32 carve_off;
+	u32 carve_left;
+	u8 page_frags[kMaxRxFrags];	/* cyclic: fragments a page takes from WQE fragment i on */
 
 	u32 size() const { return mask + 1u; }
 	u32 missing() const { return size() - (u16)(pc - cc); }
@@ -142,6 +151,9 @@ inline void rq_set_csum(Rq *rq, bool on)
 }
 /* Recovery's last step: RST -> RDY with the RQ's context, and any change that came meanwhile. */
 int rq_ready_with_ctx(Rq *rq);
+
+/* A non-linear frame (either RQ type) to the OS in pieces, each holding a page reference; counted. */
+void rq_deliver_pieces(Rq *rq, scx_rx_pkt *pkt, const scx_rx_piece *pieces, u32 n);
 
 /* ---- the striding RQ's half (rq_striding.cpp), for rq.cpp ---- */
 

@@ -140,15 +140,7 @@ void mpw_nonlinear_frame(Rq *rq, MpwPage *pg, u32 off, scx_rx_pkt *pkt)
 		off += take;
 		left -= take;
 	}
-	pkt->page = nullptr;
-	pkt->buf_off = 0;
-	pkt->buf_size = 0;
-	pkt->headroom = 0;
-	if (scx_os_rx_deliver_pieces(rq->os_channel, pkt, pieces, n)) {
-		rq->stats->skb_err.inc();
-		return;
-	}
-	rx_count_delivered(rq->stats, *pkt);
+	rq_deliver_pieces(rq, pkt, pieces, n);
 }
 
 int mpw_alloc(Rq *rq)

@@ -123,7 +123,6 @@ constexpr u8 kRxWqeCycMinLogStride = 4;
 constexpr u8 kRxWqeCycMaxLogStride = 6;
 static_assert((1u << kRxWqeCycMinLogStride) == sizeof(RxWqeCyc));
 constexpr u32 kRxWqeCycMaxSegs = (1u << kRxWqeCycMaxLogStride) / sizeof(DataSeg);
-constexpr u8 kRxWqeCycLogStride = kRxWqeCycMinLogStride;	/* the driver's, until it posts fragments */
 
 /*
  * A striding RQ WQE (linked list): the next-WQE segment, then the data

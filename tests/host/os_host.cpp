@@ -636,9 +636,12 @@ int deliver_gathered(void *os_channel, const struct scx_rx_pkt *pkt, std::vector
 			g_fail_deliveries--;
 			ok = false;
 		}
+		uint32_t truesize = 0;
+		for (uint32_t i = 0; i < n; i++)
+			truesize += pieces[i].truesize;
 		if (ok)
-			g_delivered[os_channel].push_back(
-				host::RxRecord{ std::move(data), *pkt, gso ? *gso : scx_rx_gso{} });
+			g_delivered[os_channel].push_back(host::RxRecord{
+				std::move(data), *pkt, gso ? *gso : scx_rx_gso{}, truesize });
 	}
 	for (uint32_t i = 0; i < n; i++)
 		rxbuf_put(pieces[i].page);
@@ -705,7 +708,8 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 		else {
 			const uint8_t *p = static_cast<const uint8_t *>(pkt->page) + pkt->headroom;
 			g_delivered[os_channel].push_back(
-				host::RxRecord{ std::vector<uint8_t>(p, p + pkt->len), *pkt, scx_rx_gso{} });
+				host::RxRecord{ std::vector<uint8_t>(p, p + pkt->len), *pkt, scx_rx_gso{},
+						end - pkt->buf_off });
 			rxbuf_put(pkt->page);
 			return 0;
 		}

@@ -61,6 +61,7 @@ struct RxRecord {
 	std::vector<uint8_t> data;	/* the packet bytes */
 	scx_rx_pkt meta;
 	scx_rx_gso gso;		/* scx_os_rx_deliver_hds of a session: segs > 1; else all 0 */
+	uint32_t truesize;	/* page bytes the skb holds: its buffer, or its pieces' truesize */
 };
 /* Packets delivered on an os_channel (scx_os_rx_deliver), oldest first. */
 const std::vector<RxRecord> &rx_delivered(void *os_channel);

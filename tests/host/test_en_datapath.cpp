@@ -265,6 +265,71 @@ TEST_F(Pair, JumboFramesNeedAJumboReceiver)
 	poll(0);
 }
 
+/*
+ * The cyclic RQ's fragments (mlx5's legacy RQ layout): at MTU 9000 a WQE
+ * is three 2 KiB fragments and a 4 KiB one, and a frame's skb holds only
+ * those it filled; the rest go back to the pool from NAPI. Before, every
+ * frame held a 16 KiB buffer, and a 64 KiB GRO packet of small frames
+ * outgrew a socket's default receive buffer.
+ */
+TEST_F(Pair, CyclicJumboFrameHoldsOnlyTheFragmentsItFills)
+{
+	Options o;
+	o.mtu = 9000;
+	build(o);
+	/* frame bytes, then the truesize its fragments make */
+	const std::pair<uint32_t, uint32_t> rows[] = {
+		{ 60, 2048 }, { 2048, 2048 }, { 2049, 4096 }, { 6144, 6144 },
+		{ 6145, 10240 }, { 9014, 10240 },
+	};
+	std::vector<Bytes> sent;
+	uint64_t unused = 0;
+
+	for (const auto &r : rows) {
+		sent.push_back(udp_frame(r.first - 42, 1000, (uint8_t)sent.size()));
+		ASSERT_EQ(sent.back().size(), r.first);
+		ASSERT_EQ(send(0, sent.back()), 0);
+		unused += 4 - (r.second == 10240 ? 4 : r.second / 2048);
+	}
+	uint64_t napi0 = host::rx_recycled(true), other0 = host::rx_recycled(false);
+	EXPECT_EQ(poll(1), (int)sent.size());
+	ASSERT_EQ(rx(1).size(), sent.size());
+	for (size_t i = 0; i < sent.size(); i++) {
+		expect_same(sent[i], rx(1)[i]);
+		EXPECT_EQ(rx(1)[i].truesize, rows[i].second) << sent[i].size() << "-byte frame";
+	}
+	EXPECT_EQ(host::rx_recycled(true) - napi0, unused) << "unfilled fragments go back from NAPI";
+	EXPECT_EQ(host::rx_recycled(false), other0);
+	EXPECT_EQ(stat(1, "rx_packets"), sent.size());
+	poll(0);
+}
+
+/* Below a page the cyclic RQ is linear: 2 KiB strides at MTU 1500, two frames a page. */
+TEST_F(Pair, CyclicLinearFramesShareAPage)
+{
+	std::vector<Bytes> sent;
+
+	for (int i = 0; i < 8; i++) {
+		sent.push_back(udp_frame(1458, 1000, (uint8_t)i));	/* 1500-byte IP packet */
+		ASSERT_EQ(send(0, sent.back()), 0);
+	}
+	EXPECT_EQ(poll(1), 8);
+	ASSERT_EQ(rx(1).size(), 8u);
+	for (size_t i = 0; i < sent.size(); i++) {
+		const host::RxRecord &r = rx(1)[i];
+
+		expect_same(sent[i], r);
+		EXPECT_EQ(r.truesize, 2048u);
+		EXPECT_EQ(r.meta.buf_off, i % 2 ? 2048u : 0u);
+		if (i % 2) {
+			EXPECT_EQ(r.meta.page, rx(1)[i - 1].meta.page) << "frame " << i;
+		} else if (i) {
+			EXPECT_NE(r.meta.page, rx(1)[i - 1].meta.page) << "frame " << i;
+		}
+	}
+	poll(0);
+}
+
 TEST_F(Pair, PortDownDropsAreCounted)
 {
 	scx_port_close(p[1].port);

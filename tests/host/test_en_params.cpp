@@ -87,10 +87,15 @@ TEST(Params, XdpMtuIsOnePage)
 	en::RqLayout l = {};
 
 	EXPECT_EQ(en::xdp_max_mtu(host::kOsLayout), kXdpMaxMtu);
-	ASSERT_TRUE(en::rx_layout(kXdpMaxMtu, 256, 320, &l));
-	EXPECT_EQ(l.order, 0u);
-	ASSERT_TRUE(en::rx_layout(kXdpMaxMtu + 1, 256, 320, &l));
-	EXPECT_EQ(l.order, 1u);
+	ASSERT_TRUE(en::rx_layout(host::kOsLayout, kXdpMaxMtu, true, &l));
+	EXPECT_EQ(l.nfrags, 1u);
+	EXPECT_EQ(l.frag[0].stride, 4096u);
+	EXPECT_EQ(l.headroom, 256u);
+	EXPECT_FALSE(en::rx_layout(host::kOsLayout, kXdpMaxMtu + 1, true, &l));
+	/* without a program the skb headroom: still one linear fragment */
+	ASSERT_TRUE(en::rx_layout(host::kOsLayout, kXdpMaxMtu + 1, false, &l));
+	EXPECT_TRUE(l.linear);
+	EXPECT_EQ(l.headroom, 64u);
 }
 
 TEST(Params, OsLayout)
@@ -411,20 +416,21 @@ TEST(StridingParams, DeviceCaps)
 /*
  * RX buffer memory one 64-byte frame holds while it waits to be polled
  * (issue 13's deterministic benchmark figure, Documentation/performance.md):
- * a cyclic RQ's whole buffer, a striding RQ's strides.
+ * a cyclic RQ's first fragment (it has no other), a striding RQ's strides.
  */
 TEST(StridingParams, RxMemoryPer64ByteFrame)
 {
 	const uint32_t frame = 64;
 	struct Row {
 		uint32_t mtu, cyclic, striding;
-	} rows[] = { { 1500, 4096, 2048 }, { 9000, 16384, 256 } };
+	} rows[] = { { 1500, 2048, 2048 }, { 9000, 2048, 256 } };
 
 	for (const Row &r : rows) {
 		en::RqLayout c, s = layout(7, r.mtu, false);
 
-		ASSERT_TRUE(en::rx_layout(r.mtu, host::kOsLayout.rx_headroom, host::kOsLayout.rx_tailroom, &c));
-		uint32_t cyc = 4096u << c.order;
+		/* cyclic: the frame's first fragment (the others go back unused) */
+		ASSERT_TRUE(en::rx_layout(host::kOsLayout, r.mtu, false, &c));
+		uint32_t cyc = c.frag[0].stride;
 		uint32_t str = s.linear ? s.stride_size()
 					: (frame + s.stride_size() - 1) / s.stride_size() * s.stride_size();
 		printf("RX memory per 64-byte frame at MTU %u: cyclic %u B, striding %u B (%ux less)\n",
