@@ -38,7 +38,7 @@ ORDER="t-harness t-insmod t-params t-carrier t-ping t-counters t-iperf t-tso t-m
 # t-name@variant: the test again in another data path mode (variant_env);
 # the full suite runs these after the rest. Any test takes any variant by
 # hand: run-all.sh t-xdp-pass@cyclic-cqe.
-MATRIX="t-ping@cqe t-iperf@cqe t-xdp-tx@cqe t-rx-recover@cqe t-iperf@cyclic t-iperf@cyclic-cqe t-xdp-tx@cyclic-cqe t-rx-recover@cyclic-cqe t-iperf@hwgro t-tso@hwgro t-rx-recover@hwgro t-mtu@hwgro t-bigtcp@hwgro t-kselftest-gro@hwgro t-kselftest-gro@cqe t-kselftest-toeplitz@cqe"
+MATRIX="t-ping@cqe t-iperf@cqe t-xdp-tx@cqe t-rx-recover@cqe t-iperf@cyclic t-iperf@cyclic-cqe t-xdp-tx@cyclic-cqe t-rx-recover@cyclic-cqe t-iperf@hwgro t-tso@hwgro t-rx-recover@hwgro t-mtu@hwgro t-bigtcp@hwgro t-kselftest-gro@hwgro t-kselftest-gro@cqe t-kselftest-gro@cyclic t-kselftest-toeplitz@cqe"
 
 # variant_env VARIANT: the SCX_* settings of a variant (tests/vm/lib.sh scx_rq_type)
 variant_env() {
