@@ -307,7 +307,7 @@ bool os_layout_ok(const scx_os_layout &os)
 {
 	RqLayout l;
 
-	/* buffers are kPageSize << order; the smallest MTU must fit the largest */
+	/* the OS's page size; the smallest MTU fits a page with the XDP headroom */
 	return os.page_size == kPageSize && os.rx_headroom < kPageSize &&
 	       os.rx_skb_headroom <= os.rx_headroom && os.rx_tailroom < kPageSize &&
 	       rx_layout(os, SCX_MIN_MTU, true, &l);

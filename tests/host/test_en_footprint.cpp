@@ -128,7 +128,7 @@ TEST(Footprint, InvalidGeometryGivesZero)
 	EXPECT_EQ(scx_port_mem_estimate(1, 5, 10, &host::kOsLayout), 0u);
 	EXPECT_EQ(scx_port_mem_estimate(1, 10, 0, &host::kOsLayout), 0u);
 	EXPECT_EQ(scx_port_mem_estimate(1, 10, 17, &host::kOsLayout), 0u);
-	/* no buffer order holds the largest MTU with this much headroom */
+	/* no page holds even the smallest MTU with this much headroom */
 	scx_os_layout big = host::kOsLayout;
 	big.rx_headroom = 30000;
 	EXPECT_EQ(scx_port_mem_estimate(1, 10, 10, &big), 0u);
