@@ -136,6 +136,20 @@ u32 log2_ceil(u32 n)
 	return l;
 }
 
+/* Fragments a page holds when WQE fragment i opens it: i, i + 1, ... across WQEs while they fit. */
+void page_frags(RqLayout *l)
+{
+	for (u32 i = 0; i < l->nfrags; i++) {
+		u32 off = 0, k = i, m = 0;
+
+		for (; off + l->frag[k].stride <= kPageSize; m++) {
+			off += l->frag[k].stride;
+			k = k + 1 == l->nfrags ? 0 : k + 1;
+		}
+		l->page_frags[i] = (u8)m;
+	}
+}
+
 } /* namespace */
 
 bool rx_layout(const scx_os_layout &os, u32 mtu, bool xdp, RqLayout *out)
@@ -153,6 +167,7 @@ bool rx_layout(const scx_os_layout &os, u32 mtu, bool xdp, RqLayout *out)
 		l.nfrags = 1;
 		l.frag[0] = { (u16)(stride - headroom - os.rx_tailroom), (u16)stride };
 		l.frame_room = l.frag[0].size;
+		page_frags(&l);
 		*out = l;
 		return true;
 	}
@@ -174,6 +189,7 @@ bool rx_layout(const scx_os_layout &os, u32 mtu, bool xdp, RqLayout *out)
 	}
 	l.log_wqe_segs = (u8)log2_ceil(l.nfrags);
 	l.frame_room = frame;
+	page_frags(&l);
 	*out = l;
 	return true;
 }

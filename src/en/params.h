@@ -195,6 +195,8 @@ struct RqLayout {
 	u8 nfrags;		/* cyclic: fragments a WQE takes */
 	u8 log_wqe_segs;	/* cyclic: data segments a WQE has (those past nfrags end the list) */
 	RxFragInfo frag[kMaxRxFrags];	/* cyclic */
+	/* cyclic: fragments a page holds when WQE fragment i opens it, carved in order on */
+	u8 page_frags[kMaxRxFrags];
 	bool striding;
 	bool linear;		/* one frame per stride or fragment, built in place */
 	u8 log_stride;		/* striding: stride size */

@@ -165,42 +165,19 @@ __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::
 }
 
 /*
- * A new carving page for WQE fragment i onwards: one reference for each
- * fragment that will be carved from it (rq->page_frags[i]), so they all go
- * out with the fragments.
+ * Post every WQE missing: each takes nfrags fragments, carved in order from
+ * the carving page; a page opened by WQE fragment i holds page_frags[i] of
+ * them, one reference each, so they all go out with the fragments. The
+ * carving state stays in registers through the loop. A WQE that cannot
+ * have all its fragments gives back those it took and ends the refill.
+ * Linear: one fragment a WQE, at the layout's headroom (non-linear has none).
  */
-[[gnu::noinline]] bool carve_page(Rq *rq, u32 i)
+template <bool Linear>
+void cyclic_post(Rq *rq)
 {
-	rq->carve_page = scx_os_rx_alloc(rq->pool, &rq->carve_dma);
-	if (!rq->carve_page)
-		return false;
-	scx_os_rx_frag_set(rq->pool, rq->carve_page, rq->page_frags[i]);
-	rq->carve_off = 0;
-	rq->carve_left = rq->page_frags[i];
-	return true;
-}
-
-/* WQE fragment i from the carving page, into s. */
-__attribute__((always_inline)) inline bool carve(Rq *rq, u32 i, RxSlot *s)
-{
-	if (!rq->carve_left && !carve_page(rq, i))
-		return false;
-	s->page = rq->carve_page;
-	s->dma = rq->carve_dma;
-	s->off = rq->carve_off;
-	rq->carve_off += rq->layout.frag[i].stride;
-	rq->carve_left--;
-	return true;
-}
-
-/*
- * The refill of a linear layout (one fragment a WQE, several a page), the
- * carving state in registers: what carve() does, for every WQE missing.
- */
-void refill_linear(Rq *rq)
-{
-	const u32 stride = rq->layout.frag[0].stride, size = rq->layout.frag[0].size;
-	const u32 headroom = rq->layout.headroom;
+	const RqLayout &l = rq->layout;
+	const u32 nfrags = Linear ? 1 : l.nfrags, log_segs = Linear ? 0 : l.log_wqe_segs;
+	const u32 headroom = l.headroom;
 	const prm::be32 lkey = rq->lkey;
 	void *page = rq->carve_page;
 	u64 dma = rq->carve_dma;
@@ -208,22 +185,31 @@ void refill_linear(Rq *rq)
 	u16 pc = rq->pc;
 
 	for (; (u16)(pc - rq->cc) != rq->size(); pc++) {
-		u16 ix = pc & rq->mask;
+		u32 first = (u32)(pc & rq->mask) << log_segs;
+		RxSlot *s = &rq->slots[first];
+		prm::DataSeg *d = &rq->wqes[first];
+		u32 i;
 
-		if (!left) {
-			page = scx_os_rx_alloc(rq->pool, &dma);
-			if (!page) {
-				rq->stats->buff_alloc_err.inc();
-				break;
+		for (i = 0; i < nfrags; i++) {
+			if (!left) {
+				page = scx_os_rx_alloc(rq->pool, &dma);
+				if (!page)
+					break;
+				left = l.page_frags[i];
+				scx_os_rx_frag_set(rq->pool, page, left);
+				off = 0;
 			}
-			left = rq->page_frags[0];
-			scx_os_rx_frag_set(rq->pool, page, left);
-			off = 0;
+			s[i] = RxSlot{page, dma, off};
+			put_dseg(&d[i], dma + off + headroom, l.frag[i].size, lkey);
+			off += l.frag[i].stride;
+			left--;
 		}
-		rq->slots[ix] = RxSlot{page, dma, off};
-		put_dseg(&rq->wqes[ix], dma + off + headroom, size, lkey);
-		off += stride;
-		left--;
+		if (i < nfrags) {
+			rq->stats->buff_alloc_err.inc();
+			while (i--)
+				scx_os_rx_recycle(rq->pool, s[i].page, 0);
+			break;
+		}
 	}
 	rq->pc = pc;
 	rq->carve_page = page;
@@ -315,17 +301,6 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 		if (err)
 			goto err;
 		rq->wqes = static_cast<prm::DataSeg *>(rq->mem.ring.cpu);
-		/* fragments a page takes, carved in order from fragment i of a WQE on */
-		for (u32 i = 0; i < layout.nfrags; i++) {
-			u32 off = 0, k = i, m = 0;
-
-			while (off + layout.frag[k].stride <= kPageSize) {
-				off += layout.frag[k].stride;
-				k = k + 1 == layout.nfrags ? 0 : k + 1;
-				m++;
-			}
-			rq->page_frags[i] = (u8)m;
-		}
 		/* segments past the fragments end each WQE's list, for good */
 		prm::be32 end;
 		end.set(prm::kInvalidLkey);
@@ -391,33 +366,12 @@ namespace {
 /* The cyclic RQ's refill, out of line: most polls find fewer than a bulk missing. */
 [[gnu::noinline]] bool cyclic_refill(Rq *rq)
 {
-	const RqLayout &l = rq->layout;
 	u16 start = rq->pc;
 
-	if (l.nfrags == 1) {
-		refill_linear(rq);
-	} else {
-		/* non-linear: no headroom */
-		while (rq->missing()) {
-			u32 first = (u32)(rq->pc & rq->mask) << l.log_wqe_segs;
-			RxSlot *s = &rq->slots[first];
-			prm::DataSeg *d = &rq->wqes[first];
-			u32 i;
-
-			for (i = 0; i < l.nfrags; i++) {
-				if (!carve(rq, i, &s[i]))
-					break;
-				put_dseg(&d[i], s[i].dma + s[i].off, l.frag[i].size, rq->lkey);
-			}
-			if (i < l.nfrags) {
-				rq->stats->buff_alloc_err.inc();
-				while (i--)
-					scx_os_rx_recycle(rq->pool, s[i].page, 0);
-				break;
-			}
-			rq->pc++;
-		}
-	}
+	if (rq->layout.nfrags == 1)
+		cyclic_post<true>(rq);
+	else
+		cyclic_post<false>(rq);
 	rq_post_doorbell(rq, start);
 	return rq->missing() >= rq->bulk;
 }

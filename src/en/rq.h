@@ -94,7 +94,6 @@ struct Rq {
 	u64 carve_dma;
 	u32 carve_off;
 	u32 carve_left;
-	u8 page_frags[kMaxRxFrags];	/* cyclic: fragments a page takes from WQE fragment i on */
 
 	u32 size() const { return mask + 1u; }
 	u32 missing() const { return size() - (u16)(pc - cc); }

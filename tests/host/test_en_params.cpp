@@ -98,6 +98,33 @@ TEST(Params, XdpMtuIsOnePage)
 	EXPECT_EQ(l.headroom, 64u);
 }
 
+/*
+ * How many fragments a cyclic RQ carves from a page it opens at WQE
+ * fragment i (one reference each): the 2 KiB strides of MTU 1500 two a
+ * page; at 9000 three 2 KiB fragments and a 4 KiB last, so a page opened
+ * by the third holds only it; an XDP buffer is the page.
+ */
+TEST(Params, CyclicPageFragments)
+{
+	en::RqLayout l = {};
+
+	ASSERT_TRUE(en::rx_layout(host::kOsLayout, 1500, false, &l));
+	ASSERT_EQ(l.nfrags, 1u);
+	EXPECT_EQ(l.frag[0].stride, 2048u);
+	EXPECT_EQ(l.page_frags[0], 2u);
+
+	ASSERT_TRUE(en::rx_layout(host::kOsLayout, 9000, false, &l));
+	ASSERT_EQ(l.nfrags, 4u);
+	const uint32_t strides[] = { 2048, 2048, 2048, 4096 }, per_page[] = { 2, 2, 1, 1 };
+	for (uint32_t i = 0; i < 4; i++) {
+		EXPECT_EQ(l.frag[i].stride, strides[i]) << i;
+		EXPECT_EQ(l.page_frags[i], per_page[i]) << i;
+	}
+
+	ASSERT_TRUE(en::rx_layout(host::kOsLayout, kXdpMaxMtu, true, &l));
+	EXPECT_EQ(l.page_frags[0], 1u);
+}
+
 TEST(Params, OsLayout)
 {
 	scx_os_layout os = host::kOsLayout;
