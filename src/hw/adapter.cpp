@@ -81,6 +81,8 @@ prm::HcaCaps model_caps(u8 model)
 	c.enhanced_cqe_compression = model >= prm::kModelCx6Dx ? 1 : 0;
 	c.mini_cqe_resp_stride_index = c.enhanced_cqe_compression;
 	c.device_frequency_khz.set(model >= prm::kModelCx6Dx ? kTimerKhzFast : kTimerKhzSlow);
+	c.log_max_current_uc_list = kLogMaxUcList;
+	c.log_max_current_mc_list = kLogMaxMcList;
 	return c;
 }
 
@@ -118,6 +120,7 @@ Function *function_create(Adapter *a, u32 ix)
 	fn->adapter = a;
 	fn->ix = ix;
 	fn->active_rss = -1;
+	fn->vport.fast = kVportPassAll;	/* open until the driver sets the filter */
 	fn->cmd_lock = scx_os_lock_create(SCX_LOCK_HW_CMD);
 	if (!fn->cmd_lock)
 		goto fail;

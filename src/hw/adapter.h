@@ -42,6 +42,10 @@ constexpr u32 kMaxCqs = kMaxSqs + kMaxRqs;	/* one for every queue */
 constexpr u32 kMaxRss = 64;
 constexpr u32 kLogMaxFlowTable = 8;	/* flow table entries (prm::SetFlowEntryIn) */
 constexpr u32 kMaxFlowEntries = 1u << kLogMaxFlowTable;
+/* MODIFY_NIC_VPORT_CONTEXT's address lists */
+constexpr u32 kLogMaxUcList = 5;
+constexpr u32 kLogMaxMcList = 6;
+constexpr u32 kMaxVportAddrs = (1u << kLogMaxUcList) + (1u << kLogMaxMcList);
 constexpr u32 kLogMaxSqSize = 13;	/* WQEBBs */
 constexpr u32 kLogMaxRqSize = 13;	/* WQEs */
 constexpr u32 kLogMaxCqSize = 16;	/* CQEs */
@@ -308,6 +312,22 @@ struct FlowTable {
 };
 
 /*
+ * The function's RX address filter (prm::ModifyNicVportIn), read by the RX
+ * engine without a lock: `fast` in one load for the usual frame, the lists
+ * under the sequence count. Written by the command only.
+ */
+constexpr u64 kVportPassAll = 1ull << 63;	/* fast: every frame passes */
+constexpr u64 kVportFirstUc = 1ull << 62;	/* fast: bits 47:0 hold the first unicast address */
+struct VportFilter {
+	u64 fast;		/* __atomic: kVportPassAll, or kVportFirstUc | the address */
+	u32 seq;		/* odd while a command rewrites the lists */
+	u8 promisc;		/* prm::VportPromisc */
+	u8 n_uc;
+	u8 n_mc;
+	u64 addr[kMaxVportAddrs];	/* __atomic: the unicast, then the multicast (as `fast`'s 47:0) */
+};
+
+/*
  * The internal timer's ticks per ns as 64.64 fixed point: at most one tick
  * short of the exact floor(ns * khz * (1e9 + kTimerErrorPpb) / 1e15).
  */
@@ -340,6 +360,7 @@ struct scx_hw_function {
 	softcx::hw::Rq rq[softcx::hw::kMaxRqs];
 	softcx::hw::Rss rss[softcx::hw::kMaxRss];
 	softcx::hw::FlowTable flows;
+	softcx::hw::VportFilter vport;
 };
 
 struct scx_hw_adapter {

@@ -13,6 +13,7 @@
 #include "hw/flow.h"
 #include "hw/rss.h"
 #include "hw/shampo.h"
+#include "hw/vport.h"
 #include "prm/bus.h"
 #include "prm/cmd.h"
 #include "prm/cqe.h"
@@ -835,6 +836,35 @@ CmdStatus modify_port(CmdEnv &e)
 	return prm::kStatOk;
 }
 
+/*
+ * The RX address filter (prm::ModifyNicVportIn): the whole context at once.
+ * Refused, nothing changed: an unknown promisc bit, a list longer than the
+ * caps or than the inbox, a unicast entry with the group bit or a
+ * multicast one without it.
+ */
+CmdStatus modify_nic_vport(CmdEnv &e)
+{
+	auto in = inbox<prm::ModifyNicVportIn>(e);
+	u32 n_uc = in.n_uc, n_mc = in.n_mc;
+	const u8 *list = e.in + sizeof(in);
+
+	if (in.promisc & ~(prm::kVportPromiscUc | prm::kVportPromiscMc | prm::kVportPromiscAll))
+		return reject(e, prm::kStatBadParam, "unknown promisc bit", "vport");
+	if (n_uc > 1u << kLogMaxUcList || n_mc > 1u << kLogMaxMcList)
+		return reject(e, prm::kStatBadParam, "address list longer than the caps", "vport");
+	if (e.in_len < sizeof(in) + (n_uc + n_mc) * sizeof(prm::VportMac))
+		return reject(e, prm::kStatBadInputLen, "address list past the inbox", "vport");
+	for (u32 i = 0; i < n_uc + n_mc; i++) {
+		if ((list[i * sizeof(prm::VportMac) + 2] & 1) != (i >= n_uc))
+			return reject(e, prm::kStatBadParam,
+				      i < n_uc ? "group address in the unicast list"
+					       : "individual address in the multicast list",
+				      "vport");
+	}
+	vport_set(e.fn, in.promisc, list, n_uc, n_mc);
+	return prm::kStatOk;
+}
+
 /* ---- dispatch ---- */
 
 struct CmdDesc {
@@ -871,6 +901,8 @@ constexpr CmdDesc kCmds[] = {
 	{ prm::kCmdQueryPortCounters, sizeof(prm::CmdIn), sizeof(prm::QueryPortCountersOut),
 	  query_port_counters },
 	{ prm::kCmdModifyPort, sizeof(prm::ModifyPortIn), sizeof(prm::CmdOut), modify_port },
+	{ prm::kCmdModifyNicVportContext, sizeof(prm::ModifyNicVportIn), sizeof(prm::CmdOut),
+	  modify_nic_vport },
 };
 
 constexpr u32 kMaxOutbox = 256;

@@ -8,6 +8,7 @@
  */
 #include "hw/flow.h"
 #include "hw/rx.h"
+#include "hw/vport.h"
 
 namespace softcx::hw {
 
@@ -236,7 +237,10 @@ void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u6
 	f.vlan_tci = 0;
 	f.ts = ts;
 	parse_frame(data, len, &f.pi);
-	/* the flow table first; without entries (the usual case) one load and a branch */
+	/*
+	 * The flow table first; without entries (the usual case) one load and a
+	 * branch. Then the address filter, for frames no entry took.
+	 */
 	bool steered;
 	if (__builtin_expect(__atomic_load_n(&fn->flows.n, __ATOMIC_RELAXED) != 0, 0)) {
 		FlowVerdict v = flow_steer(fn, data, f.pi, &f.rss);
@@ -244,10 +248,19 @@ void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u6
 			bus_add(&fn->qc.rx_steer_drop, 1);
 			return;
 		}
+		if (v == FlowVerdict::Miss && !vport_accepts(fn, data)) {
+			bus_add(&fn->qc.rx_steer_missed, 1);
+			return;
+		}
 		steered = v == FlowVerdict::Steered ||
 			  (v == FlowVerdict::Miss &&
 			   rss_steer_slow(fn, data, f.pi, irqs->rss_cache, &f.rss));
 	} else {
+		/* not to an address the function takes (hw/vport.h): dropped, counted */
+		if (!vport_accepts(fn, data)) {
+			bus_add(&fn->qc.rx_steer_missed, 1);
+			return;
+		}
 		steered = rss_steer(fn, data, f.pi, irqs->rss_cache, &f.rss);
 	}
 	int ix = steered ? obj_slot(f.rss.rqn, ObjType::Rq, kMaxRqs) : -1;

@@ -18,6 +18,7 @@ enum CmdOpcode : u16 {
 	kCmdDestroyCq = 0x401,
 	kCmdQueryCq = 0x402,
 	kCmdModifyCq = 0x403,
+	kCmdModifyNicVportContext = 0x755,	/* the function's RX address filter (below) */
 	kCmdQueryQCounter = 0x773,
 	kCmdCreateRss = 0x900,	/* TIR + RQT in one object */
 	kCmdModifyRss = 0x901,
@@ -109,6 +110,10 @@ struct HcaCaps {
 	 * kTimerErrorPpb), which a PTP clock built on it corrects.
 	 */
 	be32 device_frequency_khz;
+	/* MODIFY_NIC_VPORT_CONTEXT: addresses the RX filter lists, log2 (unicast, multicast) */
+	u8 log_max_current_uc_list;
+	u8 log_max_current_mc_list;
+	u8 rsvd2[2];
 };
 
 struct QueryHcaCapOut {
@@ -349,6 +354,37 @@ struct ModifyPortIn {
 	u8 rsvd[3];
 };
 
+/*
+ * MODIFY_NIC_VPORT_CONTEXT: the destination MACs the function's RX takes,
+ * matched after the flow table's entries (a frame an entry steers or drops
+ * never reaches it) and before RSS. A frame passes when its destination is
+ * broadcast, in the unicast or multicast list, or a promiscuous mode covers
+ * it (kVportPromiscUc: every unicast, Mc: every multicast, All: every
+ * frame); else it is dropped and counted (rx_steer_missed_packets). The
+ * command replaces the whole context: promisc, then n_uc unicast and n_mc
+ * multicast addresses (VportMac) after the header, the unicast first; at
+ * most 2^log_max_current_uc_list and 2^log_max_current_mc_list (caps). A
+ * function starts open (every frame passes) until its first such command.
+ */
+enum VportPromisc : u8 {
+	kVportPromiscUc = 1u << 0,
+	kVportPromiscMc = 1u << 1,
+	kVportPromiscAll = 1u << 2,
+};
+struct VportMac {
+	u8 rsvd[2];
+	u8 addr[6];	/* network order */
+};
+struct ModifyNicVportIn {
+	CmdIn hdr;
+	u8 promisc;	/* VportPromisc bits */
+	u8 rsvd;
+	u8 n_uc;
+	u8 n_mc;
+	be32 rsvd2;
+	/* VportMac list[n_uc + n_mc] follows */
+};
+
 constexpr u32 kRssKeySize = 40;
 constexpr u32 kRssMaxTableLog = 8;
 
@@ -530,7 +566,6 @@ static_assert(sizeof(CmdOut) == 8);
 static_assert(__builtin_offsetof(CmdOut, status) == 0);
 static_assert(__builtin_offsetof(CmdOut, rsvd) == 1);
 static_assert(__builtin_offsetof(CmdOut, syndrome) == 4);
-static_assert(sizeof(HcaCaps) == 36);
 static_assert(__builtin_offsetof(HcaCaps, model) == 0);
 static_assert(__builtin_offsetof(HcaCaps, wqe_inline_mode) == 1);
 static_assert(__builtin_offsetof(HcaCaps, enhanced_mpw) == 2);
@@ -557,7 +592,15 @@ static_assert(__builtin_offsetof(HcaCaps, max_rss) == 29);
 static_assert(__builtin_offsetof(HcaCaps, rsvd) == 30);
 static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
 static_assert(__builtin_offsetof(HcaCaps, device_frequency_khz) == 32);
-static_assert(sizeof(QueryHcaCapOut) == 44);
+static_assert(__builtin_offsetof(HcaCaps, log_max_current_uc_list) == 36);
+static_assert(__builtin_offsetof(HcaCaps, log_max_current_mc_list) == 37);
+static_assert(sizeof(HcaCaps) == 40);
+static_assert(sizeof(QueryHcaCapOut) == 48);
+static_assert(sizeof(VportMac) == 8);
+static_assert(sizeof(ModifyNicVportIn) == 16);
+static_assert(__builtin_offsetof(ModifyNicVportIn, promisc) == 8);
+static_assert(__builtin_offsetof(ModifyNicVportIn, n_uc) == 10);
+static_assert(__builtin_offsetof(ModifyNicVportIn, n_mc) == 11);
 static_assert(__builtin_offsetof(QueryHcaCapOut, hdr) == 0);
 static_assert(__builtin_offsetof(QueryHcaCapOut, caps) == 8);
 static_assert(sizeof(CqModeration) == 8);
@@ -668,7 +711,7 @@ static_assert(__builtin_offsetof(SetFlowEntryIn, value) == 64);
 static_assert(sizeof(DeleteFlowEntryIn) == 16);
 static_assert(__builtin_offsetof(DeleteFlowEntryIn, flow_index) == 8);
 static_assert(__builtin_offsetof(DeleteFlowEntryIn, rsvd) == 12);
-static_assert(sizeof(QueryQCounterOut) == 64);
+static_assert(sizeof(QueryQCounterOut) == 72);
 static_assert(__builtin_offsetof(QueryQCounterOut, hdr) == 0);
 static_assert(sizeof(QueryBusCountersOut) == 88);
 static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);

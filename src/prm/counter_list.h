@@ -17,7 +17,8 @@
 	X(rx_malformed, "rx_malformed")	/* runt frames */                                 \
 	X(rx_cq_overrun, "rx_cq_overrun")	/* the RQ's CQ full or in overrun */        \
 	X(cq_overrun, "cq_overrun")	/* CQs (TX or RX) stopped by an overrun */         \
-	X(rx_steer_drop, "rx_steer_drop_packets")	/* a flow table drop entry matched */
+	X(rx_steer_drop, "rx_steer_drop_packets")	/* a flow table drop entry matched */ \
+	X(rx_steer_missed, "rx_steer_missed_packets")	/* not for an address it takes */
 
 /* QUERY_BUS_COUNTERS: what crossed the function's emulated PCIe link. */
 #define SCX_PRM_BUS_COUNTERS(X)                                                        \

@@ -861,7 +861,7 @@ void op_misc(State &s, Input &in, uint32_t f)
 			    prm::kCmdCreateRq, prm::kCmdModifyRq, prm::kCmdDestroyRq,
 			    prm::kCmdQueryBusCounters, prm::kCmdQueryPortCounters,
 			    prm::kCmdModifyPort, prm::kCmdSetFlowTableEntry,
-			    prm::kCmdDeleteFlowTableEntry })
+			    prm::kCmdDeleteFlowTableEntry, prm::kCmdModifyNicVportContext })
 		known |= k == opc;
 	if (!known) {
 		expect(st, prm::kStatBadOp, "unknown opcode");

@@ -4,8 +4,14 @@
  * for IPv4 and IPv6, priority by index, drop entries counted, forwarding to
  * an RQ and to a flow-only RSS object (the queue the reference Toeplitz
  * hash with that object's key and table predicts), the default RSS path
- * without entries, and the command's refusals.
+ * without entries, and the command's refusals. The RX address filter
+ * (MODIFY_NIC_VPORT_CONTEXT) behind it: open until the first command; then
+ * frames to broadcast and the listed addresses come in, the promiscuous
+ * modes take the rest of their kind, every other frame is counted in
+ * rx_steer_missed_packets; an entry is matched before the filter.
  */
+#include <array>
+
 #include "frames.h"
 #include "hw/adapter.h"
 #include "hw_harness.h"
@@ -15,6 +21,39 @@ using namespace hwt;
 namespace {
 
 constexpr int kRqs = 4;
+
+using Mac = std::array<uint8_t, 6>;
+
+const Mac kOwn = { 0x02, 0, 0, 0, 0, 0x02 };	/* frames::build's destination */
+const Mac kOther = { 0x02, 0, 0, 0, 0, 0x99 };
+const Mac kSecond = { 0x02, 0xaa, 0, 0, 0, 0x01 };
+const Mac kGroup = { 0x01, 0x00, 0x5e, 0, 0, 0x01 };
+const Mac kGroup2 = { 0x33, 0x33, 0, 0, 0, 0x01 };
+const Mac kBcast = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+
+/* MODIFY_NIC_VPORT_CONTEXT on fn1 with these lists; in_len shortened by `short_by` bytes. */
+uint8_t set_vport(Fn *fn, uint8_t promisc, const std::vector<Mac> &uc, const std::vector<Mac> &mc,
+		  uint32_t short_by = 0)
+{
+	std::vector<uint8_t> in(sizeof(prm::ModifyNicVportIn) +
+				(uc.size() + mc.size()) * sizeof(prm::VportMac));
+	auto *h = reinterpret_cast<prm::ModifyNicVportIn *>(in.data());
+	set_op(h, prm::kCmdModifyNicVportContext);
+	h->promisc = promisc;
+	h->n_uc = (uint8_t)uc.size();
+	h->n_mc = (uint8_t)mc.size();
+	size_t off = sizeof(*h);
+	for (const auto *l : { &uc, &mc })
+		for (const Mac &m : *l) {
+			memcpy(&in[off + 2], m.data(), 6);
+			off += sizeof(prm::VportMac);
+		}
+	prm::CmdOut out;
+	EXPECT_TRUE(bus::cmd_exec(fn, in.data(), (uint32_t)(in.size() - short_by), &out,
+				  sizeof(out)));
+	return out.status;
+}
+
 
 prm::FlowFields v4_fields(const char *src, const char *dst, uint16_t sport, uint16_t dport,
 			  uint8_t proto, uint8_t version = 4)
@@ -114,6 +153,16 @@ protected:
 		s.payload = frames::payload(24);
 		return frames::build(s);
 	}
+
+	/* A UDP frame to dst: did it reach an RQ? */
+	bool land_to(const Mac &dst) { return land(to(dst)) >= 0; }
+	static frames::Bytes to(const Mac &dst)
+	{
+		frames::Bytes f = frame("10.1.0.1", "10.1.0.2", 100, 53);
+		memcpy(f.data(), dst.data(), 6);
+		return f;
+	}
+	uint64_t missed_vport() { return query_q(fn1).rx_steer_missed.get(); }
 
 	Cq txcq;
 	Sq sq;
@@ -397,6 +446,103 @@ TEST_F(HwFlow, RefusedCommands)
 	ASSERT_TRUE(bus::cmd_exec(fn1, &in, sizeof(in) - 1, &out, sizeof(out)));
 	EXPECT_EQ(out.status, prm::kStatBadInputLen);
 	ASSERT_EQ(del(5), prm::kStatOk);
+}
+
+/* ---- the RX address filter (MODIFY_NIC_VPORT_CONTEXT, hw/vport.h) ---- */
+
+/* Before any command every frame passes: the filter is the driver's to set. */
+TEST_F(HwFlow, VportOpenUntilSet)
+{
+	for (const Mac &m : { kOwn, kOther, kGroup, kBcast })
+		EXPECT_TRUE(land_to(m));
+	EXPECT_EQ(missed_vport(), 0u);
+}
+
+/* The lists: own and second unicast, one group; broadcast always; the rest missed. */
+TEST_F(HwFlow, VportListedAddressesAndBroadcastOnly)
+{
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn, kSecond }, { kGroup }), prm::kStatOk);
+	EXPECT_TRUE(land_to(kOwn));
+	EXPECT_TRUE(land_to(kSecond));
+	EXPECT_TRUE(land_to(kGroup));
+	EXPECT_TRUE(land_to(kBcast));
+	EXPECT_FALSE(land_to(kOther));
+	EXPECT_FALSE(land_to(kGroup2));
+	EXPECT_FALSE(land_to(kOther));
+	EXPECT_EQ(missed_vport(), 3u);
+	/* the port's MAC received them all; no other drop counter moved */
+	prm::QueryQCounterOut q = query_q(fn1);
+	EXPECT_EQ(q.rx_if_down_packets.get(), 0u);
+	EXPECT_EQ(q.rx_steer_drop.get(), 0u);
+	EXPECT_EQ(fn1->port.rx_packets, 7u);
+}
+
+/* Each promiscuous mode takes its kind only; all takes everything. */
+TEST_F(HwFlow, VportPromiscuousModes)
+{
+	ASSERT_EQ(set_vport(fn1, prm::kVportPromiscMc, { kOwn }, {}), prm::kStatOk);
+	EXPECT_TRUE(land_to(kGroup2));
+	EXPECT_FALSE(land_to(kOther));
+	ASSERT_EQ(set_vport(fn1, prm::kVportPromiscUc, { kOwn }, {}), prm::kStatOk);
+	EXPECT_TRUE(land_to(kOther));
+	EXPECT_FALSE(land_to(kGroup2));
+	ASSERT_EQ(set_vport(fn1, prm::kVportPromiscAll, { kOwn }, {}), prm::kStatOk);
+	EXPECT_TRUE(land_to(kOther));
+	EXPECT_TRUE(land_to(kGroup2));
+	/* back to the list alone */
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, {}), prm::kStatOk);
+	EXPECT_FALSE(land_to(kOther));
+	EXPECT_TRUE(land_to(kOwn));
+	EXPECT_EQ(missed_vport(), 3u);
+}
+
+/* An empty unicast list: only broadcast and the listed groups. */
+TEST_F(HwFlow, VportNoUnicastAddress)
+{
+	ASSERT_EQ(set_vport(fn1, 0, {}, { kGroup }), prm::kStatOk);
+	EXPECT_FALSE(land_to(kOwn));
+	EXPECT_TRUE(land_to(kGroup));
+	EXPECT_TRUE(land_to(kBcast));
+	EXPECT_EQ(missed_vport(), 1u);
+}
+
+/* A flow table entry takes its frames before the filter looks. */
+TEST_F(HwFlow, VportFlowEntryBeforeFilter)
+{
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, {}), prm::kStatOk);
+	prm::FlowFields m = {}, v = {};
+	m.ip_version = 0xff;
+	v.ip_version = 4;
+	ASSERT_EQ(set(0, prm::kFlowFwdRq, rq[2].rqn, m, v), prm::kStatOk);
+	EXPECT_EQ(land(to(kOther)), 2) << "steered by the entry";
+	EXPECT_EQ(query_q(fn1).rx_steer_missed.get(), 0u);
+}
+
+/* Refusals change nothing: the filter set before still holds. */
+TEST_F(HwFlow, VportRefusedCommandsKeepTheFilter)
+{
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, { kGroup }), prm::kStatOk);
+	EXPECT_EQ(set_vport(fn1, 0x08, { kOwn }, {}), prm::kStatBadParam) << "unknown promisc bit";
+	EXPECT_EQ(set_vport(fn1, 0, { kGroup }, {}), prm::kStatBadParam) << "group address as unicast";
+	EXPECT_EQ(set_vport(fn1, 0, { kOwn }, { kOther }), prm::kStatBadParam) << "unicast as group";
+	EXPECT_EQ(set_vport(fn1, 0, { kOwn, kSecond }, {}, 4), prm::kStatBadInputLen) << "list past the inbox";
+	std::vector<Mac> many(33, kOwn);
+	EXPECT_EQ(set_vport(fn1, 0, many, {}), prm::kStatBadParam) << "longer than 2^log_max_current_uc_list";
+	std::vector<Mac> groups(64, kGroup);
+	EXPECT_EQ(set_vport(fn1, 0, { kOwn }, groups), prm::kStatOk) << "2^log_max_current_mc_list is allowed";
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, { kGroup }), prm::kStatOk);
+	EXPECT_TRUE(land_to(kOwn));
+	EXPECT_TRUE(land_to(kGroup));
+	EXPECT_FALSE(land_to(kSecond));
+	EXPECT_FALSE(land_to(kGroup2));
+}
+
+/* The caps report the list sizes the command takes. */
+TEST_F(HwFlow, VportCapsListSizes)
+{
+	prm::HcaCaps c = query_caps(fn1);
+	EXPECT_EQ(c.log_max_current_uc_list, 5u);
+	EXPECT_EQ(c.log_max_current_mc_list, 6u);
 }
 
 } /* namespace */

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The RX address filter past its inline part (vport.h): the lists read
+ * under the sequence count, and their writer.
+ */
+#include "hw/vport.h"
+#include "prm/cmd.h"
+
+namespace softcx::hw {
+namespace {
+
+constexpr u64 kBroadcast = 0xffffffffffffull;
+
+bool in_list(const VportFilter *v, u32 from, u32 n, u64 w)
+{
+	for (u32 i = from; i < from + n && i < kMaxVportAddrs; i++)
+		if (__atomic_load_n(&v->addr[i], __ATOMIC_RELAXED) == w)
+			return true;
+	return false;
+}
+
+/* Entry i of a VportMac list (unaligned bytes). */
+u64 list_word(const u8 *list, u32 i)
+{
+	prm::VportMac m;
+
+	__builtin_memcpy(&m, list + i * sizeof(m), sizeof(m));
+	return vport_word(m.addr);
+}
+
+} /* namespace */
+
+bool vport_match(Function *fn, const u8 *frame)
+{
+	const VportFilter *v = &fn->vport;
+	u64 w = vport_word(frame);
+
+	if (w == kBroadcast)
+		return true;
+	for (;;) {
+		u32 seq = load_u32(&v->seq);
+		if (seq & 1)
+			continue;	/* a command is rewriting the lists */
+		u8 promisc = __atomic_load_n(&v->promisc, __ATOMIC_RELAXED);
+		u32 n_uc = __atomic_load_n(&v->n_uc, __ATOMIC_RELAXED);
+		u32 n_mc = __atomic_load_n(&v->n_mc, __ATOMIC_RELAXED);
+		bool ok;
+
+		if (__atomic_load_n(&v->fast, __ATOMIC_RELAXED) & kVportPassAll)
+			ok = true;
+		else if (frame[0] & 1)	/* the group bit */
+			ok = (promisc & prm::kVportPromiscMc) || in_list(v, n_uc, n_mc, w);
+		else
+			ok = (promisc & prm::kVportPromiscUc) || in_list(v, 0, n_uc, w);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
+			return ok;
+	}
+}
+
+void vport_set(Function *fn, u8 promisc, const u8 *list, u32 n_uc, u32 n_mc)
+{
+	VportFilter *v = &fn->vport;
+	u64 fast = promisc & prm::kVportPromiscAll ? kVportPassAll
+		   : n_uc			    ? kVportFirstUc | list_word(list, 0)
+						    : 0;
+
+	seq_write_begin(&v->seq);
+	__atomic_store_n(&v->promisc, promisc, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->n_uc, (u8)n_uc, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->n_mc, (u8)n_mc, __ATOMIC_RELAXED);
+	for (u32 i = 0; i < n_uc + n_mc; i++)
+		__atomic_store_n(&v->addr[i], list_word(list, i), __ATOMIC_RELAXED);
+	__atomic_store_n(&v->fast, fast, __ATOMIC_RELAXED);
+	seq_write_end(&v->seq);
+}
+
+} /* namespace softcx::hw */
