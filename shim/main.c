@@ -70,6 +70,7 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 			cancel_work_sync(&priv->ch[i].health_work);
 		}
 		cancel_delayed_work_sync(&priv->stats_work);
+		cancel_work_sync(&priv->rx_mode_work);
 	}
 	scx_ptp_fini(priv);	/* no PHC reads the port from here on */
 	scx_devlink_port_del(priv);	/* no recovery left to report */
@@ -141,6 +142,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->xdp_max_mtu = caps.xdp_max_mtu;
 	priv->max_log_sq = caps.max_log_sq_size;
 	priv->max_log_rq = caps.max_log_rq_size;
+	scx_rx_mode_init(priv, caps.max_uc_addrs, caps.max_mc_addrs);
 	scx_params_queue_sizes(&qs);
 	priv->log_sq_size = qs.log_sq_size;
 	priv->log_rq_size = qs.log_rq_size;

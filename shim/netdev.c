@@ -439,7 +439,8 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_set_features	= scx_set_features,
 	.ndo_tx_timeout		= scx_tx_timeout,
 	.ndo_get_stats64	= scx_get_stats64,
-	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_set_mac_address	= scx_set_mac_address,
+	.ndo_set_rx_mode	= scx_set_rx_mode,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_change_mtu		= scx_change_mtu,
 	.ndo_bpf		= scx_ndo_bpf,
@@ -472,8 +473,12 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->hw_features |= NETIF_F_NTUPLE;
 	/* what a VLAN device on the port may offload through it */
 	dev->vlan_features |= (features & ~NETIF_F_RXHASH) | NETIF_F_HIGHDMA;
-	/* No MAC filter in the device: the address may change while up. */
-	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	/*
+	 * The device filters by destination MAC (rx_mode.c): secondary unicast
+	 * addresses go in its list rather than making the port promiscuous,
+	 * and the address may change while up (the filter follows it).
+	 */
+	dev->priv_flags |= IFF_UNICAST_FLT | IFF_LIVE_ADDR_CHANGE;
 	/* netpoll transmits with IRQs off; the core's locks are _bh locks. */
 	dev->priv_flags |= IFF_DISABLE_NETPOLL;
 	/* ether_setup's default, kept on purpose: pktgen clone_skb / burst (xmit_more) */

@@ -65,6 +65,8 @@ struct scx_port_caps {
 	uint32_t cq_moderation;	/* CQ interrupt moderation (scx_port_set_moder) */
 	uint32_t cq_period_from_cqe;	/* scx_cq_moder.from_cqe may be set */
 	uint32_t timer_khz;	/* the device timer's nominal rate (scx_port_read_clock, timestamps) */
+	/* addresses scx_port_set_rx_filter() lists before it falls back to a promiscuous mode */
+	uint32_t max_uc_addrs, max_mc_addrs;
 };
 
 /* Ring sizes the driver runs with. */
@@ -365,6 +367,20 @@ int scx_port_set_rx_fcs(struct scx_port *p, int on);
  * down. 0 or a negative errno.
  */
 int scx_port_set_fcs_check(struct scx_port *p, int on);
+/*
+ * The port's RX address filter (ndo_set_rx_mode): frames to broadcast, to
+ * the n_uc unicast addresses at uc (6 bytes each, the port's own first), to
+ * the n_mc multicast ones at mc, or that a promiscuous mode covers
+ * (SCX_RX_PROMISC_*) come in; the device drops the rest and counts them
+ * (rx_steer_missed_packets). A list longer than the caps' max_uc_addrs or
+ * max_mc_addrs turns on its promiscuous mode instead (its entries past
+ * that are not read). Process context; 0 or a negative errno.
+ */
+#define SCX_RX_PROMISC_UC	1u	/* every unicast frame */
+#define SCX_RX_PROMISC_MC	2u	/* every multicast frame (IFF_ALLMULTI) */
+#define SCX_RX_PROMISC_ALL	4u	/* every frame (IFF_PROMISC) */
+int scx_port_set_rx_filter(struct scx_port *p, uint32_t promisc, const uint8_t *uc, uint32_t n_uc,
+			   const uint8_t *mc, uint32_t n_mc);
 /*
  * One live channel's CQs of one direction (rx: the RQ's; else the SQs'),
  * for adaptive moderation; not remembered: the next channel set starts

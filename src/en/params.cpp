@@ -448,6 +448,8 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->max_log_rq_size = p->caps.log_max_rq_sz;
 	caps->cq_moderation = p->caps.cq_moderation;
 	caps->cq_period_from_cqe = p->caps.cq_period_start_from_cqe;
+	caps->max_uc_addrs = 1u << p->caps.log_max_current_uc_list;
+	caps->max_mc_addrs = 1u << p->caps.log_max_current_mc_list;
 }
 
 extern "C" int scx_port_ring_check(const scx_port *p, int rx, uint32_t want, uint8_t *log,

@@ -332,6 +332,47 @@ extern "C" int scx_port_set_fcs_check(scx_port *p, int on)
 	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPort, &in, &out);
 }
 
+extern "C" int scx_port_set_rx_filter(scx_port *p, uint32_t promisc, const uint8_t *uc,
+				      uint32_t n_uc, const uint8_t *mc, uint32_t n_mc)
+{
+	const u32 max_uc = 1u << p->caps.log_max_current_uc_list;
+	const u32 max_mc = 1u << p->caps.log_max_current_mc_list;
+	u8 modes = 0;
+
+	if (promisc & ~(SCX_RX_PROMISC_UC | SCX_RX_PROMISC_MC | SCX_RX_PROMISC_ALL))
+		return -SCX_EINVAL;
+	if (promisc & SCX_RX_PROMISC_ALL)
+		modes |= prm::kVportPromiscAll;
+	/* too many to list: take them all */
+	if ((promisc & SCX_RX_PROMISC_UC) || n_uc > max_uc) {
+		modes |= prm::kVportPromiscUc;
+		n_uc = n_uc > max_uc ? max_uc : n_uc;
+	}
+	if ((promisc & SCX_RX_PROMISC_MC) || n_mc > max_mc) {
+		modes |= prm::kVportPromiscMc;
+		n_mc = 0;
+	}
+
+	u32 len = sizeof(prm::ModifyNicVportIn) + (n_uc + n_mc) * sizeof(prm::VportMac);
+	auto *in = static_cast<prm::ModifyNicVportIn *>(scx_os_zalloc(len));
+	prm::CmdOut out = {};
+
+	if (!in)
+		return -SCX_ENOMEM;
+	in->hdr.opcode.set(prm::kCmdModifyNicVportContext);
+	in->promisc = modes;
+	in->n_uc = (u8)n_uc;
+	in->n_mc = (u8)n_mc;
+	auto *list = reinterpret_cast<prm::VportMac *>(in + 1);
+	for (u32 i = 0; i < n_uc; i++)
+		__builtin_memcpy(list[i].addr, uc + i * 6, 6);
+	for (u32 i = 0; i < n_mc; i++)
+		__builtin_memcpy(list[n_uc + i].addr, mc + i * 6, 6);
+	int err = cmd_exec(p->fn, p->os_port, in, len, &out, sizeof(out));
+	scx_os_free(in);
+	return err;
+}
+
 extern "C" int scx_channel_set_moder(scx_channel *c, int rx, const scx_cq_moder *m)
 {
 	scx_port_moder pm;

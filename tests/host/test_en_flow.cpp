@@ -437,3 +437,71 @@ TEST_F(EnFlow, BadInputIsRefused)
 }
 
 } /* namespace */
+
+/*
+ * The RX address filter through the core (scx_port_set_rx_filter): the
+ * frames' destination 02:00:00:00:00:02 taken as the own address, turned
+ * away (rx_steer_missed_packets, not rx_dropped) when another is, taken as
+ * a secondary one, by the unicast promiscuous mode, and when the list
+ * overflows the caps (which turns that mode on); a group address only when
+ * listed or with the multicast mode; bad flags refused. An ntuple rule
+ * still steers a frame the filter would turn away.
+ */
+TEST_F(EnFlow, AddressFilter)
+{
+	const uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 0x02 }, own[6] = { 0x02, 0, 0, 0, 0, 0x77 };
+	const uint8_t group[6] = { 0x01, 0x00, 0x5e, 0, 0, 0x09 };
+	scx_port_caps caps;
+	scx_port_get_caps(port(), &caps);
+	ASSERT_EQ(caps.max_uc_addrs, 32u);
+	ASSERT_EQ(caps.max_mc_addrs, 64u);
+
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, dst, 1, nullptr, 0), 0);
+	EXPECT_GE(land(udp(1, 80)), 0);
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, own, 1, nullptr, 0), 0);
+	EXPECT_EQ(land(udp(1, 80)), -1);
+	EXPECT_EQ(land(udp(2, 80)), -1);
+	EXPECT_EQ(stat(1, "rx_steer_missed_packets"), 2u);
+	EXPECT_EQ(stat(1, "rx_packets_phy"), 3u);
+
+	std::vector<uint8_t> uc(own, own + 6);
+	uc.insert(uc.end(), dst, dst + 6);
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, uc.data(), 2, nullptr, 0), 0);
+	EXPECT_GE(land(udp(3, 80)), 0) << "a secondary address";
+	ASSERT_EQ(scx_port_set_rx_filter(port(), SCX_RX_PROMISC_UC, own, 1, nullptr, 0), 0);
+	EXPECT_GE(land(udp(4, 80)), 0) << "unicast promiscuous";
+	/* 33 addresses, not the frames': more than the device lists, so every unicast */
+	std::vector<uint8_t> many;
+	for (int i = 0; i < 33; i++) {
+		many.insert(many.end(), own, own + 6);
+		many.back() = (uint8_t)(0x80 + i);
+	}
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, many.data(), 33, nullptr, 0), 0);
+	EXPECT_GE(land(udp(5, 80)), 0) << "overflow: unicast promiscuous";
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, many.data(), 32, nullptr, 0), 0);
+	EXPECT_EQ(land(udp(6, 80)), -1) << "32 fit: listed only";
+
+	frames::Bytes g = udp(7, 80);
+	memcpy(g.data(), group, 6);
+	EXPECT_EQ(land(g), -1);
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, own, 1, group, 1), 0);
+	EXPECT_GE(land(g), 0) << "a listed group";
+	ASSERT_EQ(scx_port_set_rx_filter(port(), SCX_RX_PROMISC_MC, own, 1, nullptr, 0), 0);
+	EXPECT_GE(land(g), 0) << "multicast promiscuous";
+	EXPECT_EQ(land(udp(8, 80)), -1) << "not unicast";
+
+	EXPECT_EQ(scx_port_set_rx_filter(port(), 8, own, 1, nullptr, 0), -SCX_EINVAL);
+	EXPECT_EQ(scx_port_set_rx_filter(port(), 0, group, 1, nullptr, 0), -SCX_EINVAL)
+		<< "a group address as unicast: the device refuses it";
+	EXPECT_EQ(land(udp(9, 80)), -1) << "refusals kept the filter";
+
+	/* an ntuple rule takes its frames before the filter looks */
+	ASSERT_EQ(add(0, udp4_dport(80, 2)), 0);
+	EXPECT_EQ(land(udp(10, 80)), 2);
+	EXPECT_EQ(stat(1, "rx_steer_missed_packets"), 6u);
+	scx_stats_refresh(port());
+	scx_link_stats ls;
+	scx_stats_link(port(), &ls);
+	EXPECT_EQ(ls.rx_dropped, 0u) << "turned away is not dropped";
+	EXPECT_EQ(ls.rx_missed_errors, 0u);
+}

@@ -323,6 +323,9 @@ redirect_topology() {
 	ip -n $NSR link set scx1 up
 	ip -n $NSR link set scx3 up
 	ip -n $NS2 link set scx2 up
+	# scx2 takes frames to scx1's MAC (they leave scx3 as pktgen sent them):
+	# without this its device's address filter would turn them away
+	ip -n $NS2 link set scx2 promisc on
 	wait_carrier scx0; wait_carrier scx1 $NSR; wait_carrier scx3 $NSR; wait_carrier scx2 $NS2
 	ip netns exec $NSR sysctl -qw net.ipv4.ip_forward=0
 	ip netns exec $NS2 sysctl -qw net.ipv4.ip_forward=0
