@@ -70,7 +70,6 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 			cancel_work_sync(&priv->ch[i].health_work);
 		}
 		cancel_delayed_work_sync(&priv->stats_work);
-		cancel_work_sync(&priv->rx_mode_work);
 	}
 	scx_ptp_fini(priv);	/* no PHC reads the port from here on */
 	scx_devlink_port_del(priv);	/* no recovery left to report */
@@ -78,6 +77,7 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 		scx_hw_set_irq_ctx(priv->fn, NULL);
 		scx_port_destroy(priv->port);
 	}
+	scx_rx_mode_fini(priv);
 	free_netdev(dev);	/* also deletes the NAPI contexts */
 	ad->netdevs[ix] = NULL;
 }
@@ -142,7 +142,9 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->xdp_max_mtu = caps.xdp_max_mtu;
 	priv->max_log_sq = caps.max_log_sq_size;
 	priv->max_log_rq = caps.max_log_rq_size;
-	scx_rx_mode_init(priv, caps.max_uc_addrs, caps.max_mc_addrs);
+	err = scx_rx_mode_init(priv, caps.max_uc_addrs, caps.max_mc_addrs);
+	if (err)
+		return err;
 	scx_params_queue_sizes(&qs);
 	priv->log_sq_size = qs.log_sq_size;
 	priv->log_rq_size = qs.log_rq_size;

@@ -3,37 +3,46 @@
  * The RX address filter: the port's own address, its secondary unicast
  * addresses (IFF_UNICAST_FLT: macvlan and the like list them instead of
  * making the port promiscuous), its multicast list and its promiscuous
- * flags, kept in the device (scx_port_set_rx_filter). The stack changes
- * them in atomic context (ndo_set_rx_mode), so a work item brings the
- * device up to date, as mlx5e's set_rx_mode_work does.
+ * flags, kept in the device (scx_port_set_rx_filter). The device takes
+ * commands in any context, so the filter is set from ndo_set_rx_mode
+ * itself, with the address lists' lock held: it holds before the call
+ * that changed it returns (mlx5e, whose firmware commands sleep, defers
+ * to a work item and has a window instead).
  */
 #include <linux/etherdevice.h>
 
 #include "softcx.h"
 
-/* Copy the netdev's addresses and flags, then set the device's filter (process context). */
-static void scx_rx_mode_sync(struct scx_priv *priv)
+/* Room for the addresses the device lists (the caps), allocated once. */
+int scx_rx_mode_init(struct scx_priv *priv, u32 max_uc, u32 max_mc)
 {
-	struct net_device *dev = priv->netdev;
+	priv->max_uc_addrs = max_uc;
+	priv->max_mc_addrs = max_mc;
+	priv->rx_addrs = kcalloc(max_uc + max_mc, ETH_ALEN, GFP_KERNEL);
+	return priv->rx_addrs ? 0 : -ENOMEM;
+}
+
+void scx_rx_mode_fini(struct scx_priv *priv)
+{
+	kfree(priv->rx_addrs);
+	priv->rx_addrs = NULL;
+}
+
+/* ndo_set_rx_mode: the address lists' lock held (BHs off). */
+void scx_set_rx_mode(struct net_device *dev)
+{
+	struct scx_priv *priv = netdev_priv(dev);
 	u32 max_uc = priv->max_uc_addrs, max_mc = priv->max_mc_addrs;
+	u8 *uc = priv->rx_addrs, *mc = uc + max_uc * ETH_ALEN;
 	u32 promisc = 0, n_uc = 1, n_mc = 0;
 	struct netdev_hw_addr *ha;
-	u8 *uc, *mc;
 	int err;
 
-	uc = kmalloc_array(max_uc + max_mc, ETH_ALEN, GFP_KERNEL);
-	if (!uc) {
-		netdev_warn(dev, "RX address filter not updated: no memory\n");
-		return;
-	}
-	mc = uc + max_uc * ETH_ALEN;
-	mutex_lock(&priv->rx_mode_lock);
-	netif_addr_lock_bh(dev);
 	if (dev->flags & IFF_PROMISC)
 		promisc |= SCX_RX_PROMISC_ALL;
 	if (dev->flags & IFF_ALLMULTI)
 		promisc |= SCX_RX_PROMISC_MC;
-	/* the own address first: the device's one-compare path; counts past the room mean promisc */
+	/* the own address first (the device's one-compare path); counts past the room: promisc */
 	ether_addr_copy(uc, dev->dev_addr);
 	netdev_for_each_uc_addr(ha, dev)
 		if (n_uc++ < max_uc)
@@ -41,33 +50,9 @@ static void scx_rx_mode_sync(struct scx_priv *priv)
 	netdev_for_each_mc_addr(ha, dev)
 		if (n_mc++ < max_mc)
 			ether_addr_copy(mc + (n_mc - 1) * ETH_ALEN, ha->addr);
-	netif_addr_unlock_bh(dev);
 	err = scx_port_set_rx_filter(priv->port, promisc, uc, n_uc, mc, n_mc);
-	mutex_unlock(&priv->rx_mode_lock);
-	kfree(uc);
 	if (err)
-		netdev_warn(dev, "RX address filter not updated: %d\n", err);
-}
-
-static void scx_rx_mode_work(struct work_struct *work)
-{
-	scx_rx_mode_sync(container_of(work, struct scx_priv, rx_mode_work));
-}
-
-void scx_rx_mode_init(struct scx_priv *priv, u32 max_uc, u32 max_mc)
-{
-	priv->max_uc_addrs = max_uc;
-	priv->max_mc_addrs = max_mc;
-	mutex_init(&priv->rx_mode_lock);
-	INIT_WORK(&priv->rx_mode_work, scx_rx_mode_work);
-}
-
-/* ndo_set_rx_mode: the address lists' lock held (atomic). */
-void scx_set_rx_mode(struct net_device *dev)
-{
-	struct scx_priv *priv = netdev_priv(dev);
-
-	queue_work(system_wq, &priv->rx_mode_work);
+		netdev_warn_once(dev, "RX address filter not updated: %d\n", err);
 }
 
 /* ndo_set_mac_address (RTNL): the new address is in the filter before this returns. */
@@ -75,7 +60,10 @@ int scx_set_mac_address(struct net_device *dev, void *addr)
 {
 	int err = eth_mac_addr(dev, addr);
 
-	if (!err && netif_running(dev))
-		scx_rx_mode_sync(netdev_priv(dev));
+	if (!err && netif_running(dev)) {
+		netif_addr_lock_bh(dev);
+		scx_set_rx_mode(dev);
+		netif_addr_unlock_bh(dev);
+	}
 	return err;
 }

@@ -182,10 +182,9 @@ struct scx_priv {
 	 * reads only that cache and the rings' counters.
 	 */
 	struct delayed_work stats_work;
-	/* rx_mode.c: the device's RX address filter, brought up to date by the work */
-	struct work_struct rx_mode_work;
-	struct mutex rx_mode_lock;	/* one update at a time */
+	/* rx_mode.c: the device's RX address filter (the address lists' lock) */
 	u32 max_uc_addrs, max_mc_addrs;	/* the caps' list sizes */
+	u8 *rx_addrs;			/* room for them, ETH_ALEN each: the unicast, then the multicast */
 	bool up;			/* channel set open (RTNL) */
 	void *os_channels[SCX_MAX_CHANNELS];
 	struct scx_chan ch[];
@@ -216,7 +215,8 @@ void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 
 /* rx_mode.c */
-void scx_rx_mode_init(struct scx_priv *priv, u32 max_uc, u32 max_mc);
+int scx_rx_mode_init(struct scx_priv *priv, u32 max_uc, u32 max_mc);
+void scx_rx_mode_fini(struct scx_priv *priv);
 void scx_set_rx_mode(struct net_device *dev);
 int scx_set_mac_address(struct net_device *dev, void *addr);
 

@@ -374,7 +374,9 @@ int scx_port_set_fcs_check(struct scx_port *p, int on);
  * (SCX_RX_PROMISC_*) come in; the device drops the rest and counts them
  * (rx_steer_missed_packets). A list longer than the caps' max_uc_addrs or
  * max_mc_addrs turns on its promiscuous mode instead (its entries past
- * that are not read). Process context; 0 or a negative errno.
+ * that are not read). Any context, no allocation: the device applies it
+ * before this returns (0) or refuses it (a negative errno). Callers
+ * serialize their calls (the shim: the netdev's address list lock).
  */
 #define SCX_RX_PROMISC_UC	1u	/* every unicast frame */
 #define SCX_RX_PROMISC_MC	2u	/* every multicast frame (IFF_ALLMULTI) */

@@ -92,7 +92,11 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 	err = -SCX_ENOMEM;
 	p->base = zalloc_array<ChannelStats>(nch_max);
 	p->stats_lock = scx_os_lock_create(SCX_LOCK_PORT_STATS);
-	if (!p->base || !p->stats_lock || flows_init(p))
+	p->rx_filter_in = static_cast<u8 *>(
+		scx_os_zalloc(sizeof(prm::ModifyNicVportIn) +
+			      ((1u << p->caps.log_max_current_uc_list) +
+			       (1u << p->caps.log_max_current_mc_list)) * sizeof(prm::VportMac)));
+	if (!p->base || !p->stats_lock || !p->rx_filter_in || flows_init(p))
 		goto err;
 	*out = p;
 	return 0;
@@ -101,6 +105,7 @@ err:
 	if (p->stats_lock)
 		scx_os_lock_destroy(p->stats_lock);
 	flows_free(p);
+	scx_os_free(p->rx_filter_in);
 	scx_os_free(p->base);
 	scx_os_free(p);
 	return err;
@@ -114,6 +119,7 @@ extern "C" void scx_port_destroy(scx_port *p)
 	scx_port_close(p);
 	scx_os_lock_destroy(p->stats_lock);
 	flows_free(p);
+	scx_os_free(p->rx_filter_in);
 	scx_os_free(p->base);
 	scx_os_free(p);
 }
@@ -353,24 +359,22 @@ extern "C" int scx_port_set_rx_filter(scx_port *p, uint32_t promisc, const uint8
 		n_mc = 0;
 	}
 
-	u32 len = sizeof(prm::ModifyNicVportIn) + (n_uc + n_mc) * sizeof(prm::VportMac);
-	auto *in = static_cast<prm::ModifyNicVportIn *>(scx_os_zalloc(len));
+	/* built in the port's buffer: callers serialize (the shim: the netdev's address lock) */
+	u32 len = (u32)sizeof(prm::ModifyNicVportIn) + (n_uc + n_mc) * (u32)sizeof(prm::VportMac);
+	auto *in = reinterpret_cast<prm::ModifyNicVportIn *>(p->rx_filter_in);
+	auto *list = reinterpret_cast<prm::VportMac *>(in + 1);
 	prm::CmdOut out = {};
 
-	if (!in)
-		return -SCX_ENOMEM;
+	__builtin_memset(in, 0, len);
 	in->hdr.opcode.set(prm::kCmdModifyNicVportContext);
 	in->promisc = modes;
 	in->n_uc = (u8)n_uc;
 	in->n_mc = (u8)n_mc;
-	auto *list = reinterpret_cast<prm::VportMac *>(in + 1);
 	for (u32 i = 0; i < n_uc; i++)
 		__builtin_memcpy(list[i].addr, uc + i * 6, 6);
 	for (u32 i = 0; i < n_mc; i++)
 		__builtin_memcpy(list[n_uc + i].addr, mc + i * 6, 6);
-	int err = cmd_exec(p->fn, p->os_port, in, len, &out, sizeof(out));
-	scx_os_free(in);
-	return err;
+	return cmd_exec(p->fn, p->os_port, in, len, &out, sizeof(out));
 }
 
 extern "C" int scx_channel_set_moder(scx_channel *c, int rx, const scx_cq_moder *m)

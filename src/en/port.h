@@ -63,6 +63,11 @@ struct scx_port {
 	bool rx_fcs;		/* RQs place each frame's FCS after it (scx_port_set_rx_fcs) */
 	bool rx_csum;		/* RQs use the CQEs' checksum verdicts (scx_port_set_rx_csum) */
 	/*
+	 * MODIFY_NIC_VPORT_CONTEXT is built here, room for the caps' lists
+	 * (scx_port_set_rx_filter: any context, no allocation)
+	 */
+	softcx::u8 *rx_filter_in;
+	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.
 	 */
