@@ -71,7 +71,8 @@ constexpr Row kRows[] = {
 	/* command interface (softcx's own layouts, fixed between driver and device) */
 	SZ(CmdIn, 8), OFF(CmdIn, opcode, 0), OFF(CmdIn, op_mod, 2),
 	SZ(CmdOut, 8), OFF(CmdOut, status, 0), OFF(CmdOut, syndrome, 4),
-	SZ(HcaCaps, 36), SZ(QueryHcaCapOut, 44), OFF(HcaCaps, device_frequency_khz, 32),
+	SZ(HcaCaps, 40), SZ(QueryHcaCapOut, 48), OFF(HcaCaps, device_frequency_khz, 32),
+	OFF(HcaCaps, log_max_current_uc_list, 36), OFF(HcaCaps, log_max_current_mc_list, 37),
 	OFF(HcaCaps, cqe_compression, 19), OFF(HcaCaps, enhanced_cqe_compression, 26),
 	OFF(HcaCaps, mini_cqe_resp_stride_index, 27),
 	SZ(CreateCqIn, 40), OFF(CreateCqIn, log_cq_size, 8), OFF(CreateCqIn, cqe_comp_en, 9),
@@ -99,7 +100,10 @@ constexpr Row kRows[] = {
 	OFF(FlowFields, dst_ip, 24), SZ(SetFlowEntryIn, 104), OFF(SetFlowEntryIn, flow_index, 8),
 	OFF(SetFlowEntryIn, action, 12), OFF(SetFlowEntryIn, dest, 16), OFF(SetFlowEntryIn, mask, 24),
 	OFF(SetFlowEntryIn, value, 64), SZ(DeleteFlowEntryIn, 16), OFF(DeleteFlowEntryIn, flow_index, 8),
-	SZ(QueryQCounterOut, 64), SZ(QueryBusCountersOut, 88),
+	SZ(ModifyNicVportIn, 16), OFF(ModifyNicVportIn, promisc, 8), OFF(ModifyNicVportIn, n_uc, 10),
+	OFF(ModifyNicVportIn, n_mc, 11), SZ(VportMac, 8), OFF(VportMac, addr, 2),
+	Row{ "kCmdModifyNicVportContext", kCmdModifyNicVportContext, 0x755 },
+	SZ(QueryQCounterOut, 72), SZ(QueryBusCountersOut, 88),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
 	Row{ "kInitSegTimerH", kInitSegTimerH, 0x1000 }, Row{ "kInitSegTimerL", kInitSegTimerL, 0x1004 },
 };

@@ -478,6 +478,7 @@ snmp6() {
 CONS_TX=(tx_packets tx_xdp_xmit rx_xdp_tx_xmit)
 CONS_TX_MINUS=(tx_xdp_flushed? rx_xdp_tx_flushed?)
 CONS_RX=(rx_packets rx_out_of_buffer rx_if_down_packets rx_oversize_pkts_buffer rx_malformed rx_steer_drop_packets
+	rx_steer_missed_packets
 	rx_wqe_err rx_flushed rx_skb_err? rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit
 	rx_cq_overrun rx_oversize_pkts_sw_drop?)
 
