@@ -304,6 +304,49 @@ TEST_F(Pair, CyclicJumboFrameHoldsOnlyTheFragmentsItFills)
 	poll(0);
 }
 
+/*
+ * A non-linear cyclic refill whose pages run out part-way through a WQE.
+ * At MTU 6000 a WQE takes three 2 KiB fragments, two a page, carved across
+ * WQEs: after a refill of 9 WQEs (27 fragments) the carving page has one
+ * left, so the next refill's first WQE takes it and then finds no page.
+ * That WQE is not posted, the fragment it took goes back (outside NAPI's
+ * recycling), the failure is counted; once pages come again frames arrive
+ * intact, and the pool has none out at teardown.
+ */
+TEST_F(Pair, CyclicPartWqeGivesItsFragmentsBack)
+{
+	Options o;
+	o.mtu = 6000;
+	build(o);
+	std::vector<Bytes> sent;
+	auto burst = [&](int n) {
+		for (int i = 0; i < n; i++) {
+			sent.push_back(udp_frame(6014 - 42, 1000, (uint8_t)sent.size()));
+			ASSERT_EQ(send(0, sent.back()), 0);
+		}
+	};
+	burst(9);
+	poll(1);	/* refills 9 WQEs: one fragment left on the carving page */
+	host::rx_fail_next_allocs(1000);
+	burst(9);
+	const uint64_t back0 = host::rx_recycled(false);
+	scx_tx_done done = {};
+	EXPECT_EQ(scx_channel_poll(ch(1), 64, &done), 64) << "short of buffers: stays scheduled";
+	EXPECT_EQ(stat(1, "rx_buff_alloc_err"), 1u);
+	EXPECT_EQ(host::rx_recycled(false) - back0, 1u) << "the part-filled WQE's fragment";
+	host::rx_fail_next_allocs(0);
+	poll(1);
+	for (int i = 0; i < 8; i++) {
+		burst(1);
+		poll(1);
+	}
+	ASSERT_EQ(rx(1).size(), sent.size());
+	for (size_t i = 0; i < sent.size(); i++)
+		expect_same(sent[i], rx(1)[i]);
+	EXPECT_EQ(stat(1, "rx_out_of_buffer"), 0u);
+	poll(0);
+}
+
 /* Below a page the cyclic RQ is linear: 2 KiB strides at MTU 1500, two frames a page. */
 TEST_F(Pair, CyclicLinearFramesShareAPage)
 {
