@@ -192,9 +192,10 @@ void cyclic_post(Rq *rq)
 	void *page = rq->carve_page;
 	u64 dma = rq->carve_dma;
 	u32 off = rq->carve_off, left = rq->carve_left;
+	const u16 end = (u16)(cc + mask + 1);	/* the ring full */
 	u16 pc = rq->pc;
 
-	for (; (u16)(pc - cc) != mask + 1u; pc++) {
+	for (; pc != end; pc++) {
 		u32 first = (u32)(pc & mask) << log_segs;
 		RxSlot *s = &slots[first];
 		prm::DataSeg *d = &wqes[first];
@@ -202,9 +203,12 @@ void cyclic_post(Rq *rq)
 
 		for (i = 0; i < nfrags; i++) {
 			if (!left) {
-				page = scx_os_rx_alloc(rq->pool, &dma);
+				u64 got;	/* not &dma: that would keep dma on the stack */
+
+				page = scx_os_rx_alloc(rq->pool, &got);
 				if (!page)
 					break;
+				dma = got;
 				left = l.page_frags[i];
 				scx_os_rx_frag_set(rq->pool, page, left);
 				off = 0;

@@ -847,6 +847,7 @@ CmdStatus modify_nic_vport(CmdEnv &e)
 	auto in = inbox<prm::ModifyNicVportIn>(e);
 	u32 n_uc = in.n_uc, n_mc = in.n_mc;
 	const u8 *list = e.in + sizeof(in);
+	constexpr u32 kGroupByte = __builtin_offsetof(prm::VportMac, addr);
 
 	if (in.promisc & ~(prm::kVportPromiscUc | prm::kVportPromiscMc | prm::kVportPromiscAll))
 		return reject(e, prm::kStatBadParam, "unknown promisc bit", "vport");
@@ -855,7 +856,7 @@ CmdStatus modify_nic_vport(CmdEnv &e)
 	if (e.in_len < sizeof(in) + (n_uc + n_mc) * sizeof(prm::VportMac))
 		return reject(e, prm::kStatBadInputLen, "address list past the inbox", "vport");
 	for (u32 i = 0; i < n_uc + n_mc; i++) {
-		if ((list[i * sizeof(prm::VportMac) + 2] & 1) != (i >= n_uc))
+		if ((list[i * sizeof(prm::VportMac) + kGroupByte] & 1) != (i >= n_uc))
 			return reject(e, prm::kStatBadParam,
 				      i < n_uc ? "group address in the unicast list"
 					       : "individual address in the multicast list",

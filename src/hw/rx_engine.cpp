@@ -239,30 +239,27 @@ void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u6
 	parse_frame(data, len, &f.pi);
 	/*
 	 * The flow table first; without entries (the usual case) one load and a
-	 * branch. Then the address filter, for frames no entry took.
+	 * branch. Then the address filter (hw/vport.h), for frames no entry took:
+	 * not to an address the function takes, dropped and counted.
 	 */
-	bool steered;
-	if (__builtin_expect(__atomic_load_n(&fn->flows.n, __ATOMIC_RELAXED) != 0, 0)) {
-		FlowVerdict v = flow_steer(fn, data, f.pi, &f.rss);
+	const bool flows = __builtin_expect(__atomic_load_n(&fn->flows.n, __ATOMIC_RELAXED) != 0, 0);
+	FlowVerdict v = FlowVerdict::Miss;
+	if (flows) {
+		v = flow_steer(fn, data, f.pi, &f.rss);
 		if (v == FlowVerdict::Drop) {
 			bus_add(&fn->qc.rx_steer_drop, 1);
 			return;
 		}
-		if (v == FlowVerdict::Miss && !vport_accepts(fn, data)) {
-			bus_add(&fn->qc.rx_steer_missed, 1);
-			return;
-		}
-		steered = v == FlowVerdict::Steered ||
-			  (v == FlowVerdict::Miss &&
-			   rss_steer_slow(fn, data, f.pi, irqs->rss_cache, &f.rss));
-	} else {
-		/* not to an address the function takes (hw/vport.h): dropped, counted */
-		if (!vport_accepts(fn, data)) {
-			bus_add(&fn->qc.rx_steer_missed, 1);
-			return;
-		}
-		steered = rss_steer(fn, data, f.pi, irqs->rss_cache, &f.rss);
 	}
+	if (v == FlowVerdict::Miss && !vport_accepts(fn, data)) {
+		bus_add(&fn->qc.rx_steer_missed, 1);
+		return;
+	}
+	/* FlowVerdict::Dead: not steered */
+	const bool steered = !flows ? rss_steer(fn, data, f.pi, irqs->rss_cache, &f.rss)
+				    : v == FlowVerdict::Steered ||
+					      (v == FlowVerdict::Miss &&
+					       rss_steer_slow(fn, data, f.pi, irqs->rss_cache, &f.rss));
 	int ix = steered ? obj_slot(f.rss.rqn, ObjType::Rq, kMaxRqs) : -1;
 	if (ix < 0) {
 		bus_add(&fn->qc.rx_if_down_packets, 1);
