@@ -24,7 +24,8 @@
 # icount-K.txt (the plugin's windows), manifest (one line per window:
 # CONFIG REP PACKETS K PPS HANDLED), kallsyms (the guest's /proc/kallsyms with every
 # module and, when bpf_jit_kallsyms allows, the JITed BPF programs, copied at
-# every ic_pair: the union is used), report.txt.
+# every ic_pair: the union is used), softcx.ko (the module loaded, $SCX_KO,
+# for bench/icount/lines.py), report.txt.
 IC_OUT=${SCX_ICOUNT_DIR:-}
 IC_MARK=${SCX_ICOUNT_MARK:-}
 IC_K=0
@@ -37,6 +38,8 @@ _ic_syms() {
 	[ "$(cat /proc/sys/net/core/bpf_jit_kallsyms 2>/dev/null)" == 1 ] ||
 		echo 1 > /proc/sys/net/core/bpf_jit_kallsyms 2>/dev/null || true
 	cat /proc/kallsyms >> "$IC_OUT/kallsyms.raw"
+	# the module the windows run, for bench/icount/lines.py (source lines)
+	[ -e "$IC_OUT/softcx.ko" ] || [ ! -f "${SCX_KO:-}" ] || cp "$SCX_KO" "$IC_OUT/softcx.ko"
 }
 
 _ic_window() {   # CONFIG REP PACKETS CMD...
