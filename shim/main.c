@@ -145,6 +145,11 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	err = scx_rx_mode_init(priv, caps.max_uc_addrs, caps.max_mc_addrs);
 	if (err)
 		return err;
+	/* the VLAN filter with no VLAN yet (it acts once the address filter is set: open) */
+	priv->rx_vlan_ctag_filter = dev->features & NETIF_F_HW_VLAN_CTAG_FILTER;
+	err = scx_rx_vlans_sync(dev);
+	if (err)
+		return err;
 	scx_params_queue_sizes(&qs);
 	priv->log_sq_size = qs.log_sq_size;
 	priv->log_rq_size = qs.log_rq_size;

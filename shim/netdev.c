@@ -348,6 +348,7 @@ static int scx_set_features(struct net_device *dev, netdev_features_t features)
 	/* ntuple off removes every rule from the device, as mlx5 */
 	if (!err && ((dev->features ^ features) & NETIF_F_NTUPLE))
 		scx_port_set_ntuple(priv->port, !!(features & NETIF_F_NTUPLE));
+	err = err ?: scx_set_vlan_filter(dev, features);
 	err = err ?: scx_set_vlan_features(dev, features);
 	err = err ?: scx_set_fcs_features(dev, features);
 	return err ?: scx_set_gro_hw(dev, features);
@@ -441,6 +442,8 @@ const struct net_device_ops scx_netdev_ops = {
 	.ndo_get_stats64	= scx_get_stats64,
 	.ndo_set_mac_address	= scx_set_mac_address,
 	.ndo_set_rx_mode	= scx_set_rx_mode,
+	.ndo_vlan_rx_add_vid	= scx_vlan_rx_add_vid,
+	.ndo_vlan_rx_kill_vid	= scx_vlan_rx_kill_vid,
 	.ndo_validate_addr	= eth_validate_addr,
 	.ndo_change_mtu		= scx_change_mtu,
 	.ndo_bpf		= scx_ndo_bpf,
@@ -471,6 +474,12 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->hw_features |= NETIF_F_RXFCS | NETIF_F_RXALL;
 	/* ethtool ntuple rules (off by default, as mlx5) */
 	dev->hw_features |= NETIF_F_NTUPLE;
+	/*
+	 * The device's VLAN filter (rx_mode.c), on by default as mlx5's:
+	 * rx-vlan-filter for 802.1Q tags, 802.1ad tags always ([fixed] on).
+	 */
+	dev->features |= NETIF_F_HW_VLAN_CTAG_FILTER | NETIF_F_HW_VLAN_STAG_FILTER;
+	dev->hw_features |= NETIF_F_HW_VLAN_CTAG_FILTER;
 	/* what a VLAN device on the port may offload through it */
 	dev->vlan_features |= (features & ~NETIF_F_RXHASH) | NETIF_F_HIGHDMA;
 	/*

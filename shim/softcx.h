@@ -185,6 +185,15 @@ struct scx_priv {
 	/* rx_mode.c: the device's RX address filter (the address lists' lock) */
 	u32 max_uc_addrs, max_mc_addrs;	/* the caps' list sizes */
 	u8 *rx_addrs;			/* room for them, ETH_ALEN each: the unicast, then the multicast */
+	/* rx_mode.c: the VLAN IDs of the port's upper devices, by tag (RTNL) */
+	u64 rx_cvids[SCX_VLAN_MAP_WORDS];
+	u64 rx_svids[SCX_VLAN_MAP_WORDS];
+	/*
+	 * rx-vlan-filter as last set: not dev->features, which the kernel
+	 * updates only after it has removed (or re-added) every VLAN ID
+	 * through ndo_vlan_rx_kill_vid (add_vid) for the change
+	 */
+	bool rx_vlan_ctag_filter;
 	bool up;			/* channel set open (RTNL) */
 	void *os_channels[SCX_MAX_CHANNELS];
 	struct scx_chan ch[];
@@ -219,6 +228,10 @@ int scx_rx_mode_init(struct scx_priv *priv, u32 max_uc, u32 max_mc);
 void scx_rx_mode_fini(struct scx_priv *priv);
 void scx_set_rx_mode(struct net_device *dev);
 int scx_set_mac_address(struct net_device *dev, void *addr);
+int scx_rx_vlans_sync(struct net_device *dev);
+int scx_set_vlan_filter(struct net_device *dev, netdev_features_t features);
+int scx_vlan_rx_add_vid(struct net_device *dev, __be16 proto, u16 vid);
+int scx_vlan_rx_kill_vid(struct net_device *dev, __be16 proto, u16 vid);
 
 /* tx.c */
 netdev_tx_t scx_start_xmit(struct sk_buff *skb, struct net_device *dev);

@@ -384,6 +384,22 @@ int scx_port_set_fcs_check(struct scx_port *p, int on);
 int scx_port_set_rx_filter(struct scx_port *p, uint32_t promisc, const uint8_t *uc, uint32_t n_uc,
 			   const uint8_t *mc, uint32_t n_mc);
 /*
+ * The port's RX VLAN filter (ndo_vlan_rx_add_vid / kill_vid, rx-vlan-filter):
+ * with SCX_RX_VLAN_CTAG a frame whose outer tag is 802.1Q comes in only for
+ * a VLAN ID set in ctag, with SCX_RX_VLAN_STAG one whose outer tag is
+ * 802.1ad only for one set in stag (4096-bit maps: ID v is bit v % 64 of
+ * word v / 64); the device drops the rest and counts them
+ * (rx_steer_missed_packets). Untagged frames, and every frame while the
+ * address filter is promiscuous (SCX_RX_PROMISC_ALL) or not set yet, are
+ * not filtered. Any context, no allocation; callers serialize (the shim:
+ * RTNL). 0 or a negative errno.
+ */
+#define SCX_RX_VLAN_CTAG	1u
+#define SCX_RX_VLAN_STAG	2u
+#define SCX_VLAN_MAP_WORDS	64u	/* 4096 VLAN IDs */
+int scx_port_set_rx_vlans(struct scx_port *p, uint32_t flags, const uint64_t *ctag,
+			  const uint64_t *stag);
+/*
  * One live channel's CQs of one direction (rx: the RQ's; else the SQs'),
  * for adaptive moderation; not remembered: the next channel set starts
  * from the port's. Process context; the caller keeps the channel from

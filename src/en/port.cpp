@@ -96,7 +96,9 @@ extern "C" int scx_port_create(struct scx_hw_function *fn, void *os_dev, void *o
 		scx_os_zalloc(sizeof(prm::ModifyNicVportIn) +
 			      ((1u << p->caps.log_max_current_uc_list) +
 			       (1u << p->caps.log_max_current_mc_list)) * sizeof(prm::VportMac)));
-	if (!p->base || !p->stats_lock || !p->rx_filter_in || flows_init(p))
+	p->rx_vlan_in = static_cast<u8 *>(
+		scx_os_zalloc(sizeof(prm::ModifyNicVportIn) + 2 * prm::kVportVlanMapBytes));
+	if (!p->base || !p->stats_lock || !p->rx_filter_in || !p->rx_vlan_in || flows_init(p))
 		goto err;
 	*out = p;
 	return 0;
@@ -106,6 +108,7 @@ err:
 		scx_os_lock_destroy(p->stats_lock);
 	flows_free(p);
 	scx_os_free(p->rx_filter_in);
+	scx_os_free(p->rx_vlan_in);
 	scx_os_free(p->base);
 	scx_os_free(p);
 	return err;
@@ -120,6 +123,7 @@ extern "C" void scx_port_destroy(scx_port *p)
 	scx_os_lock_destroy(p->stats_lock);
 	flows_free(p);
 	scx_os_free(p->rx_filter_in);
+	scx_os_free(p->rx_vlan_in);
 	scx_os_free(p->base);
 	scx_os_free(p);
 }
@@ -367,6 +371,7 @@ extern "C" int scx_port_set_rx_filter(scx_port *p, uint32_t promisc, const uint8
 
 	__builtin_memset(in, 0, len);
 	in->hdr.opcode.set(prm::kCmdModifyNicVportContext);
+	in->field_select = prm::kVportSelectAddrs;
 	in->promisc = modes;
 	in->n_uc = (u8)n_uc;
 	in->n_mc = (u8)n_mc;
@@ -374,6 +379,34 @@ extern "C" int scx_port_set_rx_filter(scx_port *p, uint32_t promisc, const uint8
 		__builtin_memcpy(list[i].addr, uc + i * 6, 6);
 	for (u32 i = 0; i < n_mc; i++)
 		__builtin_memcpy(list[n_uc + i].addr, mc + i * 6, 6);
+	return cmd_exec(p->fn, p->os_port, in, len, &out, sizeof(out));
+}
+
+extern "C" int scx_port_set_rx_vlans(scx_port *p, uint32_t flags, const uint64_t *ctag,
+				     const uint64_t *stag)
+{
+	static_assert(SCX_VLAN_MAP_WORDS * 64 == prm::kVlanIds);
+	static_assert(SCX_RX_VLAN_CTAG == prm::kVportVlanCtag && SCX_RX_VLAN_STAG == prm::kVportVlanStag);
+	if (flags & ~(SCX_RX_VLAN_CTAG | SCX_RX_VLAN_STAG))
+		return -SCX_EINVAL;
+
+	/* built in the port's buffer: callers serialize (the shim: RTNL) */
+	const u32 len = (u32)sizeof(prm::ModifyNicVportIn) + 2 * prm::kVportVlanMapBytes;
+	auto *in = reinterpret_cast<prm::ModifyNicVportIn *>(p->rx_vlan_in);
+	u8 *maps = p->rx_vlan_in + sizeof(*in);
+	prm::CmdOut out = {};
+
+	__builtin_memset(in, 0, sizeof(*in));
+	in->hdr.opcode.set(prm::kCmdModifyNicVportContext);
+	in->field_select = prm::kVportSelectVlans;
+	in->vlan = (u8)flags;
+	/* the device's byte order: ID v is bit v % 8 of byte v / 8 */
+	for (u32 k = 0; k < 2; k++) {
+		const uint64_t *w = k ? stag : ctag;
+
+		for (u32 i = 0; i < prm::kVportVlanMapBytes; i++)
+			maps[k * prm::kVportVlanMapBytes + i] = (u8)(w[i / 8] >> (8 * (i % 8)));
+	}
 	return cmd_exec(p->fn, p->os_port, in, len, &out, sizeof(out));
 }
 

@@ -67,6 +67,7 @@ struct scx_port {
 	 * (scx_port_set_rx_filter: any context, no allocation)
 	 */
 	softcx::u8 *rx_filter_in;
+	softcx::u8 *rx_vlan_in;		/* the same for scx_port_set_rx_vlans() */
 	/*
 	 * The live set (down: none) and, during a safe switch, the prepared
 	 * one. Both change under stats_lock, which stats readers take.

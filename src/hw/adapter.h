@@ -312,19 +312,23 @@ struct FlowTable {
 };
 
 /*
- * The function's RX address filter (prm::ModifyNicVportIn), read by the RX
- * engine without a lock: `fast` in one load for the usual frame, the lists
- * under the sequence count. Written by the command only.
+ * The function's RX address and VLAN filter (prm::ModifyNicVportIn), read
+ * by the RX engine without a lock: `fast` in one load for the usual frame,
+ * the lists and the VLAN maps under the sequence count. Written by the
+ * command only.
  */
 constexpr u64 kVportPassAll = 1ull << 63;	/* fast: every frame passes */
 constexpr u64 kVportFirstUc = 1ull << 62;	/* fast: bits 47:0 hold the first unicast address */
+constexpr u32 kVlanMapWords = prm::kVlanIds / 64;
 struct VportFilter {
 	u64 fast;		/* __atomic: kVportPassAll, or kVportFirstUc | the address */
 	u32 seq;		/* odd while a command rewrites the lists */
 	u8 promisc;		/* prm::VportPromisc */
 	u8 n_uc;
 	u8 n_mc;
+	u8 vlan;		/* prm::VportVlan: which outer tags are filtered */
 	u64 addr[kMaxVportAddrs];	/* __atomic: the unicast, then the multicast (as `fast`'s 47:0) */
+	u64 vids[2][kVlanMapWords];	/* __atomic: C-tag, S-tag maps; VLAN ID v is bit v % 64 of word v / 64 */
 };
 
 /*

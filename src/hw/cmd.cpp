@@ -837,24 +837,34 @@ CmdStatus modify_port(CmdEnv &e)
 }
 
 /*
- * The RX address filter (prm::ModifyNicVportIn): the whole context at once.
- * Refused, nothing changed: an unknown promisc bit, a list longer than the
- * caps or than the inbox, a unicast entry with the group bit or a
+ * The RX address filter (prm::ModifyNicVportIn): the parts field_select
+ * names, each whole. Refused, nothing changed: no part or an unknown one,
+ * an unknown promisc or VLAN bit, a list longer than the caps, an inbox
+ * shorter than what is selected, a unicast entry with the group bit or a
  * multicast one without it.
  */
 CmdStatus modify_nic_vport(CmdEnv &e)
 {
 	auto in = inbox<prm::ModifyNicVportIn>(e);
-	u32 n_uc = in.n_uc, n_mc = in.n_mc;
+	const u8 sel = in.field_select;
+	const u32 n_uc = sel & prm::kVportSelectAddrs ? in.n_uc : 0;
+	const u32 n_mc = sel & prm::kVportSelectAddrs ? in.n_mc : 0;
 	const u8 *list = e.in + sizeof(in);
+	const u8 *maps = list + (n_uc + n_mc) * sizeof(prm::VportMac);
 	constexpr u32 kGroupByte = __builtin_offsetof(prm::VportMac, addr);
 
+	if (!sel || (sel & ~(prm::kVportSelectAddrs | prm::kVportSelectVlans)))
+		return reject(e, prm::kStatBadParam, "no or unknown field_select bit", "vport");
 	if (in.promisc & ~(prm::kVportPromiscUc | prm::kVportPromiscMc | prm::kVportPromiscAll))
 		return reject(e, prm::kStatBadParam, "unknown promisc bit", "vport");
+	if (in.vlan & ~(prm::kVportVlanCtag | prm::kVportVlanStag))
+		return reject(e, prm::kStatBadParam, "unknown VLAN filter bit", "vport");
 	if (n_uc > 1u << kLogMaxUcList || n_mc > 1u << kLogMaxMcList)
 		return reject(e, prm::kStatBadParam, "address list longer than the caps", "vport");
-	if (e.in_len < sizeof(in) + (n_uc + n_mc) * sizeof(prm::VportMac))
-		return reject(e, prm::kStatBadInputLen, "address list past the inbox", "vport");
+	if (e.in_len < (usize)(maps - e.in) +
+			       (sel & prm::kVportSelectVlans ? 2 * prm::kVportVlanMapBytes : 0))
+		return reject(e, prm::kStatBadInputLen, "address list or VLAN maps past the inbox",
+			      "vport");
 	for (u32 i = 0; i < n_uc + n_mc; i++) {
 		if ((list[i * sizeof(prm::VportMac) + kGroupByte] & 1) != (i >= n_uc))
 			return reject(e, prm::kStatBadParam,
@@ -862,7 +872,10 @@ CmdStatus modify_nic_vport(CmdEnv &e)
 					       : "individual address in the multicast list",
 				      "vport");
 	}
-	vport_set(e.fn, in.promisc, list, n_uc, n_mc);
+	if (sel & prm::kVportSelectAddrs)
+		vport_set(e.fn, in.promisc, list, n_uc, n_mc);
+	if (sel & prm::kVportSelectVlans)
+		vport_set_vlans(e.fn, in.vlan, maps);
 	return prm::kStatOk;
 }
 

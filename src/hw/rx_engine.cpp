@@ -240,7 +240,9 @@ void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u6
 	/*
 	 * The flow table first; without entries (the usual case) one load and a
 	 * branch. Then the address filter (hw/vport.h), for frames no entry took:
-	 * not to an address the function takes, dropped and counted.
+	 * not to an address the function takes, or tagged with a VLAN it does
+	 * not (the parser found a tag: the layer 3 header is past it), dropped
+	 * and counted.
 	 */
 	const bool flows = __builtin_expect(__atomic_load_n(&fn->flows.n, __ATOMIC_RELAXED) != 0, 0);
 	FlowVerdict v = FlowVerdict::Miss;
@@ -251,7 +253,9 @@ void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u6
 			return;
 		}
 	}
-	if (v == FlowVerdict::Miss && !vport_accepts(fn, data)) {
+	if (v == FlowVerdict::Miss &&
+	    (!vport_accepts(fn, data) ||
+	     (__builtin_expect(f.pi.l3_off != kEthHdrLen, 0) && !vport_vlan_accepts(fn, data)))) {
 		bus_add(&fn->qc.rx_steer_missed, 1);
 		return;
 	}

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The RX address filter past its inline part (vport.h): the lists read
- * under the sequence count, and their writer.
+ * The RX address filter past its inline part (vport.h): the lists and the
+ * VLAN maps read under the sequence count, and their writers.
  */
 #include "hw/vport.h"
+#include "hw/packet.h"
 #include "prm/cmd.h"
 
 namespace softcx::hw {
@@ -56,6 +57,47 @@ bool vport_match(Function *fn, const u8 *frame)
 		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
 			return ok;
 	}
+}
+
+bool vport_vlan_accepts(Function *fn, const u8 *frame)
+{
+	const VportFilter *v = &fn->vport;
+	u16 type = prm::load_be16(frame + 12);
+	u32 vid = prm::load_be16(frame + 14) & (prm::kVlanIds - 1);
+	u32 kind = type == kEthTypeVlan ? 0 : 1;	/* the parser saw 802.1Q or 802.1ad */
+	u8 filtered = kind == 0 ? prm::kVportVlanCtag : prm::kVportVlanStag;
+
+	for (;;) {
+		u32 seq = load_u32(&v->seq);
+		if (seq & 1)
+			continue;	/* a command is rewriting the filter */
+		bool ok = (__atomic_load_n(&v->fast, __ATOMIC_RELAXED) & kVportPassAll) ||
+			  !(__atomic_load_n(&v->vlan, __ATOMIC_RELAXED) & filtered) ||
+			  ((__atomic_load_n(&v->vids[kind][vid / 64], __ATOMIC_RELAXED) >> (vid % 64)) & 1);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
+			return ok;
+	}
+}
+
+void vport_set_vlans(Function *fn, u8 vlan, const u8 *maps)
+{
+	VportFilter *v = &fn->vport;
+
+	seq_write_begin(&v->seq);
+	__atomic_store_n(&v->vlan, vlan, __ATOMIC_RELAXED);
+	for (u32 k = 0; k < 2; k++) {
+		const u8 *m = maps + k * prm::kVportVlanMapBytes;
+
+		for (u32 w = 0; w < kVlanMapWords; w++) {
+			u64 bits = 0;
+
+			for (u32 b = 0; b < 8; b++)
+				bits |= (u64)m[w * 8 + b] << (8 * b);
+			__atomic_store_n(&v->vids[k][w], bits, __ATOMIC_RELAXED);
+		}
+	}
+	seq_write_end(&v->seq);
 }
 
 void vport_set(Function *fn, u8 promisc, const u8 *list, u32 n_uc, u32 n_mc)

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The function's RX address filter (prm::ModifyNicVportIn): which frames
- * the port takes by destination MAC. The usual frame, to the first unicast
- * address (the driver's own), costs one load and a compare; the rest go
- * through the lists out of line (vport.cpp).
+ * the port takes by destination MAC, and by outer VLAN tag. The usual
+ * frame, untagged to the first unicast address (the driver's own), costs
+ * one load and a compare (and the parser's tag test); the rest go through
+ * the lists out of line (vport.cpp).
  */
 #pragma once
 
@@ -34,9 +35,17 @@ bool vport_match(Function *fn, const u8 *frame);
 }
 
 /*
+ * A frame with an outer VLAN tag (a C-tag or an S-tag: the parser found
+ * one) that the address filter let in: does the VLAN filter?
+ */
+bool vport_vlan_accepts(Function *fn, const u8 *frame);
+
+/*
  * MODIFY_NIC_VPORT_CONTEXT, checked: the new context (command lock held).
  * list: n_uc unicast then n_mc multicast prm::VportMac, as in the inbox.
  */
 void vport_set(Function *fn, u8 promisc, const u8 *list, u32 n_uc, u32 n_mc);
+/* The VLAN filter: prm::VportVlan bits, the C-tag and S-tag maps as in the inbox. */
+void vport_set_vlans(Function *fn, u8 vlan, const u8 *maps);
 
 } /* namespace softcx::hw */

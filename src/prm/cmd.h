@@ -361,28 +361,48 @@ struct ModifyPortIn {
  * broadcast, in the unicast or multicast list, or a promiscuous mode covers
  * it (kVportPromiscUc: every unicast, Mc: every multicast, All: every
  * frame); else it is dropped and counted (rx_steer_missed_packets). The
- * command replaces the whole context: promisc, then n_uc unicast and n_mc
- * multicast addresses (VportMac) after the header, the unicast first; at
- * most 2^log_max_current_uc_list and 2^log_max_current_mc_list (caps). A
- * function starts open (every frame passes) until its first such command.
+ * command replaces the parts field_select names. kVportSelectAddrs: promisc,
+ * then n_uc unicast and n_mc multicast addresses (VportMac) after the
+ * header, the unicast first; at most 2^log_max_current_uc_list and
+ * 2^log_max_current_mc_list (caps). A function starts open (every frame
+ * passes) until its first address context.
+ *
+ * kVportSelectVlans: the VLAN filter, after the address list if both are
+ * selected: `vlan` (VportVlan bits), then two VLAN ID maps, C-tags then
+ * S-tags, kVportVlanMapBytes each (VLAN ID v is bit v % 8 of byte v / 8).
+ * With kVportVlanCtag a frame whose outer tag is 802.1Q passes only for a
+ * VLAN ID its map holds; kVportVlanStag the same for an 802.1ad outer tag.
+ * Untagged frames are not filtered, nor is anything under kVportPromiscAll
+ * or before the first address context (promiscuous steering comes first).
  */
 enum VportPromisc : u8 {
 	kVportPromiscUc = 1u << 0,
 	kVportPromiscMc = 1u << 1,
 	kVportPromiscAll = 1u << 2,
 };
+enum VportSelect : u8 {
+	kVportSelectAddrs = 1u << 0,
+	kVportSelectVlans = 1u << 1,
+};
+enum VportVlan : u8 {
+	kVportVlanCtag = 1u << 0,
+	kVportVlanStag = 1u << 1,
+};
+constexpr u32 kVlanIds = 4096;
+constexpr u32 kVportVlanMapBytes = kVlanIds / 8;
 struct VportMac {
 	u8 rsvd[2];
 	u8 addr[6];	/* network order */
 };
 struct ModifyNicVportIn {
 	CmdIn hdr;
-	u8 promisc;	/* VportPromisc bits */
-	u8 rsvd;
+	u8 promisc;		/* VportPromisc bits */
+	u8 field_select;	/* VportSelect bits */
 	u8 n_uc;
 	u8 n_mc;
-	be32 rsvd2;
-	/* VportMac list[n_uc + n_mc] follows */
+	u8 vlan;		/* VportVlan bits */
+	u8 rsvd[3];
+	/* VportMac list[n_uc + n_mc] (kVportSelectAddrs), then the VLAN maps (kVportSelectVlans) */
 };
 
 constexpr u32 kRssKeySize = 40;
@@ -601,6 +621,8 @@ static_assert(sizeof(ModifyNicVportIn) == 16);
 static_assert(__builtin_offsetof(ModifyNicVportIn, promisc) == 8);
 static_assert(__builtin_offsetof(ModifyNicVportIn, n_uc) == 10);
 static_assert(__builtin_offsetof(ModifyNicVportIn, n_mc) == 11);
+static_assert(__builtin_offsetof(ModifyNicVportIn, field_select) == 9);
+static_assert(__builtin_offsetof(ModifyNicVportIn, vlan) == 12);
 static_assert(__builtin_offsetof(QueryHcaCapOut, hdr) == 0);
 static_assert(__builtin_offsetof(QueryHcaCapOut, caps) == 8);
 static_assert(sizeof(CqModeration) == 8);

@@ -505,3 +505,48 @@ TEST_F(EnFlow, AddressFilter)
 	EXPECT_EQ(ls.rx_dropped, 0u) << "turned away is not dropped";
 	EXPECT_EQ(ls.rx_missed_errors, 0u);
 }
+
+/*
+ * The RX VLAN filter through the core (scx_port_set_rx_vlans): a C-tagged
+ * frame only for a VLAN ID of the C map, an S-tagged one by the S map, each
+ * kind unfiltered without its flag, untagged frames always, everything
+ * while the address filter is promiscuous; turned away frames counted as
+ * the address filter's; bad flags refused, the filter kept.
+ */
+TEST_F(EnFlow, VlanFilter)
+{
+	const uint8_t dst[6] = { 0x02, 0, 0, 0, 0, 0x02 };
+	uint64_t c[SCX_VLAN_MAP_WORDS] = {}, s[SCX_VLAN_MAP_WORDS] = {};
+	auto tagged = [&](uint16_t tpid, uint16_t vid, uint8_t seed) {
+		frames::Bytes f = frames::vlan_insert(udp(seed, 80), vid);
+		f[12] = (uint8_t)(tpid >> 8);
+		f[13] = (uint8_t)tpid;
+		return land(f);
+	};
+
+	c[100 / 64] |= 1ull << (100 % 64);
+	s[4000 / 64] |= 1ull << (4000 % 64);
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, dst, 1, nullptr, 0), 0);
+	ASSERT_EQ(scx_port_set_rx_vlans(port(), SCX_RX_VLAN_CTAG | SCX_RX_VLAN_STAG, c, s), 0);
+	EXPECT_GE(land(udp(1, 80)), 0) << "untagged";
+	EXPECT_GE(tagged(0x8100, 100, 2), 0);
+	EXPECT_EQ(tagged(0x8100, 101, 3), -1);
+	EXPECT_EQ(tagged(0x88a8, 100, 4), -1) << "100 is in the C map";
+	EXPECT_GE(tagged(0x88a8, 4000, 5), 0);
+	EXPECT_EQ(stat(1, "rx_steer_missed_packets"), 2u);
+
+	ASSERT_EQ(scx_port_set_rx_vlans(port(), SCX_RX_VLAN_STAG, c, s), 0);
+	EXPECT_GE(tagged(0x8100, 101, 6), 0) << "C-tags not filtered";
+	EXPECT_EQ(tagged(0x88a8, 101, 7), -1);
+	ASSERT_EQ(scx_port_set_rx_filter(port(), SCX_RX_PROMISC_ALL, dst, 1, nullptr, 0), 0);
+	EXPECT_GE(tagged(0x88a8, 101, 8), 0) << "promiscuous";
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, dst, 1, nullptr, 0), 0);
+
+	EXPECT_EQ(scx_port_set_rx_vlans(port(), 4, c, s), -SCX_EINVAL);
+	EXPECT_EQ(tagged(0x88a8, 101, 9), -1) << "the refusal kept the filter";
+	EXPECT_EQ(stat(1, "rx_steer_missed_packets"), 4u);
+	scx_stats_refresh(port());
+	scx_link_stats ls;
+	scx_stats_link(port(), &ls);
+	EXPECT_EQ(ls.rx_dropped, 0u);
+}

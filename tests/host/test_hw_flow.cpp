@@ -31,29 +31,61 @@ const Mac kGroup = { 0x01, 0x00, 0x5e, 0, 0, 0x01 };
 const Mac kGroup2 = { 0x33, 0x33, 0, 0, 0, 0x01 };
 const Mac kBcast = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-/* MODIFY_NIC_VPORT_CONTEXT on fn1 with these lists; in_len shortened by `short_by` bytes. */
-uint8_t set_vport(Fn *fn, uint8_t promisc, const std::vector<Mac> &uc, const std::vector<Mac> &mc,
-		  uint32_t short_by = 0)
+/* A MODIFY_NIC_VPORT_CONTEXT inbox: the parts `select` names (VLAN IDs listed per map). */
+std::vector<uint8_t> vport_in(uint8_t select, uint8_t promisc, const std::vector<Mac> &uc,
+			      const std::vector<Mac> &mc, uint8_t vlan = 0,
+			      const std::vector<uint16_t> &cvids = {},
+			      const std::vector<uint16_t> &svids = {})
 {
-	std::vector<uint8_t> in(sizeof(prm::ModifyNicVportIn) +
-				(uc.size() + mc.size()) * sizeof(prm::VportMac));
+	size_t macs = (select & prm::kVportSelectAddrs) ? uc.size() + mc.size() : 0;
+	size_t maps = (select & prm::kVportSelectVlans) ? 2 * prm::kVportVlanMapBytes : 0;
+	std::vector<uint8_t> in(sizeof(prm::ModifyNicVportIn) + macs * sizeof(prm::VportMac) + maps);
 	auto *h = reinterpret_cast<prm::ModifyNicVportIn *>(in.data());
 	set_op(h, prm::kCmdModifyNicVportContext);
+	h->field_select = select;
 	h->promisc = promisc;
-	h->n_uc = (uint8_t)uc.size();
-	h->n_mc = (uint8_t)mc.size();
+	h->vlan = vlan;
 	size_t off = sizeof(*h);
-	for (const auto *l : { &uc, &mc })
-		for (const Mac &m : *l) {
-			memcpy(&in[off + 2], m.data(), 6);
-			off += sizeof(prm::VportMac);
-		}
+	if (macs) {
+		h->n_uc = (uint8_t)uc.size();
+		h->n_mc = (uint8_t)mc.size();
+		for (const auto *l : { &uc, &mc })
+			for (const Mac &m : *l) {
+				memcpy(&in[off + 2], m.data(), 6);
+				off += sizeof(prm::VportMac);
+			}
+	}
+	if (maps) {
+		for (uint16_t v : cvids)
+			in[off + v / 8] |= (uint8_t)(1u << (v % 8));
+		for (uint16_t v : svids)
+			in[off + prm::kVportVlanMapBytes + v / 8] |= (uint8_t)(1u << (v % 8));
+	}
+	return in;
+}
+
+/* Run it on fn; in_len shortened by `short_by` bytes. */
+uint8_t run_vport(Fn *fn, const std::vector<uint8_t> &in, uint32_t short_by = 0)
+{
 	prm::CmdOut out;
 	EXPECT_TRUE(bus::cmd_exec(fn, in.data(), (uint32_t)(in.size() - short_by), &out,
 				  sizeof(out)));
 	return out.status;
 }
 
+/* MODIFY_NIC_VPORT_CONTEXT on fn1 with these lists; in_len shortened by `short_by` bytes. */
+uint8_t set_vport(Fn *fn, uint8_t promisc, const std::vector<Mac> &uc, const std::vector<Mac> &mc,
+		  uint32_t short_by = 0)
+{
+	return run_vport(fn, vport_in(prm::kVportSelectAddrs, promisc, uc, mc), short_by);
+}
+
+/* The VLAN filter alone. */
+uint8_t set_vlans(Fn *fn, uint8_t vlan, const std::vector<uint16_t> &cvids,
+		  const std::vector<uint16_t> &svids)
+{
+	return run_vport(fn, vport_in(prm::kVportSelectVlans, 0, {}, {}, vlan, cvids, svids));
+}
 
 prm::FlowFields v4_fields(const char *src, const char *dst, uint16_t sport, uint16_t dport,
 			  uint8_t proto, uint8_t version = 4)
@@ -156,6 +188,14 @@ protected:
 
 	/* A UDP frame to dst: did it reach an RQ? */
 	bool land_to(const Mac &dst) { return land(to(dst)) >= 0; }
+	/* To kOwn with an outer tag: TPID 0x8100 (C) or 0x88a8 (S), VLAN ID vid. */
+	bool land_tagged(uint16_t tpid, uint16_t vid)
+	{
+		frames::Bytes f = frames::vlan_insert(to(kOwn), vid);
+		f[12] = (uint8_t)(tpid >> 8);
+		f[13] = (uint8_t)tpid;
+		return land(f) >= 0;
+	}
 	static frames::Bytes to(const Mac &dst)
 	{
 		frames::Bytes f = frame("10.1.0.1", "10.1.0.2", 100, 53);
@@ -535,6 +575,94 @@ TEST_F(HwFlow, VportRefusedCommandsKeepTheFilter)
 	EXPECT_TRUE(land_to(kGroup));
 	EXPECT_FALSE(land_to(kSecond));
 	EXPECT_FALSE(land_to(kGroup2));
+}
+
+/* ---- the VLAN filter (kVportSelectVlans) ---- */
+
+constexpr uint16_t kC = 0x8100, kS = 0x88a8;
+
+/*
+ * C-tags and S-tags each by their map; the outer tag decides (an S-tag
+ * over a C-tag the maps lack passes by the S map); untagged and priority
+ * tagged (VLAN ID 0, when listed) frames as before.
+ */
+TEST_F(HwFlow, VportVlanMaps)
+{
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, {}), prm::kStatOk);
+	ASSERT_EQ(set_vlans(fn1, prm::kVportVlanCtag | prm::kVportVlanStag, { 0, 100, 4095 }, { 300 }),
+		  prm::kStatOk);
+	EXPECT_TRUE(land_to(kOwn));
+	EXPECT_TRUE(land_tagged(kC, 100));
+	EXPECT_TRUE(land_tagged(kC, 4095));
+	EXPECT_TRUE(land_tagged(kC, 0)) << "priority tag, VLAN ID 0 listed";
+	EXPECT_FALSE(land_tagged(kC, 200));
+	EXPECT_FALSE(land_tagged(kC, 300)) << "in the S map only";
+	EXPECT_TRUE(land_tagged(kS, 300));
+	EXPECT_FALSE(land_tagged(kS, 100)) << "in the C map only";
+	/* QinQ: S 300 outside, C 200 (not listed) inside */
+	frames::Bytes q = frames::vlan_insert(frames::vlan_insert(to(kOwn), 200), 300);
+	q[12] = kS >> 8;
+	q[13] = kS & 0xff;
+	EXPECT_GE(land(q), 0);
+	EXPECT_EQ(missed_vport(), 3u);
+	/* the address filter still applies to tagged frames */
+	frames::Bytes other = frames::vlan_insert(to(kOther), 100);
+	EXPECT_EQ(land(other), -1);
+	EXPECT_EQ(missed_vport(), 4u);
+	prm::QueryQCounterOut qc = query_q(fn1);
+	EXPECT_EQ(qc.rx_if_down_packets.get(), 0u);
+	EXPECT_EQ(qc.rx_steer_drop.get(), 0u);
+}
+
+/*
+ * A kind not filtered passes any VLAN ID; nothing is filtered before the
+ * first address context nor while promiscuous; a later address context
+ * keeps the VLAN filter, a later VLAN one the addresses.
+ */
+TEST_F(HwFlow, VportVlanUnfilteredKindsPromiscAndOrder)
+{
+	ASSERT_EQ(set_vlans(fn1, prm::kVportVlanCtag | prm::kVportVlanStag, {}, {}), prm::kStatOk);
+	EXPECT_TRUE(land_tagged(kC, 7)) << "open until the first address context";
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, {}), prm::kStatOk);
+	EXPECT_FALSE(land_tagged(kC, 7));
+	EXPECT_FALSE(land_tagged(kS, 7));
+	ASSERT_EQ(set_vlans(fn1, prm::kVportVlanStag, {}, {}), prm::kStatOk);
+	EXPECT_TRUE(land_tagged(kC, 7)) << "C-tags not filtered";
+	EXPECT_FALSE(land_tagged(kS, 7));
+	EXPECT_FALSE(land_to(kOther)) << "the addresses kept";
+	ASSERT_EQ(set_vport(fn1, prm::kVportPromiscAll, { kOwn }, {}), prm::kStatOk);
+	EXPECT_TRUE(land_tagged(kS, 7)) << "promiscuous: every frame";
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, {}), prm::kStatOk);
+	EXPECT_FALSE(land_tagged(kS, 7)) << "the VLAN filter kept";
+	/* both parts in one command */
+	ASSERT_EQ(run_vport(fn1, vport_in(prm::kVportSelectAddrs | prm::kVportSelectVlans, 0,
+					  { kOwn, kSecond }, {}, prm::kVportVlanCtag, { 9 }, {})),
+		  prm::kStatOk);
+	EXPECT_TRUE(land_tagged(kC, 9));
+	EXPECT_FALSE(land_tagged(kC, 7));
+	EXPECT_TRUE(land_tagged(kS, 7));
+	EXPECT_TRUE(land_to(kSecond));
+	EXPECT_EQ(missed_vport(), 6u);
+}
+
+/* Refusals change nothing. */
+TEST_F(HwFlow, VportVlanRefusedCommandsKeepTheFilter)
+{
+	ASSERT_EQ(set_vport(fn1, 0, { kOwn }, {}), prm::kStatOk);
+	ASSERT_EQ(set_vlans(fn1, prm::kVportVlanCtag, { 5 }, {}), prm::kStatOk);
+	EXPECT_EQ(set_vlans(fn1, 0x04, { 6 }, {}), prm::kStatBadParam) << "unknown VLAN bit";
+	EXPECT_EQ(run_vport(fn1, vport_in(0, 0, {}, {})), prm::kStatBadParam) << "nothing selected";
+	EXPECT_EQ(run_vport(fn1, vport_in(0x04, 0, {}, {})), prm::kStatBadParam) << "unknown part";
+	EXPECT_EQ(run_vport(fn1, vport_in(prm::kVportSelectVlans, 0, {}, {}, 0, { 6 }, {}), 1),
+		  prm::kStatBadInputLen)
+		<< "maps past the inbox";
+	EXPECT_EQ(run_vport(fn1, vport_in(prm::kVportSelectAddrs | prm::kVportSelectVlans, 0, { kGroup }, {},
+					  0, { 6 }, {})),
+		  prm::kStatBadParam)
+		<< "a bad address list refuses the VLAN part too";
+	EXPECT_TRUE(land_tagged(kC, 5));
+	EXPECT_FALSE(land_tagged(kC, 6));
+	EXPECT_TRUE(land_to(kOwn));
 }
 
 /* The caps report the list sizes the command takes. */

@@ -20,8 +20,8 @@
 #   hash (tests/bpf/tc_hash.c), with it on every one has the device's.
 # highdma is on and [fixed], as mlx5's. No checksum errors anywhere, and
 # ethtool -S agrees with ip -s link at the end. (VLAN offloads, rx-fcs,
-# rx-all, rx-gro-hw and ntuple-filters have their own tests: t-vlan-offload,
-# t-rx-fcs, t-hw-gro, t-ntuple.)
+# rx-all, rx-gro-hw, ntuple-filters and rx-vlan-filter have their own
+# tests: t-vlan-offload, t-rx-fcs, t-hw-gro, t-ntuple, t-rx-filter.)
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool python3
 
@@ -31,7 +31,7 @@ bpf_build
 feat=$(ethtool -k scx0)
 for f in rx-checksumming tx-checksum-ip-generic tx-checksum-ipv4 tx-checksum-ipv6 \
 	scatter-gather tcp-segmentation-offload tx-tcp6-segmentation tx-udp-segmentation \
-	receive-hashing rx-vlan-offload tx-vlan-offload rx-fcs rx-all ntuple-filters; do
+	receive-hashing rx-vlan-offload tx-vlan-offload rx-vlan-filter rx-fcs rx-all ntuple-filters; do
 	line=$(grep -E "^[[:space:]]*$f:" <<< "$feat") || true
 	case $f in
 	tx-checksum-ip-generic) [[ "$line" =~ off\ \[fixed\] ]] ||

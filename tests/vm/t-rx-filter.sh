@@ -21,21 +21,36 @@
 #  7. more unicast addresses than the device lists (33 macvlans, 32 the caps):
 #     the port takes every unicast frame (the device's unicast promiscuous
 #     mode) without IFF_PROMISC; back under the limit, turned away again.
+#  8. VLANs (pktgen puts the tag in the frame; rx-vlan-filter on by default,
+#     as mlx5): VLAN 100 turned away, taken once scx1.100 exists, VLAN 200
+#     still turned away; taken with rx-vlan-filter off, and with promisc on;
+#     turned away again after each is undone (VLAN 100 taken again after
+#     rx-vlan-filter off and on: the kernel removes the IDs and adds them
+#     back) and after scx1.100 is deleted.
+#     802.1ad (from an S-VLAN device on scx0): S-tag 300 turned away, also
+#     with rx-vlan-filter off (that is 802.1Q's; 802.1ad's is [fixed] on),
+#     taken once scx1 has an 802.1ad VLAN device 300.
 # The driver sets the filter from ndo_set_rx_mode itself: each change holds
 # when the command that made it returns, so no step waits for it.
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool
 modprobe macvlan || fail "modprobe macvlan failed"
+modprobe 8021q || fail "modprobe 8021q failed"
 scx_setup
 N=200
 DST=10.11.0.250
 MAC1=$(dev_mac scx1 "$NS")
 OTHER=02:de:ad:be:ef:01
 
-# send COUNT MAC: COUNT paced 60-byte frames from scx0 to MAC.
+# send COUNT MAC: COUNT paced 60-byte frames from PG_DEV (scx0, or a VLAN
+# device on it) to MAC, with the pktgen settings in PG_EXTRA (e.g. a tag).
+PG_DEV=scx0
+PG_EXTRA=()
 send() {
-	pktgen_setup scx0 "$1" $DST "$2" 20000 60
-	assert_eq "pktgen sent to $2" "$1" "$(pktgen_run scx0 60)"
+	local c
+	pktgen_setup $PG_DEV "$1" $DST "$2" 20000 60
+	for c in "${PG_EXTRA[@]}"; do pg_cmd $PG_DEV "$c"; done
+	assert_eq "pktgen sent to $2" "$1" "$(pktgen_run $PG_DEV 60)"
 }
 # counts: "rx_packets missed phy rx_dropped" of scx1.
 counts() {
@@ -106,3 +121,43 @@ expect "33 secondary addresses: unlisted unicast" $OTHER taken
 for i in $(seq 2 33); do ip -n "$NS" link del mv$i; done
 expect "one secondary address again: unlisted unicast" $OTHER missed
 expect "the remaining secondary address" 02:aa:00:00:00:01 taken
+# 8.
+feat_is scx1 "$NS" rx-vlan-filter on
+feat_is scx1 "$NS" rx-vlan-stag-filter "on \[fixed\]"
+PG_EXTRA=("vlan_id 100")
+expect "VLAN 100, no VLAN device" $NEW missed
+ip -n "$NS" link add link scx1 name scx1.100 type vlan id 100
+expect "VLAN 100 with scx1.100" $NEW taken
+PG_EXTRA=("vlan_id 200")
+expect "VLAN 200" $NEW missed
+in_ns "$NS" ethtool -K scx1 rx-vlan-filter off
+feat_is scx1 "$NS" rx-vlan-filter off
+expect "VLAN 200, rx-vlan-filter off" $NEW taken
+in_ns "$NS" ethtool -K scx1 rx-vlan-filter on
+expect "VLAN 200, rx-vlan-filter on again" $NEW missed
+PG_EXTRA=("vlan_id 100")
+expect "VLAN 100, rx-vlan-filter on again (the kernel added scx1.100's ID back)" $NEW taken
+PG_EXTRA=("vlan_id 200")
+ip -n "$NS" link set scx1 promisc on
+expect "VLAN 200, promisc on" $NEW taken
+ip -n "$NS" link set scx1 promisc off
+expect "VLAN 200, promisc off" $NEW missed
+# 802.1ad frames from an S-VLAN device on scx0 (pktgen's own svlan_id
+# writes 0x8100 twice); tx-vlan-stag-hw-insert: the device puts the tag in
+PG_EXTRA=()
+ip link add link scx0 name scx0.s300 type vlan proto 802.1ad id 300
+ip link set scx0.s300 up
+PG_DEV=scx0.s300
+expect "S-tag 300" $NEW missed
+in_ns "$NS" ethtool -K scx1 rx-vlan-filter off
+expect "S-tag 300, rx-vlan-filter off" $NEW missed
+in_ns "$NS" ethtool -K scx1 rx-vlan-filter on
+ip -n "$NS" link add link scx1 name scx1.s300 type vlan proto 802.1ad id 300
+expect "S-tag 300 with an 802.1ad VLAN device" $NEW taken
+PG_DEV=scx0
+ip link del scx0.s300
+ip -n "$NS" link del scx1.100
+PG_EXTRA=("vlan_id 100")
+expect "VLAN 100, scx1.100 deleted" $NEW missed
+PG_EXTRA=()
+expect "untagged" $NEW taken
