@@ -80,6 +80,7 @@ static void scx_napi_real_poll(struct kunit *test)
 {
 	struct scx_pair *p = test->priv;
 	const u32 n = 24;
+	u16 rx_ev[2], tx_ev[2];
 	u64 polls, arms;
 	u32 irq0, irq1;
 	int side, b;
@@ -90,8 +91,14 @@ static void scx_napi_real_poll(struct kunit *test)
 	/* the fixture's first round armed the CQs; from here only interrupts poll */
 	polls = scx_pair_stat(test, p->port[1], "ch0_poll");
 	arms = scx_pair_stat(test, p->port[1], "ch0_arm");
-	for (side = 0; side < 2; side++)
-		napi_enable(&p->priv[side]->ch[0].napi);
+	for (side = 0; side < 2; side++) {
+		struct scx_chan *ch = &p->priv[side]->ch[0];
+
+		KUNIT_EXPECT_NE(test, ch->rx_cq_bit, ch->tx_cq_bit);
+		rx_ev[side] = ch->rx_events;
+		tx_ev[side] = ch->tx_events;
+		napi_enable(&ch->napi);
+	}
 
 	for (b = 0; b < 2; b++) {
 		u32 seq0 = b * n;
@@ -111,6 +118,15 @@ static void scx_napi_real_poll(struct kunit *test)
 	for (side = 0; side < 2; side++)
 		KUNIT_EXPECT_FALSE(test, test_bit(NAPI_STATE_SCHED,
 						  &p->priv[side]->ch[0].napi.state));
+	/*
+	 * DIM's event counters, per direction as mlx5's per-CQ ones: the
+	 * sender's TX CQ raised (one event a batch at least), its RQ's CQ none;
+	 * the receiver the other way round.
+	 */
+	KUNIT_EXPECT_GE(test, (u16)(p->priv[0]->ch[0].tx_events - tx_ev[0]), 2);
+	KUNIT_EXPECT_EQ(test, (u16)(p->priv[0]->ch[0].rx_events - rx_ev[0]), 0);
+	KUNIT_EXPECT_GE(test, (u16)(p->priv[1]->ch[0].rx_events - rx_ev[1]), 2);
+	KUNIT_EXPECT_EQ(test, (u16)(p->priv[1]->ch[0].tx_events - tx_ev[1]), 0);
 	KUNIT_EXPECT_EQ(test, scx_pair_stat(test, p->port[0], "tx_packets"), 2ull * n);
 	KUNIT_EXPECT_EQ(test, scx_pair_stat(test, p->port[1], "rx_packets"), 2ull * n);
 	KUNIT_EXPECT_EQ(test, scx_pair_sum(p, 1, rx_bad), 0ull);

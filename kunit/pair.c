@@ -249,7 +249,7 @@ int scx_pair_open(struct scx_pair *p, int side, u32 nch, u32 mtu, u32 log_sq, u3
 	p->open[side] = true;
 	p->priv[side]->nch = nch;
 	for (i = 0; i < nch; i++)
-		p->priv[side]->ch[i].core = scx_port_channel(p->port[side], i);
+		scx_chan_bind(&p->priv[side]->ch[i], scx_port_channel(p->port[side], i));
 	p->priv[side]->up = true;
 	WRITE_ONCE(p->priv[side]->xdp_xmit_ready, true);
 	/* the shim schedules every NAPI once after open; that poll arms the CQs */
@@ -267,7 +267,7 @@ void scx_pair_close(struct scx_pair *p, int side)
 	priv->up = false;
 	scx_port_close(p->port[side]);
 	for (i = 0; i < SCX_KT_NCH; i++)
-		priv->ch[i].core = NULL;
+		scx_chan_bind(&priv->ch[i], NULL);
 	p->open[side] = false;
 }
 

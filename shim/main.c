@@ -168,9 +168,12 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	err = scx_devlink_port_add(priv);
 	if (err)
 		return err;
-	/* moderation: the core's defaults (rx_cqe_moder on where the device can), adaptive RX */
+	/*
+	 * moderation: the core's defaults (rx_cqe_moder on where the device
+	 * can), adaptive RX and TX where the device moderates, as mlx5e
+	 */
 	scx_port_get_moder(priv->port, &priv->moder);
-	err = scx_moder_update(priv, &priv->moder, caps.cq_moderation, false, NULL);
+	err = scx_moder_update(priv, &priv->moder, caps.cq_moderation, caps.cq_moderation, NULL);
 	if (err)
 		return err;
 	scx_ptp_init(priv);

@@ -14,27 +14,34 @@
 
 /* ---- adaptive moderation: samples at NAPI completion, profiles applied by a work ---- */
 
-static void scx_dim_feed(struct scx_chan *ch)
+/*
+ * At NAPI completion, with the CQ event bits it took (@ev): each direction's
+ * DIM counts the events of its own CQ, as mlx5 feeds an RQ's or SQ's CQ
+ * event counter, not the vector's (a CQ raises at most one event per arm,
+ * and every arm comes after such a completion).
+ */
+static void scx_dim_feed(struct scx_chan *ch, u64 ev)
 {
 	struct scx_priv *priv = ch->priv;
 	bool rx = READ_ONCE(priv->rx_dim_enabled), tx = READ_ONCE(priv->tx_dim_enabled);
 	struct scx_chan_totals t;
 	struct dim_sample s;
-	u16 events;
 
+	ch->rx_events += !!(ev & ch->rx_cq_bit);
+	ch->tx_events += !!(ev & ch->tx_cq_bit);
 	if (likely(!rx && !tx))
 		return;
 	scx_channel_totals(ch->core, &t);
-	events = (u16)atomic_read(&ch->events);
 	/* one clock read for both samples (dim_update_sample() takes one each) */
 	s.time = ktime_get();
-	s.event_ctr = events;
 	if (rx) {
+		s.event_ctr = ch->rx_events;
 		s.pkt_ctr = t.rx_packets;
 		s.byte_ctr = t.rx_bytes;
 		net_dim(&ch->rx_dim, s);
 	}
 	if (tx) {
+		s.event_ctr = ch->tx_events;
 		s.pkt_ctr = t.tx_packets;
 		s.byte_ctr = t.tx_bytes;
 		net_dim(&ch->tx_dim, s);
@@ -83,6 +90,13 @@ static void scx_dim_reset(struct dim *dim, struct scx_chan *ch, bool from_cqe,
 				   DIM_CQ_PERIOD_MODE_START_FROM_EQE,
 	};
 	INIT_WORK(&dim->work, fn);
+}
+
+void scx_chan_bind(struct scx_chan *ch, struct scx_channel *core)
+{
+	ch->core = core;
+	ch->rx_cq_bit = core ? BIT_ULL(scx_channel_cqn(core, 1) & 63) : 0;
+	ch->tx_cq_bit = core ? BIT_ULL(scx_channel_cqn(core, 0) & 63) : 0;
 }
 
 void scx_dim_init(struct scx_chan *ch)
@@ -220,9 +234,11 @@ int scx_napi_poll(struct napi_struct *napi, int budget)
 	}
 
 	if (work < budget && napi_complete_done(napi, work)) {
-		scx_dim_feed(ch);
 		/* only now: a poll that does not complete must leave the bits for the next */
-		scx_channel_arm(ch->core, atomic64_xchg(&ch->cq_events, 0));
+		u64 ev = atomic64_xchg(&ch->cq_events, 0);
+
+		scx_dim_feed(ch, ev);
+		scx_channel_arm(ch->core, ev);
 	}
 	return min(work, budget);
 }
@@ -248,7 +264,6 @@ void scx_os_raise_irq(void *irq_ctx, uint32_t vector, uint32_t cqn)
 
 	if (unlikely(!scx_irq_vector_ok(priv, vector)))
 		return;
-	atomic_inc(&priv->ch[vector].events);
 	/* before napi_schedule(), whose atomic state update orders it */
 	atomic64_or(BIT_ULL(cqn & 63), &priv->ch[vector].cq_events);
 	/*

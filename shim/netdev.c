@@ -87,7 +87,7 @@ static void scx_datapath_rebind(struct scx_priv *priv, struct bpf_prog *prog)
 	for (i = 0; i < priv->nch_max; i++) {
 		bool live = i < priv->nch;
 
-		priv->ch[i].core = live ? scx_port_channel(priv->port, i) : NULL;
+		scx_chan_bind(&priv->ch[i], live ? scx_port_channel(priv->port, i) : NULL);
 		WRITE_ONCE(priv->ch[i].xdp_prog, live ? prog : NULL);
 		netdev_tx_reset_queue(priv->ch[i].txq);
 	}

@@ -89,7 +89,8 @@ struct scx_chan {
 	 * Adaptive moderation: the kernel's DIM per direction, fed at NAPI
 	 * completion; its work applies a new profile to the channel's CQs.
 	 */
-	atomic_t events;		/* interrupts of the channel's vector */
+	u64 rx_cq_bit, tx_cq_bit;	/* bit cqn % 64 of the RQ's CQ, the stack SQ's CQ */
+	u16 rx_events, tx_events;	/* their events so far (NAPI): DIM's event counters */
 	/*
 	 * Bit cqn % 64 of each CQ event since the last re-arm, which takes
 	 * them (scx_channel_arm(): a CQ without one still holds its arm).
@@ -267,6 +268,11 @@ int scx_napi_poll(struct napi_struct *napi, int budget);
  * priv->moder). pause: no NAPI feeds DIM and no DIM work runs when it
  * returns (before the CQs change under it or the set goes).
  */
+/*
+ * Point a channel at the core's channel @core (or none), and note the
+ * event bits of its RQ's and stack SQ's CQs for DIM. With its NAPI off.
+ */
+void scx_chan_bind(struct scx_chan *ch, struct scx_channel *core);
 void scx_dim_init(struct scx_chan *ch);
 void scx_dim_start(struct scx_priv *priv);
 void scx_dim_pause(struct scx_priv *priv);

@@ -3,8 +3,9 @@
 # vm-timeout: 400
 #
 # Interrupt moderation (ethtool -c/-C, the CQ moderation of the device):
-# - `ethtool -c` shows mlx5's defaults: adaptive RX on, TX off, rx-usecs 3
-#   (rx_cqe_moder on: from CQE), rx-frames 32, tx-usecs 16, tx-frames 32;
+# - `ethtool -c` shows mlx5's defaults: adaptive RX and TX on (6.1's
+#   mlx5e_build_nic_params), rx-usecs 3 (rx_cqe_moder on: from CQE),
+#   rx-frames 32, tx-usecs 16, tx-frames 32;
 # - `ethtool -C` while up applies in place: read back, the CQs keep their
 #   numbers (debugfs softcx/scx0/cqs: no channel rebuild), a TCP transfer
 #   arrives intact (sha256) and ping flows;
@@ -40,7 +41,7 @@ CQS=$INJ
 
 # ---- defaults
 assert_eq "default Adaptive RX" on "$(coal scx0 'Adaptive RX')"
-assert_eq "default Adaptive TX" off "$(coal scx0 'Adaptive TX')"
+assert_eq "default Adaptive TX" on "$(coal scx0 'Adaptive TX')"
 assert_eq "default rx-usecs" 3 "$(coal scx0 rx-usecs)"
 assert_eq "default rx-frames" 32 "$(coal scx0 rx-frames)"
 assert_eq "default tx-usecs" 16 "$(coal scx0 tx-usecs)"
@@ -52,17 +53,19 @@ assert_eq "default tx_cqe_moder" off "$(pflag tx_cqe_moder)"
 cqs0=$(cat $CQS)
 log "CQs: $cqs0"
 [ -n "$cqs0" ] || fail "no live CQs in $CQS"
-ethtool -C scx0 adaptive-rx off rx-usecs 50 rx-frames 16 tx-usecs 30 tx-frames 8
+ethtool -C scx0 adaptive-rx off adaptive-tx off rx-usecs 50 rx-frames 16 tx-usecs 30 tx-frames 8
 assert_eq "rx-usecs after -C" 50 "$(coal scx0 rx-usecs)"
 assert_eq "rx-frames after -C" 16 "$(coal scx0 rx-frames)"
 assert_eq "tx-usecs after -C" 30 "$(coal scx0 tx-usecs)"
 assert_eq "tx-frames after -C" 8 "$(coal scx0 tx-frames)"
 assert_eq "Adaptive RX after -C" off "$(coal scx0 'Adaptive RX')"
+assert_eq "Adaptive TX after -C" off "$(coal scx0 'Adaptive TX')"
 assert_eq "CQs after -C (no channel rebuild)" "$cqs0" "$(cat $CQS)"
 ping_ok "" "$IP1" 10
 tcp_verified static-50us-16
 ethtool -C scx0 adaptive-rx on adaptive-tx on
-assert_eq "Adaptive TX after -C" on "$(coal scx0 'Adaptive TX')"
+assert_eq "Adaptive RX after -C on" on "$(coal scx0 'Adaptive RX')"
+assert_eq "Adaptive TX after -C on" on "$(coal scx0 'Adaptive TX')"
 ping_ok "" "$IP1" 10
 tcp_verified adaptive-rx-tx
 assert_eq "CQs after adaptive on (no channel rebuild)" "$cqs0" "$(cat $CQS)"
@@ -120,10 +123,10 @@ rx_mode_both() {
 rtt_cqe=""; rtt_eqe=""; rtt_off=""
 for i in 1 2 3; do
 	rx_mode_both on
-	moder_both adaptive-rx on adaptive-tx off rx-usecs 3 rx-frames 32 tx-usecs 16 tx-frames 32
+	moder_both adaptive-rx on adaptive-tx on rx-usecs 3 rx-frames 32 tx-usecs 16 tx-frames 32
 	rtt_cqe+="${rtt_cqe:+; }$(rtt "adaptive, from CQE")"
 	rx_mode_both off
-	moder_both adaptive-rx on adaptive-tx off rx-usecs 16 rx-frames 32 tx-usecs 16 tx-frames 32
+	moder_both adaptive-rx on adaptive-tx on rx-usecs 16 rx-frames 32 tx-usecs 16 tx-frames 32
 	rtt_eqe+="${rtt_eqe:+; }$(rtt "adaptive, from EQE")"
 	moder_both adaptive-rx off adaptive-tx off rx-usecs 0 rx-frames 1 tx-usecs 0 tx-frames 1
 	rtt_off+="${rtt_off:+; }$(rtt "moderation off")"
