@@ -8,6 +8,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ethtool.h>
+#include <linux/ethtool_netlink.h>
 #include <linux/netdevice.h>
 
 #include "softcx.h"
@@ -17,28 +18,34 @@ static void scx_get_drvinfo(struct net_device *dev, struct ethtool_drvinfo *info
 	struct scx_priv *priv = netdev_priv(dev);
 
 	strscpy(info->driver, SCX_DRV_NAME, sizeof(info->driver));
-	strscpy(info->version, SCX_DRV_VERSION, sizeof(info->version));
+	/*
+	 * version: the kernel's release, which the core fills in (drivers do
+	 * not report their own). firmware-version as mlx5 ("fw (board)"):
+	 * the device model's version, as devlink info's running fw, and its model.
+	 */
+	snprintf(info->fw_version, sizeof(info->fw_version), "%s (%s)", SCX_DRV_VERSION,
+		 scx_hw_model_name(priv->adapter->model));
 	snprintf(info->bus_info, sizeof(info->bus_info), "%s:p%u",
 		 dev_name(priv->dmadev), priv->index);
 }
 
-/* Private flags, in bit order. */
+/* Private flags, in bit order: mlx5e's order (6.1: en.h, enum mlx5e_priv_flag). */
 enum {
-	SCX_PFLAG_SKB_TX_MPWQE,
-	SCX_PFLAG_XDP_TX_MPWQE,
 	SCX_PFLAG_RX_CQE_MODER,
 	SCX_PFLAG_TX_CQE_MODER,
-	SCX_PFLAG_RX_STRIDING_RQ,
 	SCX_PFLAG_RX_CQE_COMPRESS,
+	SCX_PFLAG_RX_STRIDING_RQ,
+	SCX_PFLAG_XDP_TX_MPWQE,
+	SCX_PFLAG_SKB_TX_MPWQE,
 	SCX_NUM_PFLAGS
 };
 static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
-	[SCX_PFLAG_SKB_TX_MPWQE] = "skb_tx_mpwqe",
-	[SCX_PFLAG_XDP_TX_MPWQE] = "xdp_tx_mpwqe",
 	[SCX_PFLAG_RX_CQE_MODER] = "rx_cqe_moder",
 	[SCX_PFLAG_TX_CQE_MODER] = "tx_cqe_moder",
-	[SCX_PFLAG_RX_STRIDING_RQ] = "rx_striding_rq",
 	[SCX_PFLAG_RX_CQE_COMPRESS] = "rx_cqe_compress",
+	[SCX_PFLAG_RX_STRIDING_RQ] = "rx_striding_rq",
+	[SCX_PFLAG_XDP_TX_MPWQE] = "xdp_tx_mpwqe",
+	[SCX_PFLAG_SKB_TX_MPWQE] = "skb_tx_mpwqe",
 };
 /* the flags that need a channel set built with them */
 #define SCX_PFLAGS_REBUILD (BIT(SCX_PFLAG_SKB_TX_MPWQE) | BIT(SCX_PFLAG_XDP_TX_MPWQE) | \
@@ -291,6 +298,9 @@ static void scx_get_ringparam(struct net_device *dev, struct ethtool_ringparam *
 	ring->tx_max_pending = 1u << priv->max_log_sq;
 	ring->rx_pending = 1u << priv->log_rq_size;
 	ring->tx_pending = 1u << priv->log_sq_size;
+	/* headers and payload apart: SHAMPO (rx-gro-hw), as mlx5 reports it */
+	kring->tcp_data_split = READ_ONCE(priv->rx_hw_gro) ? ETHTOOL_TCP_DATA_SPLIT_ENABLED :
+							     ETHTOOL_TCP_DATA_SPLIT_DISABLED;
 }
 
 /*
@@ -364,6 +374,9 @@ static int scx_get_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
 	ec->tx_max_coalesced_frames = priv->moder.tx.frames;
 	ec->use_adaptive_rx_coalesce = priv->rx_dim_enabled;
 	ec->use_adaptive_tx_coalesce = priv->tx_dim_enabled;
+	/* the period modes, as the private flags rx_cqe_moder / tx_cqe_moder */
+	kec->use_cqe_mode_rx = priv->moder.rx.from_cqe;
+	kec->use_cqe_mode_tx = priv->moder.tx.from_cqe;
 	return 0;
 }
 
@@ -378,6 +391,14 @@ static int scx_set_coalesce(struct net_device *dev, struct ethtool_coalesce *ec,
 	m.rx.frames = ec->rx_max_coalesced_frames;
 	m.tx.usecs = ec->tx_coalesce_usecs;
 	m.tx.frames = ec->tx_max_coalesced_frames;
+	/*
+	 * cqe-mode-rx/tx: a direction whose period mode changes takes that
+	 * mode's default values, as with the private flags and in mlx5
+	 */
+	if (kec->use_cqe_mode_rx != !!m.rx.from_cqe)
+		scx_moder_default(1, kec->use_cqe_mode_rx, &m.rx);
+	if (kec->use_cqe_mode_tx != !!m.tx.from_cqe)
+		scx_moder_default(0, kec->use_cqe_mode_tx, &m.tx);
 	return scx_moder_update(priv, &m, ec->use_adaptive_rx_coalesce,
 				ec->use_adaptive_tx_coalesce, extack);
 }
@@ -856,7 +877,7 @@ static int scx_get_ts_info(struct net_device *dev, struct ethtool_ts_info *info)
 
 const struct ethtool_ops scx_ethtool_ops = {
 	.supported_coalesce_params = ETHTOOL_COALESCE_USECS | ETHTOOL_COALESCE_MAX_FRAMES |
-				     ETHTOOL_COALESCE_USE_ADAPTIVE,
+				     ETHTOOL_COALESCE_USE_ADAPTIVE | ETHTOOL_COALESCE_USE_CQE,
 	.get_drvinfo		= scx_get_drvinfo,
 	.get_ts_info		= scx_get_ts_info,
 	.get_link		= ethtool_op_get_link,

@@ -466,7 +466,7 @@ void scx_netdev_setup(struct net_device *dev)
 	dev->ethtool_ops = &scx_ethtool_ops;
 	dev->min_mtu = SCX_MIN_MTU;
 	dev->max_mtu = SCX_MAX_MTU;
-	dev->watchdog_timeo = 5 * HZ;	/* ndo_tx_timeout after a queue stalls this long */
+	dev->watchdog_timeo = 15 * HZ;	/* ndo_tx_timeout after a queue stalls this long (mlx5e) */
 	/* any address the DMA API gives: not a switch (ethtool shows it [fixed]) */
 	dev->features |= features | vlan | NETIF_F_HIGHDMA;
 	dev->hw_features |= features | vlan;

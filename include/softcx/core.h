@@ -130,7 +130,7 @@ struct scx_port_params {
  * Toeplitz key; table[hash % SCX_RSS_TABLE_SIZE] names the channel.
  */
 #define SCX_RSS_KEY_SIZE 40
-#define SCX_RSS_TABLE_SIZE 128
+#define SCX_RSS_TABLE_SIZE 256	/* mlx5e 6.1: MLX5E_INDIR_RQT_SIZE */
 enum scx_rss_type {
 	SCX_RSS_TCP4, SCX_RSS_UDP4, SCX_RSS_IP4,	/* IP4: IPv4 but not TCP/UDP */
 	SCX_RSS_TCP6, SCX_RSS_UDP6, SCX_RSS_IP6,

@@ -179,8 +179,6 @@ void entry_remove(Port *p, u32 loc)
  */
 int ctx_obj_write(Port *p, ChannelSet *set, u32 id, u32 off, const RssCtx &c)
 {
-	scx_rss r = p->rss;	/* the port's hash fields */
-	u32 table[SCX_RSS_TABLE_SIZE];
 	ChannelSet::CtxObj *o = ctx_obj_find(*set, id, off);
 	int err;
 
@@ -189,10 +187,8 @@ int ctx_obj_write(Port *p, ChannelSet *set, u32 id, u32 off, const RssCtx &c)
 			o = &set->ctx_obj[i];
 	if (!o)
 		return -SCX_ENOSPC;
-	for (u32 i = 0; i < SCX_RSS_TABLE_SIZE; i++)
-		table[i] = c.table[i] + off;
-	__builtin_memcpy(r.key, c.key, sizeof(r.key));
-	prm::RssIn *in = rss_cmd_build(r, table, *set, prm::kRssFlowOnly);
+	/* the port's hash fields, the context's key and table */
+	prm::RssIn *in = rss_cmd_build(p->rss, c.key, c.table, off, *set, prm::kRssFlowOnly);
 	if (!in)
 		return -SCX_ENOMEM;
 	if (o->num) {

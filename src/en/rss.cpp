@@ -57,7 +57,8 @@ void rss_spread(u32 *table, u32 nch)
 		table[i] = i % nch;
 }
 
-prm::RssIn *rss_cmd_build(const scx_rss &r, const u32 *table, const ChannelSet &set, u8 flags)
+prm::RssIn *rss_cmd_build(const scx_rss &r, const u8 *key, const u32 *table, u32 off,
+			  const ChannelSet &set, u8 flags)
 {
 	prm::RssIn *in = zalloc_one<prm::RssIn>();
 
@@ -67,9 +68,9 @@ prm::RssIn *rss_cmd_build(const scx_rss &r, const u32 *table, const ChannelSet &
 	for (u32 t = 0; t < SCX_RSS_NTYPES; t++)
 		in->type_fields[t] = (u8)(prm::kRssTypeOwn | r.fields[t]);
 	in->log_table_size = (u8)log_table();
-	__builtin_memcpy(in->toeplitz_key, r.key, sizeof(r.key));
+	__builtin_memcpy(in->toeplitz_key, key, sizeof(r.key));
 	for (u32 i = 0; i < SCX_RSS_TABLE_SIZE; i++)
-		in->rqn[i].set(set.ch[table[i]].rq.rqn);
+		in->rqn[i].set(set.ch[table[i] + off].rq.rqn);
 	in->flags = flags;
 	return in;
 }
@@ -104,7 +105,7 @@ int rss_create(Port *p, ChannelSet *set, bool keep_table)
 		rss_spread(spread_table, set->nch);
 		table = spread_table;
 	}
-	prm::RssIn *in = rss_cmd_build(p->rss, table, *set);
+	prm::RssIn *in = rss_cmd_build(p->rss, p->rss.key, table, 0, *set);
 	if (!in)
 		return -SCX_ENOMEM;
 	err = cmd_run(p->fn, p->os_port, prm::kCmdCreateRss, in, &out);
@@ -153,7 +154,7 @@ extern "C" int scx_port_set_rss(scx_port *p, const scx_rss *rss, const char **wh
 		}
 	}
 	if (p->live.has_rss) {
-		prm::RssIn *in = rss_cmd_build(*rss, rss->table, p->live);
+		prm::RssIn *in = rss_cmd_build(*rss, rss->key, rss->table, 0, p->live);
 		prm::CmdOut out = {};
 		int err;
 

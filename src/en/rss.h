@@ -19,12 +19,12 @@ void rss_default(scx_rss *r, u32 nch);
  */
 int rss_create(Port *p, ChannelSet *set, bool keep_table);
 /*
- * The device's command for key, fields and table (channel per entry) over
- * the set's RQs (prm::kRssFlowOnly in flags for a context); freed by the
- * caller, nullptr without memory.
+ * The device's command for r's hash fields, key and table (channel per
+ * entry, plus off) over the set's RQs (prm::kRssFlowOnly in flags for a
+ * context); freed by the caller, nullptr without memory.
  */
-prm::RssIn *rss_cmd_build(const scx_rss &r, const u32 *table, const ChannelSet &set,
-			  u8 flags = 0);
+prm::RssIn *rss_cmd_build(const scx_rss &r, const u8 *key, const u32 *table, u32 off,
+			  const ChannelSet &set, u8 flags = 0);
 /* Every entry of a table names one of nch channels. */
 bool rss_table_ok(const u32 *table, u32 nch);
 /* A table spread evenly over nch channels. */

@@ -12,7 +12,8 @@
 # - values wider than the device's CQ fields are refused with the reason
 #   (extack); nothing changes;
 # - the private flags rx_cqe_moder / tx_cqe_moder switch the period mode
-#   (in place), rx-usecs following the mode's default like mlx5;
+#   (in place), rx-usecs following the mode's default like mlx5; so do
+#   `ethtool -C cqe-mode-rx/tx`, which `ethtool -c` shows ("CQE mode");
 # - under a pktgen flood (burst 1: a doorbell per frame) to scx1,
 #   rx-usecs 100 rx-frames 64 gives clearly fewer interrupts per received
 #   frame (bus_interrupts) than rx-usecs 0 rx-frames 1;
@@ -29,7 +30,9 @@ coal() {
 	out=$(in_ns "${3:-}" ethtool -c "$1") || fail "ethtool -c $1"
 	case $2 in
 	"Adaptive RX") echo "$out" | sed -n 's/^Adaptive RX: *\([a-z]*\).*/\1/p' ;;
-	"Adaptive TX") echo "$out" | sed -n 's/.*TX: *\([a-z]*\)$/\1/p' | head -n 1 ;;
+	"Adaptive TX") echo "$out" | sed -n 's/^Adaptive RX:.*TX: *\([a-z]*\)$/\1/p' ;;
+	"CQE mode RX") echo "$out" | sed -n 's/^CQE mode RX: *\([a-z]*\).*/\1/p' ;;
+	"CQE mode TX") echo "$out" | sed -n 's/^CQE mode RX:.*TX: *\([a-z]*\)$/\1/p' ;;
 	*) echo "$out" | sed -n "s/^$2: *//p" ;;
 	esac
 }
@@ -48,6 +51,8 @@ assert_eq "default tx-usecs" 16 "$(coal scx0 tx-usecs)"
 assert_eq "default tx-frames" 32 "$(coal scx0 tx-frames)"
 assert_eq "default rx_cqe_moder" on "$(pflag rx_cqe_moder)"
 assert_eq "default tx_cqe_moder" off "$(pflag tx_cqe_moder)"
+assert_eq "default CQE mode RX" on "$(coal scx0 'CQE mode RX')"
+assert_eq "default CQE mode TX" off "$(coal scx0 'CQE mode TX')"
 
 # ---- set while up: in place
 cqs0=$(cat $CQS)
@@ -91,6 +96,19 @@ ping_ok "" "$IP1" 10
 ethtool --set-priv-flags scx0 rx_cqe_moder on
 ethtool --set-priv-flags scx0 tx_cqe_moder off
 assert_eq "rx-usecs from CQE again" 3 "$(coal scx0 rx-usecs)"
+# the same modes through ethtool -C cqe-mode-rx/tx (as mlx5): the flags follow
+ethtool -C scx0 cqe-mode-rx off cqe-mode-tx on
+assert_eq "CQE mode RX after -C off" off "$(coal scx0 'CQE mode RX')"
+assert_eq "CQE mode TX after -C on" on "$(coal scx0 'CQE mode TX')"
+assert_eq "rx_cqe_moder after cqe-mode-rx off" off "$(pflag rx_cqe_moder)"
+assert_eq "tx_cqe_moder after cqe-mode-tx on" on "$(pflag tx_cqe_moder)"
+assert_eq "rx-usecs after cqe-mode-rx off (mode default)" 16 "$(coal scx0 rx-usecs)"
+assert_eq "CQs after cqe-mode (no channel rebuild)" "$cqs0" "$(cat $CQS)"
+ping_ok "" "$IP1" 5
+ethtool -C scx0 cqe-mode-rx on cqe-mode-tx off
+assert_eq "rx_cqe_moder after cqe-mode-rx on" on "$(pflag rx_cqe_moder)"
+assert_eq "tx_cqe_moder after cqe-mode-tx off" off "$(pflag tx_cqe_moder)"
+assert_eq "rx-usecs after cqe-mode-rx on (mode default)" 3 "$(coal scx0 rx-usecs)"
 
 # ---- remembered across a channel rebuild (MTU change)
 ethtool -C scx0 adaptive-rx off rx-usecs 40 rx-frames 20

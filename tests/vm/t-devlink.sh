@@ -40,6 +40,11 @@ assert_ok "driver softcx" grep -q 'driver softcx' <<< "$info"
 assert_ok "serial number" grep -q 'serial_number softcx' <<< "$info"
 assert_ok "asic.id cx6dx" grep -Eq 'asic.id cx6dx' <<< "$info"
 assert_ok "running fw version" grep -Eq 'fw [0-9]' <<< "$info"
+# ethtool -i as on mlx5: that firmware version with the board (the model); the kernel's release as version
+fw=$(sed -n 's/^ *fw \([0-9][^ ]*\)$/\1/p' <<< "$info")
+drv=$(ethtool -i scx0) || fail "ethtool -i scx0"
+assert_eq "ethtool -i firmware-version" "$fw (cx6dx)" "$(sed -n 's/^firmware-version: //p' <<< "$drv")"
+assert_eq "ethtool -i version" "$(uname -r)" "$(sed -n 's/^version: //p' <<< "$drv")"
 ports=$(devlink port show) || fail "devlink port show"
 log "devlink port show: $(echo "$ports" | tr '\n' '|')"
 assert_eq "devlink ports" 2 "$(grep -c "^$DL/" <<< "$ports")"

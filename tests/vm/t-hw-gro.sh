@@ -4,7 +4,7 @@
 #
 # rx-gro-hw (SHAMPO: header-data split and hardware GRO, cx7):
 # - off by default and changeable (ethtool -k), on while up (the safe
-#   channel switch);
+#   channel switch); `ethtool -g` shows TCP data split on with it, as mlx5;
 # - TCP over IPv4 and IPv6 scx0 -> scx1 with it on: a file's SHA-256 and
 #   length at the receiver, no checksum errors, the device's sessions
 #   delivered as skbs of many segments (rx_gro_packets several times
@@ -23,6 +23,7 @@ bpf_build
 A0=fd00:12::1 A1=fd00:12::2
 
 feat() { in_ns "${2:-}" ethtool -k "$1" | sed -n 's/^rx-gro-hw: *//p'; }
+hds() { in_ns "${2:-}" ethtool -g "$1" | sed -n 's/^TCP data split:[[:space:]]*//p'; }
 set_gro() {	# on|off on both ports, while up
 	ethtool -K scx0 rx-gro-hw "$1"
 	ip netns exec "$NS" ethtool -K scx1 rx-gro-hw "$1"
@@ -63,10 +64,12 @@ pair_ipv6 "$A0" "$A1"
 iperf_server "$NS" 5310
 
 assert_eq "rx-gro-hw default" off "$(feat scx1 "$NS")"
+assert_eq "ethtool -g TCP data split with rx-gro-hw off" off "$(hds scx1 "$NS")"
 traffic gro-off
 assert_eq "rx-gro-hw off: rx_gro_packets" 0 "$D_GP"
 
 set_gro on
+assert_eq "ethtool -g TCP data split with rx-gro-hw on (SHAMPO)" on "$(hds scx1 "$NS")"
 traffic gro-on
 assert_gt "rx-gro-hw on: rx_gro_skbs" 0 "$D_GS"
 # the device merges most segments: many per skb

@@ -141,7 +141,7 @@ CTX=$(echo "$out" | grep -o 'New RSS context is [0-9]*' | grep -o '[0-9]*$')
 [ -n "$CTX" ] || fail "no context id in: $out"
 log "context $CTX"
 en -x scx1 context "$CTX" > "$OUT/x.ctx" || fail "ethtool -x context $CTX"
-assert_eq "context table: rx1 and rx3 only" "0 64 0 64" "$(awk '
+assert_eq "context table: rx1 and rx3 only" "0 128 0 128" "$(awk '
 	/^ +[0-9]+:/ { for (i = 2; i <= NF; i++) n[$i]++ }
 	END { printf "%d %d %d %d", n[0], n[1], n[2], n[3] }' "$OUT/x.ctx")"
 KEYCTX=$(python3 -c 'print(":".join("%02x" % ((i * 29 + 3) & 0xff) for i in range(40)))')

@@ -59,7 +59,7 @@ table_is() {	# LABEL N: scx1's table is i % N
 	x_of scx1 "$NS"
 	t=$(awk '/^ +[0-9]+:/ { for (i = 2; i <= NF; i++) printf "%s ", $i }' "$OUT/x.scx1")
 	assert_eq "$1: table spread over $2" \
-		"$(for ((i = 0; i < 128; i++)); do printf '%s ' $((i % $2)); done)" "$t"
+		"$(for ((i = 0; i < 256; i++)); do printf '%s ' $((i % $2)); done)" "$t"
 }
 
 # defaults
@@ -95,7 +95,7 @@ for round in 1 2; do
 	table_is "equal 2" 2
 	[ $round = 1 ] || check "equal 2"
 	assert_ok "scx1 weight 0 1 0 3" in_ns "$NS" ethtool -X scx1 weight 0 1 0 3
-	assert_eq "weight 0 1 0 3: table read back" "0 32 0 96" "$(x_of scx1 "$NS"; awk '
+	assert_eq "weight 0 1 0 3: table read back" "0 64 0 192" "$(x_of scx1 "$NS"; awk '
 		/^ +[0-9]+:/ { for (i = 2; i <= NF; i++) n[$i]++ }
 		END { printf "%d %d %d %d", n[0], n[1], n[2], n[3] }' "$OUT/x.scx1")"
 	[ $round = 1 ] || check "weight 0 1 0 3"

@@ -5,7 +5,7 @@
 #
 # TX watchdog: /sys/kernel/debug/softcx/scx0/inject_tx_stall makes the SQ's
 # doorbells get lost, so pktgen fills the queue and it stops; after
-# watchdog_timeo (5 s) the kernel calls ndo_tx_timeout, the driver counts
+# watchdog_timeo (15 s, as mlx5e) the kernel calls ndo_tx_timeout, the driver counts
 # tx_timeout and recovers the SQ (what the device never sent is flushed:
 # tx_flushed), the queue wakes, pktgen finishes and traffic resumes. Every
 # packet pktgen handed over is sent, flushed or dropped, exactly once.
@@ -27,7 +27,7 @@ echo 1 > "$INJ"
 pktgen_setup scx0 3000 "$IP1" "$mac1" 0 60
 sent=$(pktgen_run scx0 120)
 assert_eq "pktgen packets handed to scx0" 3000 "$sent"
-wait_for 20 sh -c "[ \$(ethtool -S scx0 | sed -n 's/^ *tx_recover: //p') -ge 1 ]" ||
+wait_for 40 sh -c "[ \$(ethtool -S scx0 | sed -n 's/^ *tx_recover: //p') -ge 1 ]" ||
 	fail "no recovery: $(ethtool -S scx0 | grep -E ' tx_(timeout|recover|flushed):' | tr '\n' ' ')"
 sleep 1
 eth_dump scx0
