@@ -68,7 +68,7 @@ struct scx_lso_rx {
 	u32 ihs;
 	u32 frames;
 	u32 payload_seen;	/* payload bytes checked so far, in order */
-	u32 csum_ok;		/* frames the device reported CHECKSUM_UNNECESSARY for */
+	u32 csum_ok;		/* frames with a checksum the stack can trust (scx_kt_csum_ok) */
 	u64 bytes;
 };
 
@@ -191,7 +191,7 @@ static void scx_lso_rx_hook(struct scx_kt_chan *ch, const u8 *f, u32 len,
 	u32 i, bad = 0;
 
 	rx->bytes += len;
-	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
+	if (scx_kt_csum_ok(skb))
 		rx->csum_ok++;
 	/* no ASSERT here: this runs inside a NAPI poll, with BHs off */
 	if (k >= segs || len != ihs + chunk) {

@@ -234,7 +234,7 @@ rx_handler_result_t scx_kt_rx_handler(struct sk_buff **pskb)
 	}
 	ch->rx_delivered++;
 	ch->rx_bytes += len;
-	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
+	if (scx_kt_csum_ok(skb))
 		ch->rx_csum_ok++;
 	if (skb->l4_hash)
 		ch->rx_hash_l4++;

@@ -40,6 +40,19 @@
 
 struct scx_chan;
 
+/*
+ * A received skb's checksum as the stack can trust it: the device's verdict
+ * (CHECKSUM_UNNECESSARY), or a CHECKSUM_COMPLETE sum equal to the sum of
+ * every byte after the MAC header, computed here.
+ */
+static inline bool scx_kt_csum_ok(const struct sk_buff *skb)
+{
+	if (skb->ip_summed == CHECKSUM_UNNECESSARY)
+		return true;
+	return skb->ip_summed == CHECKSUM_COMPLETE &&
+	       csum_fold(skb->csum) == csum_fold(skb_checksum(skb, 0, skb->len, 0));
+}
+
 /* What the fixture observes of one channel (the real os_channel is a struct scx_chan). */
 struct scx_kt_chan {
 	struct device *dev;		/* page_pool / DMA device */
@@ -53,7 +66,7 @@ struct scx_kt_chan {
 	u64 rx_delivered;		/* skbs received and consumed */
 	u64 rx_bad;			/* delivered, but not the frame that was sent */
 	u64 rx_bytes;			/* frame bytes, from the MAC header */
-	u32 rx_csum_ok;			/* CHECKSUM_UNNECESSARY */
+	u32 rx_csum_ok;			/* scx_kt_csum_ok() */
 	u32 rx_hash_l4;			/* an L4 hash */
 	u32 rx_last_seq;
 	unsigned long *seen;		/* bitmap of received sequence numbers */

@@ -35,6 +35,7 @@ enum {
 	SCX_PFLAG_TX_CQE_MODER,
 	SCX_PFLAG_RX_CQE_COMPRESS,
 	SCX_PFLAG_RX_STRIDING_RQ,
+	SCX_PFLAG_RX_NO_CSUM_COMPLETE,
 	SCX_PFLAG_XDP_TX_MPWQE,
 	SCX_PFLAG_SKB_TX_MPWQE,
 	SCX_NUM_PFLAGS
@@ -44,6 +45,7 @@ static const char scx_pflag_names[SCX_NUM_PFLAGS][ETH_GSTRING_LEN] = {
 	[SCX_PFLAG_TX_CQE_MODER] = "tx_cqe_moder",
 	[SCX_PFLAG_RX_CQE_COMPRESS] = "rx_cqe_compress",
 	[SCX_PFLAG_RX_STRIDING_RQ] = "rx_striding_rq",
+	[SCX_PFLAG_RX_NO_CSUM_COMPLETE] = "rx_no_csum_complete",
 	[SCX_PFLAG_XDP_TX_MPWQE] = "xdp_tx_mpwqe",
 	[SCX_PFLAG_SKB_TX_MPWQE] = "skb_tx_mpwqe",
 };
@@ -75,6 +77,7 @@ static u32 scx_get_priv_flags(struct net_device *dev)
 	       (priv->moder.rx.from_cqe ? BIT(SCX_PFLAG_RX_CQE_MODER) : 0) |
 	       (priv->moder.tx.from_cqe ? BIT(SCX_PFLAG_TX_CQE_MODER) : 0) |
 	       (priv->rx_striding ? BIT(SCX_PFLAG_RX_STRIDING_RQ) : 0) |
+	       (priv->rx_no_csum_complete ? BIT(SCX_PFLAG_RX_NO_CSUM_COMPLETE) : 0) |
 	       (priv->rx_cqe_compress ? BIT(SCX_PFLAG_RX_CQE_COMPRESS) : 0);
 }
 
@@ -169,11 +172,15 @@ static int scx_set_priv_flags(struct net_device *dev, u32 flags)
 		return -EOPNOTSUPP;
 	if (scx_pflags_conflict(priv, flags))
 		return -EINVAL;
-	/* the period modes apply in place, the WQE kinds through a rebuild */
+	/* the period modes and the checksum kind apply in place, the WQE kinds through a rebuild */
 	if (changed & SCX_PFLAGS_MODER) {
 		err = scx_set_cqe_moder(priv, flags);
 		if (err)
 			return err;
+	}
+	if (changed & BIT(SCX_PFLAG_RX_NO_CSUM_COMPLETE)) {
+		priv->rx_no_csum_complete = flags & BIT(SCX_PFLAG_RX_NO_CSUM_COMPLETE);
+		scx_port_set_rx_no_csum_complete(priv->port, priv->rx_no_csum_complete);
 	}
 	if (!(changed & SCX_PFLAGS_REBUILD))
 		return 0;

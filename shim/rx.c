@@ -99,17 +99,47 @@ void scx_os_rx_frag_put(struct scx_os_rxq *q, void *page, uint32_t n, int napi)
 		page_pool_put_defragged_page(q->pool, page, -1, napi);
 }
 
+/*
+ * The device's sum starts at the IP header: VLAN tags left in the frame
+ * (rx-vlan-offload off, or the inner tag of two) sit between it and the
+ * Ethernet header, where CHECKSUM_COMPLETE starts. Add theirs (whole tags:
+ * an even offset). Before eth_type_trans(): skb->data is the MAC header.
+ */
+static noinline void scx_rx_csum_tags(struct sk_buff *skb)
+{
+	__be16 proto = ((const struct ethhdr *)skb->data)->h_proto;
+	int depth = ETH_HLEN;
+
+	while (eth_type_vlan(proto)) {
+		struct vlan_hdr vh_buf;
+		const struct vlan_hdr *vh = skb_header_pointer(skb, depth, sizeof(vh_buf), &vh_buf);
+
+		if (!vh)
+			break;
+		proto = vh->h_vlan_encapsulated_proto;
+		depth += VLAN_HLEN;
+	}
+	skb->csum = csum_add(skb->csum, skb_checksum(skb, ETH_HLEN, depth - ETH_HLEN, 0));
+}
+
 /* What every received skb gets from its CQE. */
 static void scx_rx_meta(struct scx_chan *ch, struct sk_buff *skb, const struct scx_rx_pkt *pkt)
 {
 	struct net_device *dev = ch->priv->netdev;
 
+	/* only with rx-checksum on (scx_port_set_rx_csum) */
+	if (pkt->csum == SCX_CSUM_COMPLETE) {
+		skb->ip_summed = CHECKSUM_COMPLETE;
+		skb->csum = csum_unfold((__force __sum16)pkt->csum_raw);
+		if (unlikely(eth_type_vlan(((const struct ethhdr *)skb->data)->h_proto)))
+			scx_rx_csum_tags(skb);
+	} else if (pkt->csum == SCX_CSUM_UNNECESSARY) {
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	}
 	skb->protocol = eth_type_trans(skb, dev);
 	if (pkt->vlan)	/* the device stripped it: NETIF_F_HW_VLAN_CTAG_RX */
 		__vlan_hwaccel_put_tag(skb, htons(ETH_P_8021Q), pkt->vlan_tci);
 
-	if (pkt->csum == SCX_CSUM_UNNECESSARY)	/* only with rx-checksum on (scx_port_set_rx_csum) */
-		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	if (pkt->hash_type != SCX_HASH_NONE && (dev->features & NETIF_F_RXHASH))
 		skb_set_hash(skb, pkt->hash, pkt->hash_type == SCX_HASH_L4 ?
 			     PKT_HASH_TYPE_L4 : PKT_HASH_TYPE_L3);

@@ -158,6 +158,7 @@ struct scx_priv {
 	bool xdp_tx_mpwqe;		/* priv flag xdp_tx_mpwqe (RTNL) */
 	bool rx_striding;		/* priv flag rx_striding_rq (RTNL) */
 	bool rx_cqe_compress;		/* priv flag rx_cqe_compress (RTNL), off by default as mlx5 */
+	bool rx_no_csum_complete;	/* priv flag rx_no_csum_complete (RTNL), off by default as mlx5 */
 	bool rx_hw_gro;			/* NETIF_F_GRO_HW in features: SHAMPO (RTNL) */
 	struct scx_ptp ptp;		/* PHC and hardware timestamping (ptp.c) */
 	/*

@@ -347,6 +347,13 @@ void scx_port_set_rx_tstamp(struct scx_port *p, int on);
  */
 void scx_port_set_rx_csum(struct scx_port *p, int on);
 /*
+ * rx_no_csum_complete (mlx5's private flag): RQs hand up the CQE's verdict
+ * (CHECKSUM_UNNECESSARY) instead of its sum (CHECKSUM_COMPLETE, the
+ * default for IP frames over 64 bytes, never with XDP or SHAMPO). In
+ * place; remembered for channel sets built later. RTNL.
+ */
+void scx_port_set_rx_no_csum_complete(struct scx_port *p, int on);
+/*
  * The device's free-running 64-bit timer (caps.timer_khz, +- its
  * oscillator's error), as CQE timestamps carry it: three or four 32-bit
  * MMIO reads (high, low, high, and low again if the high word moved). Any

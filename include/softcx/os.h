@@ -177,6 +177,14 @@ struct scx_rx_pkt {
 	uint8_t vlan;
 	uint8_t rsvd;
 	/*
+	 * SCX_CSUM_COMPLETE: the CQE's check_sum as it lies in the CQE (the
+	 * 16 bits of a folded, not inverted, one's-complement sum over the
+	 * frame from its IP header to the end of its data: padding included,
+	 * not the FCS nor tags before the IP header); 0 otherwise.
+	 */
+	uint16_t csum_raw;
+	uint16_t rsvd2;
+	/*
 	 * The device's raw 64-bit timer value when the frame arrived (a
 	 * session's: its first packet's), 0 unless the RQ's RX timestamps are
 	 * on (scx_port_set_rx_tstamp); the OS converts it (its PHC).
@@ -184,7 +192,12 @@ struct scx_rx_pkt {
 	uint64_t ts;
 };
 enum { SCX_HASH_NONE = 0, SCX_HASH_L3 = 1, SCX_HASH_L4 = 2 };
-enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1 };
+/*
+ * The checksum verdict: none; L3 and L4 (TCP/UDP) checksums right
+ * (CHECKSUM_UNNECESSARY); or the sum in csum_raw (CHECKSUM_COMPLETE: what
+ * mlx5 hands up by default for IP frames longer than 64 bytes).
+ */
+enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1, SCX_CSUM_COMPLETE = 2 };
 /* Returns 0 when the stack took it, -1 when the skb could not be built (page recycled by the shim). */
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt);
 /*

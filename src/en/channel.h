@@ -41,6 +41,7 @@ struct ChannelParams {
 	bool rx_vlan_strip;	/* the RQ strips outer 802.1Q tags (vsd 0) */
 	bool rx_tstamp;		/* the RQ hands each packet's CQE timestamp over */
 	bool rx_csum;		/* the RQ hands each packet's CQE checksum verdict over */
+	bool rx_csum_complete;	/* ... or its sum (CHECKSUM_COMPLETE) where it may */
 	bool rx_fcs;		/* the RQ places each frame's FCS after it (scatter_fcs) */
 };
 

@@ -394,6 +394,7 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->rx_vlan_strip = p->rx_vlan_strip;
 	cp->rx_tstamp = params->rx_tstamp != 0;
 	cp->rx_csum = p->rx_csum;
+	cp->rx_csum_complete = !p->rx_no_csum_complete;
 	cp->rx_fcs = p->rx_fcs;
 	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
 	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))

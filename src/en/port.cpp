@@ -296,7 +296,13 @@ extern "C" void scx_port_set_rx_tstamp(scx_port *p, int on)
 extern "C" void scx_port_set_rx_csum(scx_port *p, int on)
 {
 	p->rx_csum = on != 0;
-	each_live_rq(p, [on](Rq *rq) { rq_set_csum(rq, on != 0); });
+	each_live_rq(p, [p](Rq *rq) { rq_set_csum(rq, p->rx_csum, !p->rx_no_csum_complete); });
+}
+
+extern "C" void scx_port_set_rx_no_csum_complete(scx_port *p, int on)
+{
+	p->rx_no_csum_complete = on != 0;
+	each_live_rq(p, [p](Rq *rq) { rq_set_csum(rq, p->rx_csum, !p->rx_no_csum_complete); });
 }
 
 extern "C" uint64_t scx_port_read_clock(const scx_port *p)

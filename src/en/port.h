@@ -62,6 +62,7 @@ struct scx_port {
 	bool rx_vlan_strip;	/* RQs strip outer 802.1Q tags (scx_port_set_rx_vlan_strip) */
 	bool rx_fcs;		/* RQs place each frame's FCS after it (scx_port_set_rx_fcs) */
 	bool rx_csum;		/* RQs use the CQEs' checksum verdicts (scx_port_set_rx_csum) */
+	bool rx_no_csum_complete;	/* ... never their sums (scx_port_set_rx_no_csum_complete) */
 	/*
 	 * MODIFY_NIC_VPORT_CONTEXT is built here, room for the caps' lists
 	 * (scx_port_set_rx_filter: any context, no allocation)

@@ -330,7 +330,8 @@ int rq_create(Rq *rq, const ChannelParams &p, RqStats *stats)
 	in.log_wq_sz = (u8)(layout.striding ? layout.log_wqes : log_size);
 	in.vsd = rq->vsd = p.rx_vlan_strip ? 0 : 1;
 	rq_set_tstamp(rq, p.rx_tstamp);
-	rq_set_csum(rq, p.rx_csum);
+	rq->csum_complete_ok = !p.xdp && !layout.shampo;
+	rq_set_csum(rq, p.rx_csum, p.rx_csum_complete);
 	in.scatter_fcs = rq->scatter_fcs = p.rx_fcs ? 1 : 0;
 	err = cmd_queue_create(fn, os_port, kRqCmds, &in, rq->mem, &rq->rqn);
 	if (err)

@@ -76,7 +76,8 @@ struct Rq {
 	Cq cq;
 	CqeDecomp decomp;	/* compression: the title, the run being handed out */
 	u64 ts_mask;		/* __atomic: ~0 while RX timestamps are wanted (rq_set_tstamp), else 0 */
-	u8 csum_mask;		/* __atomic: ~0 while CQE checksum verdicts are used (rq_set_csum), else 0 */
+	u8 csum_mask;		/* __atomic: the SCX_CSUM_* verdicts the RQ may give (rq_set_csum) */
+	bool csum_complete_ok;	/* neither XDP nor SHAMPO: CHECKSUM_COMPLETE may be given */
 	/* cold */
 	u32 rqn;
 	bool has_rqn;
@@ -140,13 +141,19 @@ inline void rq_set_tstamp(Rq *rq, bool on)
 	__atomic_store_n(&rq->ts_mask, on ? ~(u64)0 : 0, __ATOMIC_RELAXED);
 }
 /*
- * The CQE's checksum verdict used (scx_rx_pkt.csum, rx_csum_unnecessary) or
- * ignored (every packet SCX_CSUM_NONE, counted in rx_csum_none), as mlx5
- * does with rx-checksum off; the device is not told. Any context.
+ * The CQE's checksum used (scx_rx_pkt.csum: the sum, rx_csum_complete,
+ * when `complete` and the RQ runs neither XDP nor SHAMPO, as mlx5 unless
+ * rx_no_csum_complete; else the verdict, rx_csum_unnecessary) or ignored
+ * (every packet SCX_CSUM_NONE, counted in rx_csum_none), as mlx5 does with
+ * rx-checksum off; the device is not told. Any context.
  */
-inline void rq_set_csum(Rq *rq, bool on)
+inline void rq_set_csum(Rq *rq, bool on, bool complete)
 {
-	__atomic_store_n(&rq->csum_mask, on ? (u8)~0u : (u8)0, __ATOMIC_RELAXED);
+	u8 m = 0;
+
+	if (on)
+		m = SCX_CSUM_UNNECESSARY | (complete && rq->csum_complete_ok ? SCX_CSUM_COMPLETE : 0);
+	__atomic_store_n(&rq->csum_mask, m, __ATOMIC_RELAXED);
 }
 /* Recovery's last step: RST -> RDY with the RQ's context, and any change that came meanwhile. */
 int rq_ready_with_ctx(Rq *rq);

@@ -191,6 +191,7 @@ void gro_open(Rq *rq, const prm::Cqe64 *cqe, const u8 *hd, u32 hlen, u32 dlen)
 	s->fixed_id = false;
 	s->npieces = 0;
 	s->mergeable = gro_parse(s);
+	s->pkt.len = hlen + dlen;	/* its first packet (the flush sets the whole length) */
 	rx_pkt_meta(cqe, &s->pkt, rx_ts_mask(rq), rx_csum_mask(rq));
 	s->pkt.page = nullptr;
 	s->pkt.buf_off = 0;

@@ -10,14 +10,30 @@
 
 namespace softcx::en {
 
-inline u8 rx_csum(const prm::Cqe64 *cqe)
+/*
+ * mlx5 hands up the sum of frames longer than this (the minimum frame with
+ * its FCS) and the verdict of shorter ones, whose padding its device's sum
+ * leaves out.
+ */
+constexpr u32 kCsumShortFrame = 64;
+
+/*
+ * The verdict among those mask allows: the CQE's sum for an IP frame
+ * longer than kCsumShortFrame bytes (len: as delivered), else
+ * CHECKSUM_UNNECESSARY when the device found the L3 and TCP/UDP checksums
+ * right, else none.
+ */
+inline u8 rx_csum(const prm::Cqe64 *cqe, u32 len, u8 mask)
 {
 	u8 ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
 	u8 l4 = cqe->l4_type();
+	u8 v = SCX_CSUM_NONE;
 
-	if ((cqe->hds_ip_ext & ok) == ok && l4 != prm::kCqeL4None)
-		return SCX_CSUM_UNNECESSARY;
-	return SCX_CSUM_NONE;
+	if (len > kCsumShortFrame && cqe->l3_type() != prm::kCqeL3None)
+		v = SCX_CSUM_COMPLETE;
+	if (!(v & mask) && (cqe->hds_ip_ext & ok) == ok && l4 != prm::kCqeL4None)
+		v = SCX_CSUM_UNNECESSARY;
+	return (u8)(v & mask);
 }
 
 inline u8 rx_hash_type(const prm::Cqe64 *cqe)
@@ -31,13 +47,13 @@ inline u8 rx_hash_type(const prm::Cqe64 *cqe)
 
 /* The RQ's timestamp mask: all ones while RX timestamps are wanted, else 0. */
 inline u64 rx_ts_mask(const Rq *rq) { return __atomic_load_n(&rq->ts_mask, __ATOMIC_RELAXED); }
-/* The RQ's checksum mask: all ones while CQE checksum verdicts are used, else 0. */
+/* The RQ's checksum mask: the SCX_CSUM_* verdicts it may give (0: none). */
 inline u8 rx_csum_mask(const Rq *rq) { return __atomic_load_n(&rq->csum_mask, __ATOMIC_RELAXED); }
 
 /*
- * A CQE's metadata. The raw device timestamp when the RQ wants it
- * (ts_mask), else 0; the checksum verdict when the RQ uses it (csum_mask,
- * SCX_CSUM_NONE being 0), else none. No branch for either.
+ * A CQE's metadata, pkt->len set. The raw device timestamp when the RQ
+ * wants it (ts_mask), else 0; the checksum verdict among those the RQ
+ * gives (csum_mask, SCX_CSUM_NONE being 0), with the CQE's sum as it lies.
  */
 inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask, u8 csum_mask)
 {
@@ -45,7 +61,9 @@ inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask, u8 
 	pkt->ts = ((u64)cqe->timestamp_h.get() << 32 | cqe->timestamp_l.get()) & ts_mask;
 	pkt->hash = cqe->rss_hash_result.get();
 	pkt->hash_type = rx_hash_type(cqe);
-	pkt->csum = (u8)(rx_csum(cqe) & csum_mask);
+	pkt->csum = rx_csum(cqe, pkt->len, csum_mask);
+	pkt->csum_raw = cqe->check_sum.raw;
+	pkt->rsvd2 = 0;
 	pkt->meta_len = 0;
 	pkt->vlan = cqe->has_vlan();
 	pkt->vlan_tci = cqe->vlan_info.get();
@@ -61,7 +79,9 @@ inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt, u32 segs, u32 
 {
 	s->packets.add(segs);
 	s->bytes.add(bytes);
-	if (pkt.csum == SCX_CSUM_UNNECESSARY)
+	if (pkt.csum == SCX_CSUM_COMPLETE)
+		s->csum_complete.add(segs);
+	else if (pkt.csum == SCX_CSUM_UNNECESSARY)
 		s->csum_unnecessary.add(segs);
 	else
 		s->csum_none.add(segs);

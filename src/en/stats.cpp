@@ -28,6 +28,7 @@ const StatDesc kStatDescs[] = {
 	SCX_RQ(bytes),
 	SCX_RQ(csum_unnecessary),
 	SCX_RQ(csum_none),
+	SCX_RQ(csum_complete),
 	SCX_RQ(removed_vlan_packets),
 	SCX_RQ(buff_alloc_err),
 	SCX_RQ(wqe_err),

@@ -17,6 +17,7 @@ struct RqStats {
 	Counter bytes;
 	Counter csum_unnecessary;
 	Counter csum_none;
+	Counter csum_complete;	/* handed up with the CQE's sum: CHECKSUM_COMPLETE */
 	Counter removed_vlan_packets;	/* delivered with the tag the device stripped */
 	Counter buff_alloc_err;
 	Counter wqe_err;

@@ -103,9 +103,13 @@ inline u8 l3_cqe_type(const RxFrame &f)
 {
 	cqe->rss_hash_result.set(f.rss.hash);
 	cqe->rss_hash_type = f.rss.hash_type;
-	/* Raw sum from the L3 header to the end of the frame: CHECKSUM_COMPLETE material. */
+	/*
+	 * Raw sum from the L3 header to the end of what is placed (the FCS
+	 * too when the RQ scatters it: it follows the frame): the driver's
+	 * CHECKSUM_COMPLETE, with the bytes of tags left before the L3 header.
+	 */
 	RxCsum cs;
-	csum_rx(f.data, f.len, f.pi, &cs);
+	csum_rx(f.data, f.len + f.fcs, f.pi, &cs);
 	cqe->check_sum.set(cs.raw);
 	if (cs.l3_ok)
 		cqe->hds_ip_ext |= prm::kCqeL3Ok;

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -95,5 +96,31 @@ protected:
 };
 
 frames::Bytes udp_frame(size_t payload, uint16_t sport = 1000, uint8_t seed = 1);
+
+/*
+ * A packet delivered with CHECKSUM_COMPLETE, whose csum_raw is the sum of
+ * its bytes as delivered from l3 (its IP header) to the end, checked
+ * against the reference (the CQE field's bytes, network order), as the
+ * kernel would check it.
+ */
+inline void expect_complete(const host::RxRecord &r, size_t l3)
+{
+	uint16_t ref = frames::ref_sum(r.data, l3);
+	uint8_t be[2] = { (uint8_t)(ref >> 8), (uint8_t)ref };
+	uint16_t raw;
+
+	memcpy(&raw, be, sizeof(raw));
+	EXPECT_EQ(r.meta.csum, SCX_CSUM_COMPLETE);
+	EXPECT_EQ(r.meta.csum_raw, raw) << "the sum of the bytes from the IP header on";
+}
+inline void expect_complete(const host::RxRecord &r) { expect_complete(r, frames::l3_off(r.data)); }
+/* A good TCP/UDP packet as mlx5 hands it up: the sum over 64 bytes, else the verdict. */
+inline void expect_csum_ok(const host::RxRecord &r)
+{
+	if (r.data.size() > 64)
+		expect_complete(r);
+	else
+		EXPECT_EQ(r.meta.csum, SCX_CSUM_UNNECESSARY) << "a short frame: the verdict";
+}
 
 } /* namespace enpair */

@@ -11,7 +11,8 @@ BAD_RE+='page_pool.*(leak|in-?flight|stalled)|still in-flight|'
 BAD_RE+='lockdep|possible circular locking|possible recursive locking|inconsistent lock state|'
 BAD_RE+='suspicious RCU usage|DEADLOCK|objtool|Call Trace|KASAN|UBSAN|refcount_t|'
 BAD_RE+='unreferenced object|blocked for more than|soft lockup|hard LOCKUP|rcu_sched detected stall|'
-BAD_RE+='unregister_netdevice: waiting for|NETDEV WATCHDOG|Bad page|list_add corruption|list_del corruption'
+BAD_RE+='unregister_netdevice: waiting for|NETDEV WATCHDOG|Bad page|list_add corruption|list_del corruption|'
+BAD_RE+='hw csum failure'
 OK_RE='loading out-of-tree module taints kernel|module verification failed: signature and/or required key missing - tainting kernel'
 
 # dmesg_since MARK: kernel log lines after the last line containing MARK

@@ -7,8 +7,9 @@
 # stays intact both ways:
 # - rx-checksum off on scx1: no CQE checksum verdict reaches the stack,
 #   every packet counts as rx_csum_none (exactly rx_packets' growth, none
-#   as rx_csum_unnecessary), UDP datagrams still intact; on again,
-#   rx_csum_unnecessary grows again.
+#   as rx_csum_complete or rx_csum_unnecessary), UDP datagrams still
+#   intact; on again, rx_csum_complete grows again (1000-byte datagrams:
+#   the CQE's sum, as mlx5; t-rx-csum has the rest).
 # - tx-checksumming off on scx0: the stack checksums (tx_csum_partial
 #   stays, tx_csum_none grows), the kernel drops TSO with it (no LSO WQE);
 #   a TCP transfer's SHA-256 at the receiver is the sender's.
@@ -44,16 +45,18 @@ done
 c0=$(csum_errors ""); c1=$(csum_errors "$NS")
 
 # -- rx-checksum
-rx_csum_phase() {	# LABEL N: N datagrams to scx1; sets D_PKTS D_NONE D_UNN (deltas)
-	local p0 n0 u0
+rx_csum_phase() {	# LABEL N: N datagrams to scx1; sets D_PKTS D_NONE D_UNN D_COMP (deltas)
+	local p0 n0 u0 k0
 	eth_dump scx1 "$NS"
 	p0=$(eth_get rx_packets); n0=$(eth_get rx_csum_none); u0=$(eth_get rx_csum_unnecessary)
+	k0=$(eth_get rx_csum_complete)
 	udp_verified "$1" "$2" "$2"
 	eth_dump scx1 "$NS"
 	D_PKTS=$(( $(eth_get rx_packets) - p0 ))
 	D_NONE=$(( $(eth_get rx_csum_none) - n0 ))
 	D_UNN=$(( $(eth_get rx_csum_unnecessary) - u0 ))
-	log "$1: rx_packets +$D_PKTS, rx_csum_none +$D_NONE, rx_csum_unnecessary +$D_UNN"
+	D_COMP=$(( $(eth_get rx_csum_complete) - k0 ))
+	log "$1: rx_packets +$D_PKTS, rx_csum_none +$D_NONE, rx_csum_unnecessary +$D_UNN, rx_csum_complete +$D_COMP"
 }
 in_ns "$NS" ethtool -K scx1 rx off
 feat_is scx1 "$NS" rx-checksumming off
@@ -61,10 +64,11 @@ rx_csum_phase rxcsum-off 200
 assert_ge "scx1 rx_packets delta with rx-checksum off" 200 "$D_PKTS"
 assert_eq "scx1 rx_csum_none delta = rx_packets delta with rx-checksum off" "$D_PKTS" "$D_NONE"
 assert_eq "scx1 rx_csum_unnecessary delta with rx-checksum off" 0 "$D_UNN"
+assert_eq "scx1 rx_csum_complete delta with rx-checksum off" 0 "$D_COMP"
 in_ns "$NS" ethtool -K scx1 rx on
 feat_is scx1 "$NS" rx-checksumming on
 rx_csum_phase rxcsum-on 200
-assert_ge "scx1 rx_csum_unnecessary delta with rx-checksum on (200 UDP datagrams)" 200 "$D_UNN"
+assert_ge "scx1 rx_csum_complete delta with rx-checksum on (200 UDP datagrams)" 200 "$D_COMP"
 
 # -- tx-checksumming and scatter-gather: TSO goes with either
 tx_phase() {	# LABEL: a TCP transfer scx0 -> scx1; sets D_PART D_NONE D_TSO
