@@ -180,10 +180,10 @@ struct scx_rx_pkt {
 	 * SCX_CSUM_COMPLETE: the CQE's check_sum as it lies in the CQE (the
 	 * 16 bits of a folded, not inverted, one's-complement sum over the
 	 * frame from its IP header to the end of its data: padding included,
-	 * not the FCS nor tags before the IP header); 0 otherwise.
+	 * not the FCS nor tags before the IP header) in the low 16 bits; the
+	 * rest 0.
 	 */
-	uint16_t csum_raw;
-	uint16_t rsvd2;
+	uint32_t csum_raw;
 	/*
 	 * The device's raw 64-bit timer value when the frame arrived (a
 	 * session's: its first packet's), 0 unless the RQ's RX timestamps are

@@ -26,14 +26,13 @@ constexpr u32 kCsumShortFrame = 64;
 inline u8 rx_csum(const prm::Cqe64 *cqe, u32 len, u8 mask)
 {
 	u8 ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
-	u8 l4 = cqe->l4_type();
-	u8 v = SCX_CSUM_NONE;
 
-	if (len > kCsumShortFrame && cqe->l3_type() != prm::kCqeL3None)
-		v = SCX_CSUM_COMPLETE;
-	if (!(v & mask) && (cqe->hds_ip_ext & ok) == ok && l4 != prm::kCqeL4None)
-		v = SCX_CSUM_UNNECESSARY;
-	return (u8)(v & mask);
+	if (len > kCsumShortFrame && (mask & SCX_CSUM_COMPLETE) &&
+	    cqe->l3_type() != prm::kCqeL3None)
+		return SCX_CSUM_COMPLETE;
+	if ((cqe->hds_ip_ext & ok) == ok && cqe->l4_type() != prm::kCqeL4None)
+		return (u8)(mask & SCX_CSUM_UNNECESSARY);
+	return SCX_CSUM_NONE;
 }
 
 inline u8 rx_hash_type(const prm::Cqe64 *cqe)
@@ -63,7 +62,6 @@ inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask, u8 
 	pkt->hash_type = rx_hash_type(cqe);
 	pkt->csum = rx_csum(cqe, pkt->len, csum_mask);
 	pkt->csum_raw = cqe->check_sum.raw;
-	pkt->rsvd2 = 0;
 	pkt->meta_len = 0;
 	pkt->vlan = cqe->has_vlan();
 	pkt->vlan_tci = cqe->vlan_info.get();
@@ -79,10 +77,10 @@ inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt, u32 segs, u32 
 {
 	s->packets.add(segs);
 	s->bytes.add(bytes);
-	if (pkt.csum == SCX_CSUM_COMPLETE)
-		s->csum_complete.add(segs);
-	else if (pkt.csum == SCX_CSUM_UNNECESSARY)
+	if (pkt.csum == SCX_CSUM_UNNECESSARY)
 		s->csum_unnecessary.add(segs);
+	else if (pkt.csum == SCX_CSUM_COMPLETE)
+		s->csum_complete.add(segs);
 	else
 		s->csum_none.add(segs);
 	if (pkt.vlan)
