@@ -179,9 +179,9 @@ struct scx_rx_pkt {
 	/*
 	 * SCX_CSUM_COMPLETE: the CQE's check_sum as it lies in the CQE (the
 	 * 16 bits of a folded, not inverted, one's-complement sum over the
-	 * frame from its IP header to the end of its data: padding included,
-	 * not the FCS nor tags before the IP header) in the low 16 bits; the
-	 * rest 0.
+	 * frame from its IP header to the end of what the device placed:
+	 * padding included, the FCS too when the RQ scatters it, tags before
+	 * the IP header not) in the low 16 bits; the rest 0.
 	 */
 	uint32_t csum_raw;
 	/*

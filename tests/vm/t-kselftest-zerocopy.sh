@@ -57,7 +57,11 @@ for ipv in 4 6; do
 			name="ipv$ipv $mode${z:+ $z}"
 			size=(); [ $mode == udp ] && size=(-s 8000)
 			out=$SCX_TEST_OUT/zc-$ipv-$mode$z
-			bg_start ip netns exec "$NS" timeout 60 "$BIN/msg_zerocopy" -$ipv -i scx1 -t 3 \
+			# the receiver stops -t + 0.6 s after it starts, whatever came: long
+			# enough for the sender's start and its 1.2 s under a loaded TCG host
+			# (at -t 3 a UDP sender once outlived it: ICMP port unreachable, send:
+			# Connection refused)
+			bg_start ip netns exec "$NS" timeout 60 "$BIN/msg_zerocopy" -$ipv -i scx1 -t 6 \
 				"${size[@]}" -S "$src" -D "$dst" -r $mode > "$out.rx" 2>&1
 			pid=$BG_PID
 			# its socket first (msg_zerocopy.sh sleeps 0.2 s; TCG may take longer)
