@@ -110,11 +110,12 @@ int scx_kt_query_caps(struct scx_hw_function *fn, uint32_t *model, uint32_t *max
 		      uint32_t *inline_mode);
 /* Live objects in the device's tables of fn (CQs + SQs + RQs + RSS). */
 uint32_t scx_kt_dev_objects(struct scx_hw_function *fn);
-/* Q counters and bus counters of fn by command (0 or the status). */
+/* Q, bus and port (MAC) counters of fn by command (0 or the status). */
 #define SCX_KT_CTR_FIELD(field, name) uint64_t field;
 struct scx_kt_dev_counters {
 	SCX_PRM_Q_COUNTERS(SCX_KT_CTR_FIELD)
 	SCX_PRM_BUS_COUNTERS(SCX_KT_CTR_FIELD)
+	SCX_PRM_PORT_COUNTERS(SCX_KT_CTR_FIELD)
 };
 #undef SCX_KT_CTR_FIELD
 int scx_kt_dev_query(struct scx_hw_function *fn, struct scx_kt_dev_counters *c);

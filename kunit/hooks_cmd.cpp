@@ -367,6 +367,7 @@ extern "C" int scx_kt_dev_query(struct scx_hw_function *fn, scx_kt_dev_counters 
 	CmdIn in = {};
 	QueryQCounterOut q = {};
 	QueryBusCountersOut b = {};
+	QueryPortCountersOut pc = {};
 	int st;
 
 	in.opcode.set(kCmdQueryQCounter);
@@ -377,12 +378,19 @@ extern "C" int scx_kt_dev_query(struct scx_hw_function *fn, scx_kt_dev_counters 
 	st = scx_kt_cmd_raw(fn, &in, sizeof(in), &b, sizeof(b));
 	if (st != kStatOk)
 		return st;
+	in.opcode.set(kCmdQueryPortCounters);
+	st = scx_kt_cmd_raw(fn, &in, sizeof(in), &pc, sizeof(pc));
+	if (st != kStatOk)
+		return st;
 #define SCX_KT_CTR_COPY_Q(field, name) c->field = q.field.get();
 #define SCX_KT_CTR_COPY_B(field, name) c->field = b.field.get();
+#define SCX_KT_CTR_COPY_P(field, name) c->field = pc.field.get();
 	SCX_PRM_Q_COUNTERS(SCX_KT_CTR_COPY_Q)
 	SCX_PRM_BUS_COUNTERS(SCX_KT_CTR_COPY_B)
+	SCX_PRM_PORT_COUNTERS(SCX_KT_CTR_COPY_P)
 #undef SCX_KT_CTR_COPY_Q
 #undef SCX_KT_CTR_COPY_B
+#undef SCX_KT_CTR_COPY_P
 	return 0;
 }
 

@@ -242,10 +242,14 @@ static void scx_pair_rx_drops(struct kunit *test)
 	pkt = kunit_kzalloc(test, sizeof(*pkt), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, pkt);
 
-	/* peer down: no RQ, no RSS */
+	/* peer down, so is the link: the sender's MAC discards the frames */
 	KUNIT_ASSERT_EQ(test, scx_pair_send(p, 0, 0, 0, 5, 5), 5);
+	KUNIT_ASSERT_EQ(test, scx_kt_dev_query(p->fn[0], &dc), 0);
+	KUNIT_EXPECT_EQ(test, dc.tx_discards, 5ull);
+	KUNIT_EXPECT_EQ(test, dc.tx_packets, 0ull);
 	KUNIT_ASSERT_EQ(test, scx_kt_dev_query(p->fn[1], &dc), 0);
-	KUNIT_EXPECT_EQ(test, dc.rx_if_down_packets, 5ull);
+	KUNIT_EXPECT_EQ(test, dc.rx_if_down_packets, 0ull);
+	KUNIT_EXPECT_EQ(test, dc.rx_packets, 0ull);
 
 	/* peer up with a 1500 MTU: a 4000-byte frame does not fit its 4 KiB buffers */
 	KUNIT_ASSERT_EQ(test, scx_pair_open(p, 1, 1, 1500, 6, 5), 0);

@@ -44,6 +44,7 @@ static const char *const scx_lock_names[SCX_LOCK_NR_CLASSES] = {
 	[SCX_LOCK_HW_SQ]	= "scx_hw_sq",
 	[SCX_LOCK_HW_RQ]	= "scx_hw_rq",
 	[SCX_LOCK_PORT_STATS]	= "scx_port_stats",
+	[SCX_LOCK_HW_LINK]	= "scx_hw_link",
 };
 
 struct scx_os_lock *scx_os_lock_create(enum scx_lock_class cls)

@@ -375,6 +375,55 @@ int scx_port_set_rx_fcs(struct scx_port *p, int on);
  */
 int scx_port_set_fcs_check(struct scx_port *p, int on);
 /*
+ * The port's link (the device's QUERY/MODIFY_PORT_LINK). Protocols are
+ * bits of a mask, SCX_LINK_* (bit numbers), each of one speed
+ * (scx_link_proto_mbps). The cable runs the fastest protocol both ends
+ * offer while both ports are open (scx_port_open sets the port
+ * administratively up, scx_port_close down); a port with autoneg off
+ * offers the protocols of one speed only.
+ */
+enum scx_link_proto {
+	SCX_LINK_1000BASE_X = 1,
+	SCX_LINK_10GBASE_R = 4,
+	SCX_LINK_40GBASE_R4 = 5,
+	SCX_LINK_25GBASE_R = 6,
+	SCX_LINK_50GBASE_R2 = 7,
+	SCX_LINK_50GBASE_R = 8,
+	SCX_LINK_100GBASE_R4 = 9,
+	SCX_LINK_100GBASE_R2 = 10,
+	SCX_LINK_100GBASE_R = 11,
+	SCX_LINK_200GBASE_R4 = 12,
+	SCX_LINK_200GBASE_R2 = 13,
+	SCX_LINK_400GBASE_R4 = 16,
+	SCX_LINK_PROTO_BITS = 17,
+};
+/* Why a link is down (scx_link.down_reason). */
+enum scx_link_down {
+	SCX_LINK_DOWN_NONE = 0,		/* up, or this port is down */
+	SCX_LINK_DOWN_NO_PARTNER = 1,	/* autoneg: nothing answers */
+	SCX_LINK_DOWN_NO_PARTNER_FORCED = 2,	/* autoneg off: no partner at this speed */
+	SCX_LINK_DOWN_NO_COMMON = 3,	/* autoneg at both ends, no protocol in common */
+};
+struct scx_link {
+	uint32_t cap;		/* supported */
+	uint32_t admin;		/* offered (autoneg) or forced */
+	uint32_t oper;		/* the one running, one bit; 0 while down */
+	uint32_t partner;	/* the partner's offer, when both negotiated the running link */
+	uint8_t admin_up;
+	uint8_t up;
+	uint8_t autoneg;
+	uint8_t down_reason;	/* enum scx_link_down */
+};
+/* Mb/s of protocol bit @bit, 0 if no protocol has it. */
+uint32_t scx_link_proto_mbps(uint32_t bit);
+int scx_port_link_get(struct scx_port *p, struct scx_link *l);
+/*
+ * Offer @admin (autoneg on) or force it (off). Bits the port does not
+ * support are ignored. -EINVAL with @why, nothing sent, when no supported
+ * bit is left or, autoneg off, they are of more than one speed.
+ */
+int scx_port_link_set(struct scx_port *p, uint32_t admin, int autoneg, const char **why);
+/*
  * The port's RX address filter (ndo_set_rx_mode): frames to broadcast, to
  * the n_uc unicast addresses at uc (6 bytes each, the port's own first), to
  * the n_mc multicast ones at mc, or that a promiscuous mode covers
@@ -613,6 +662,7 @@ struct scx_link_stats {
 	uint64_t rx_dropped, tx_dropped;
 	uint64_t rx_missed_errors;	/* device drops: no posted buffer (rx_out_of_buffer) */
 	uint64_t rx_crc_errors;		/* frames with a wrong FCS (rx_crc_errors_phy) */
+	uint64_t tx_aborted_errors;	/* discarded by the MAC, the link down (tx_discards_phy) */
 };
 uint32_t scx_stats_count(const struct scx_port *p);
 /* names: scx_stats_count() entries of SCX_STAT_NAME_LEN bytes */

@@ -48,6 +48,7 @@ enum scx_lock_class {
 	SCX_LOCK_HW_SQ,		/* device TX engine, per SQ */
 	SCX_LOCK_HW_RQ,		/* device RX engine, per RQ */
 	SCX_LOCK_PORT_STATS,	/* driver: channel set vs. stats readers */
+	SCX_LOCK_HW_LINK,	/* device: the cables' link state (inside a command) */
 	SCX_LOCK_NR_CLASSES
 };
 struct scx_os_lock;

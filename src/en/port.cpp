@@ -49,6 +49,17 @@ void set_close(Port *p, ChannelSet *set)
 	scx_os_free(chs);
 }
 
+/* The port's administrative state (the cable comes up with both ends up). */
+int link_admin(scx_port *p, bool up)
+{
+	prm::ModifyPortLinkIn in = {};
+	prm::CmdOut out = {};
+
+	in.modify_bitmask.set(prm::kLinkModifyAdmin);
+	in.admin_up = up ? 1 : 0;
+	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPortLink, &in, &out);
+}
+
 } /* namespace */
 
 } /* namespace softcx::en */
@@ -208,14 +219,24 @@ extern "C" int scx_port_open(scx_port *p, const scx_port_params *params,
 	if (p->live.ch)
 		return -SCX_EBUSY;
 	err = scx_port_prepare(p, params, os_channels);
-	if (!err)
-		scx_port_commit(p);
+	if (err)
+		return err;
+	scx_port_commit(p);
+	/* the RQs are ready: the cable may come up */
+	err = link_admin(p, true);
+	if (err)
+		scx_port_close(p);
 	return err;
 }
 
-/* The flow rules' device entries go first: they name the set's RQs and context objects. */
+/*
+ * Down first, so that the peer's frames stop at its port (tx_discards_phy)
+ * before the RQs go; then the flow rules' device entries: they name the
+ * set's RQs and context objects.
+ */
 extern "C" void scx_port_close(scx_port *p)
 {
+	link_admin(p, false);
 	flows_detach(p);
 	set_close(p, &p->live);
 }
@@ -346,6 +367,84 @@ extern "C" int scx_port_set_fcs_check(scx_port *p, int on)
 	in.modify_bitmask.set(prm::kPortModifyFcsChk);
 	in.fcs_chk = on ? 1 : 0;
 	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPort, &in, &out);
+}
+
+static_assert((int)SCX_LINK_1000BASE_X == prm::kLinkProto1000BaseX &&
+	      (int)SCX_LINK_10GBASE_R == prm::kLinkProto10GBaseR &&
+	      (int)SCX_LINK_40GBASE_R4 == prm::kLinkProto40GBaseR4 &&
+	      (int)SCX_LINK_25GBASE_R == prm::kLinkProto25GBaseR &&
+	      (int)SCX_LINK_50GBASE_R2 == prm::kLinkProto50GBaseR2 &&
+	      (int)SCX_LINK_50GBASE_R == prm::kLinkProto50GBaseR &&
+	      (int)SCX_LINK_100GBASE_R4 == prm::kLinkProto100GBaseR4 &&
+	      (int)SCX_LINK_100GBASE_R2 == prm::kLinkProto100GBaseR2 &&
+	      (int)SCX_LINK_100GBASE_R == prm::kLinkProto100GBaseR &&
+	      (int)SCX_LINK_200GBASE_R4 == prm::kLinkProto200GBaseR4 &&
+	      (int)SCX_LINK_200GBASE_R2 == prm::kLinkProto200GBaseR2 &&
+	      (int)SCX_LINK_400GBASE_R4 == prm::kLinkProto400GBaseR4 &&
+	      (int)SCX_LINK_PROTO_BITS == prm::kLinkProtoBits);
+static_assert((int)SCX_LINK_DOWN_NONE == prm::kLinkDownNone &&
+	      (int)SCX_LINK_DOWN_NO_PARTNER == prm::kLinkDownNoPartner &&
+	      (int)SCX_LINK_DOWN_NO_PARTNER_FORCED == prm::kLinkDownNoPartnerForced &&
+	      (int)SCX_LINK_DOWN_NO_COMMON == prm::kLinkDownNoCommon);
+
+extern "C" uint32_t scx_link_proto_mbps(uint32_t bit)
+{
+	return prm::link_proto_mbps(bit);
+}
+
+extern "C" int scx_port_link_get(scx_port *p, scx_link *l)
+{
+	prm::CmdIn in = {};
+	prm::QueryPortLinkOut out = {};
+	int err;
+
+	in.opcode.set(prm::kCmdQueryPortLink);
+	err = cmd_exec(p->fn, p->os_port, &in, sizeof(in), &out, sizeof(out));
+
+	if (err)
+		return err;
+	l->cap = out.proto_cap.get();
+	l->admin = out.proto_admin.get();
+	l->oper = out.proto_oper.get();
+	l->partner = out.proto_partner.get();
+	l->admin_up = out.admin_up;
+	l->up = out.oper_up;
+	l->autoneg = !out.an_disable;
+	l->down_reason = out.down_reason;
+	return 0;
+}
+
+extern "C" int scx_port_link_set(scx_port *p, uint32_t admin, int autoneg, const char **why)
+{
+	scx_link cur;
+	int err = scx_port_link_get(p, &cur);
+	u32 mbps = 0;
+
+	if (err)
+		return err;
+	admin &= cur.cap;
+	if (!admin) {
+		*why = "no supported link mode";
+		return -SCX_EINVAL;
+	}
+	for (u32 b = 0; !autoneg && b < prm::kLinkProtoBits; b++) {
+		if (!(admin & (1u << b)))
+			continue;
+		if (mbps && mbps != prm::link_proto_mbps(b)) {
+			*why = "autoneg off needs link modes of one speed";
+			return -SCX_EINVAL;
+		}
+		mbps = prm::link_proto_mbps(b);
+	}
+	if (admin == cur.admin && !autoneg == !cur.autoneg)
+		return 0;
+
+	prm::ModifyPortLinkIn in = {};
+	prm::CmdOut out = {};
+	in.modify_bitmask.set(prm::kLinkModifyProto | prm::kLinkModifyAutoneg);
+	in.proto_admin.set(admin);
+	in.an_disable = autoneg ? 0 : 1;
+	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPortLink, &in, &out);
 }
 
 extern "C" int scx_port_set_rx_filter(scx_port *p, uint32_t promisc, const uint8_t *uc,

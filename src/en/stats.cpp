@@ -351,6 +351,8 @@ extern "C" void scx_stats_link(scx_port *p, scx_link_stats *s)
 	s->rx_crc_errors = ds.port.rx_crc_errors;
 	/* tx_dropped: refused before posting; tx_flushed (posted, never sent) as well */
 	s->tx_dropped = total.sq.dropped.read() + total.sq.flushed.read();
+	/* sent while the link was down, discarded by the MAC (mlx5: if_out_discards) */
+	s->tx_aborted_errors = ds.port.tx_discards;
 }
 
 #define SCX_HIST_RANGE(X, field, name, low, high) { low, high },

@@ -7,6 +7,7 @@
  */
 #include "hw/adapter.h"
 #include "hw/cq.h"
+#include "hw/link.h"
 #include "softcx/errno.h"
 
 namespace softcx::hw {
@@ -121,6 +122,7 @@ Function *function_create(Adapter *a, u32 ix)
 	fn->ix = ix;
 	fn->active_rss = -1;
 	fn->vport.fast = kVportPassAll;	/* open until the driver sets the filter */
+	link_init(fn);
 	fn->cmd_lock = scx_os_lock_create(SCX_LOCK_HW_CMD);
 	if (!fn->cmd_lock)
 		goto fail;
@@ -185,6 +187,11 @@ extern "C" int scx_hw_adapter_create(int model, uint32_t nr_functions, void *os_
 	a->caps = model_caps((u8)model);
 	a->timer_rate = timer_rate(a->caps.device_frequency_khz.get());
 	a->timer_base_ns = scx_os_timer_now();
+	a->link_lock = scx_os_lock_create(SCX_LOCK_HW_LINK);
+	if (!a->link_lock) {
+		scx_os_free(a);
+		return -SCX_ENOMEM;
+	}
 	a->nr_functions = nr_functions;
 	for (u32 i = 0; i < nr_functions; i++) {
 		a->fn[i] = function_create(a, i);
@@ -207,6 +214,7 @@ extern "C" void scx_hw_adapter_destroy(struct scx_hw_adapter *a)
 		return;
 	for (u32 i = 0; i < a->nr_functions; i++)
 		function_destroy(a->fn[i]);
+	scx_os_lock_destroy(a->link_lock);
 	scx_os_free(a);
 }
 

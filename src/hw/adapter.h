@@ -331,6 +331,17 @@ struct VportFilter {
 	u64 vids[2][kVlanMapWords];	/* __atomic: C-tag, S-tag maps; VLAN ID v is bit v % 64 of word v / 64 */
 };
 
+/* A port's link settings and state (hw/link.h; the adapter's link lock). */
+struct Link {
+	u32 cap;		/* prm::LinkProto bits the port supports */
+	u32 admin;		/* offered (autoneg) or forced: a subset of cap, never empty */
+	u32 oper;		/* the protocol running, one bit; 0 while down */
+	u32 partner;		/* the peer's offer, when both negotiated the running link */
+	u8 admin_up;		/* the driver's admin state (mlx5's PAOS) */
+	u8 an_disable;		/* autoneg off */
+	u8 down_reason;		/* prm::LinkDown */
+};
+
 /*
  * The internal timer's ticks per ns as 64.64 fixed point: at most one tick
  * short of the exact floor(ns * khz * (1e9 + kTimerErrorPpb) / 1e15).
@@ -356,6 +367,8 @@ struct scx_hw_function {
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
 	softcx::u32 fcs_chk_off;	/* __atomic: MODIFY_PORT fcs_chk 0 (bad FCS received) */
 	softcx::u32 fcs_errors_to_send;	/* __atomic: scx_hw_inject_fcs_errors() */
+	softcx::u32 link_up;		/* __atomic: frames cross the cable (hw/link.h) */
+	softcx::hw::Link link;		/* the adapter's link_lock */
 	softcx::prm::BusCounters bus;		/* bus_add()/bus_read() only */
 	softcx::prm::QCounters qc;		/* bus_add()/bus_read() only */
 	softcx::prm::PortCounters port;		/* the MAC's (hw/mac.h); bus_add()/bus_read() only */
@@ -373,6 +386,7 @@ struct scx_hw_adapter {
 	softcx::u64 timer_base_ns;	/* scx_os_timer_now() at which the internal timer read 0 */
 	softcx::hw::TimerRate timer_rate;	/* caps.device_frequency_khz, kTimerErrorPpb fast */
 	softcx::u32 nr_functions;
+	struct scx_os_lock *link_lock;	/* SCX_LOCK_HW_LINK: every function's link (hw/link.h) */
 	struct scx_hw_function *fn[softcx::hw::kMaxFunctions];
 };
 

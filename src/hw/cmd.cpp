@@ -11,6 +11,7 @@
  */
 #include "hw/cq.h"
 #include "hw/flow.h"
+#include "hw/link.h"
 #include "hw/rss.h"
 #include "hw/shampo.h"
 #include "hw/vport.h"
@@ -836,6 +837,19 @@ CmdStatus modify_port(CmdEnv &e)
 	return prm::kStatOk;
 }
 
+CmdStatus query_port_link(CmdEnv &e)
+{
+	link_query(e.fn, outbox<prm::QueryPortLinkOut>(e));
+	return prm::kStatOk;
+}
+
+CmdStatus modify_port_link(CmdEnv &e)
+{
+	const char *why = link_modify(e.fn, inbox<prm::ModifyPortLinkIn>(e));
+
+	return why ? reject(e, prm::kStatBadParam, why, "link") : prm::kStatOk;
+}
+
 /*
  * The RX address filter (prm::ModifyNicVportIn): the parts field_select
  * names, each whole. Refused, nothing changed: no part or an unknown one,
@@ -915,6 +929,10 @@ constexpr CmdDesc kCmds[] = {
 	{ prm::kCmdQueryPortCounters, sizeof(prm::CmdIn), sizeof(prm::QueryPortCountersOut),
 	  query_port_counters },
 	{ prm::kCmdModifyPort, sizeof(prm::ModifyPortIn), sizeof(prm::CmdOut), modify_port },
+	{ prm::kCmdQueryPortLink, sizeof(prm::CmdIn), sizeof(prm::QueryPortLinkOut),
+	  query_port_link },
+	{ prm::kCmdModifyPortLink, sizeof(prm::ModifyPortLinkIn), sizeof(prm::CmdOut),
+	  modify_port_link },
 	{ prm::kCmdModifyNicVportContext, sizeof(prm::ModifyNicVportIn), sizeof(prm::CmdOut),
 	  modify_nic_vport },
 };

@@ -13,6 +13,7 @@
 #include "hw/adapter.h"
 #include "hw/cq.h"
 #include "hw/mac.h"
+#include "hw/link.h"
 
 namespace softcx::hw {
 
@@ -42,6 +43,10 @@ void rx_receive(Function *fn, const u8 *frame, u8 *buf, u32 len, bool bad_fcs, u
  */
 inline void wire_xmit(Function *fn, const u8 *frame, u8 *buf, u32 len, u64 ts, IrqBatch *irqs)
 {
+	if (__builtin_expect(!link_up(fn), 0)) {
+		bus_add(&fn->port.tx_discards, 1);
+		return;
+	}
 	mac_tx(fn, frame, len);
 	rx_receive(fn->peer, frame, buf, len, mac_tx_fcs_error(fn), ts, irqs);
 }

@@ -34,6 +34,8 @@ enum CmdOpcode : u16 {
 	kCmdQueryBusCounters = 0xa00,
 	kCmdQueryPortCounters = 0xa01,	/* the MAC's counters: mlx5's PPCNT register */
 	kCmdModifyPort = 0xa02,		/* the MAC's settings: mlx5's PCMR register */
+	kCmdQueryPortLink = 0xa03,	/* link modes and state: mlx5's PTYS, PAOS, PDDR */
+	kCmdModifyPortLink = 0xa04,	/* admin state, modes, autoneg: PAOS, PTYS */
 };
 
 enum CmdStatus : u8 {
@@ -352,6 +354,94 @@ struct ModifyPortIn {
 	be32 modify_bitmask;	/* kPortModify* */
 	u8 fcs_chk;
 	u8 rsvd[3];
+};
+
+/*
+ * The port's link (QUERY_PORT_LINK, MODIFY_PORT_LINK). Protocols are bits
+ * of one mask, numbered as the PRM's extended Ethernet protocols (PTYS
+ * ext_eth_proto); every generation reports this encoding. Each bit is one
+ * speed (link_proto_mbps). The link of a cable is up while both ports are
+ * administratively up and their admin masks share a protocol: the fastest
+ * shared one runs (oper). A port with autoneg off has the protocols of one
+ * speed in its admin mask, so it runs that speed or none; autoneg on at
+ * both ends picks the highest common speed.
+ */
+enum LinkProto : u8 {
+	kLinkProto1000BaseX = 1,	/* 1000BASE-X, SGMII */
+	kLinkProto10GBaseR = 4,		/* XFI, XAUI-1, 10GBASE-CR/KR */
+	kLinkProto40GBaseR4 = 5,	/* XLAUI-4, 40GBASE-CR4/KR4 */
+	kLinkProto25GBaseR = 6,		/* 25GAUI-1, 25GBASE-CR/KR */
+	kLinkProto50GBaseR2 = 7,	/* 50GAUI-2, 50GBASE-CR2/KR2 */
+	kLinkProto50GBaseR = 8,		/* 50GAUI-1, 50GBASE-CR/KR (PAM4) */
+	kLinkProto100GBaseR4 = 9,	/* CAUI-4, 100GBASE-CR4/KR4 */
+	kLinkProto100GBaseR2 = 10,	/* 100GAUI-2, 100GBASE-CR2/KR2 */
+	kLinkProto100GBaseR = 11,	/* 100GAUI-1, 100GBASE-CR/KR */
+	kLinkProto200GBaseR4 = 12,	/* 200GAUI-4, 200GBASE-CR4/KR4 */
+	kLinkProto200GBaseR2 = 13,	/* 200GAUI-2, 200GBASE-CR2/KR2 */
+	kLinkProto400GBaseR4 = 16,	/* 400GAUI-4, 400GBASE-CR4/KR4 */
+	kLinkProtoBits = 17,
+};
+
+/* Mb/s of a protocol bit; 0 for a bit no protocol has. */
+constexpr u32 link_proto_mbps(u32 bit)
+{
+	switch (bit) {
+	case kLinkProto1000BaseX: return 1000;
+	case kLinkProto10GBaseR: return 10000;
+	case kLinkProto25GBaseR: return 25000;
+	case kLinkProto40GBaseR4: return 40000;
+	case kLinkProto50GBaseR2: case kLinkProto50GBaseR: return 50000;
+	case kLinkProto100GBaseR4: case kLinkProto100GBaseR2: case kLinkProto100GBaseR: return 100000;
+	case kLinkProto200GBaseR4: case kLinkProto200GBaseR2: return 200000;
+	case kLinkProto400GBaseR4: return 400000;
+	default: return 0;
+	}
+}
+
+/* Why a link is down (QueryPortLinkOut.down_reason), as ethtool's extended link states. */
+enum LinkDown : u8 {
+	kLinkDownNone = 0,		/* up, or this port is administratively down */
+	kLinkDownNoPartner = 1,		/* autoneg on; nothing answers (the peer is down) */
+	kLinkDownNoPartnerForced = 2,	/* autoneg off; no partner at the forced speed */
+	kLinkDownNoCommon = 3,		/* autoneg at both ends, no protocol in common */
+};
+
+enum LinkConnector : u8 {
+	kLinkConnectorDa = 7,		/* direct-attach copper (the cable of every pair) */
+};
+
+struct QueryPortLinkOut {
+	CmdOut hdr;
+	be32 proto_cap;		/* the protocols the port supports */
+	be32 proto_admin;	/* those it offers (autoneg) or forces */
+	be32 proto_oper;	/* the one that runs; 0 while down */
+	be32 proto_partner;	/* what the partner offers, when both negotiate and the link is up */
+	u8 admin_up;		/* 1 after MODIFY_PORT_LINK admin_up 1 (mlx5's PAOS admin_status) */
+	u8 oper_up;		/* the link is up */
+	u8 an_disable;		/* autoneg off */
+	u8 down_reason;		/* LinkDown */
+	u8 connector;		/* LinkConnector */
+	u8 rsvd[3];
+};
+
+/*
+ * MODIFY_PORT_LINK: the fields whose bit is set in modify_bitmask take the
+ * inbox's values, then both ends of the cable take the new link state. An
+ * unknown bit, admin_up or an_disable not 0 or 1, a proto_admin of no
+ * supported protocol or, with autoneg off (as it will be), of more than
+ * one speed: kStatBadParam, nothing changed. Protocols outside proto_cap
+ * are dropped from proto_admin.
+ */
+constexpr u32 kLinkModifyAdmin = 1u << 0;
+constexpr u32 kLinkModifyProto = 1u << 1;
+constexpr u32 kLinkModifyAutoneg = 1u << 2;
+struct ModifyPortLinkIn {
+	CmdIn hdr;
+	be32 modify_bitmask;	/* kLinkModify* */
+	be32 proto_admin;
+	u8 admin_up;
+	u8 an_disable;
+	u8 rsvd[6];
 };
 
 /*
@@ -704,6 +794,16 @@ static_assert(__builtin_offsetof(ModifyRqIn, rsvd) == 22);
 static_assert(sizeof(ModifyPortIn) == 16);
 static_assert(__builtin_offsetof(ModifyPortIn, modify_bitmask) == 8);
 static_assert(__builtin_offsetof(ModifyPortIn, fcs_chk) == 12);
+static_assert(sizeof(QueryPortLinkOut) == 32);
+static_assert(__builtin_offsetof(QueryPortLinkOut, proto_cap) == 8);
+static_assert(__builtin_offsetof(QueryPortLinkOut, proto_partner) == 20);
+static_assert(__builtin_offsetof(QueryPortLinkOut, admin_up) == 24);
+static_assert(__builtin_offsetof(QueryPortLinkOut, connector) == 28);
+static_assert(sizeof(ModifyPortLinkIn) == 24);
+static_assert(__builtin_offsetof(ModifyPortLinkIn, modify_bitmask) == 8);
+static_assert(__builtin_offsetof(ModifyPortLinkIn, proto_admin) == 12);
+static_assert(__builtin_offsetof(ModifyPortLinkIn, admin_up) == 16);
+static_assert(__builtin_offsetof(ModifyPortLinkIn, an_disable) == 17);
 static_assert(sizeof(RssIn) == 1088);
 static_assert(__builtin_offsetof(RssIn, hdr) == 0);
 static_assert(__builtin_offsetof(RssIn, obj_num) == 8);
@@ -740,7 +840,7 @@ static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 /* One be64 a counter, in list order, right after the header. */
 static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));
 static_assert(sizeof(QueryBusCountersOut) == sizeof(CmdOut) + sizeof(BusCounters));
-static_assert(sizeof(QueryPortCountersOut) == 200);
+static_assert(sizeof(QueryPortCountersOut) == 208);
 static_assert(__builtin_offsetof(QueryPortCountersOut, hdr) == 0);
 static_assert(sizeof(QueryPortCountersOut) == sizeof(CmdOut) + sizeof(PortCounters));
 

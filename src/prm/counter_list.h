@@ -58,6 +58,7 @@
 	X(tx_pause, "tx_pause_ctrl_phy")	/* MAC control PAUSE (opcode 1) */            \
 	X(rx_pause, "rx_pause_ctrl_phy")                                                   \
 	X(rx_crc_errors, "rx_crc_errors_phy")	/* FCS wrong: dropped unless fcs_chk 0 */  \
+	X(tx_discards, "tx_discards_phy")	/* not sent: the link was down */            \
 	SCX_PRM_RX_HIST(X, SCX_PRM_HIST_CTR)
 
 /*

@@ -835,6 +835,9 @@ void op_misc(State &s, Input &in, uint32_t f)
 	uint8_t lens = in.u8();
 	uint8_t in_buf[64] = {}, out_buf[96];
 	uint16_t opc = sel < 0xc0 ? ops[sel % 3] : in.u16();
+	/* the link stays up: the data path checks count every frame at the receiver */
+	if (opc == prm::kCmdModifyPortLink)
+		opc = prm::kCmdQueryPortLink;
 	uint32_t want_out = sel < 0xc0 ? outs[sel % 3] : 0;
 	in.bytes(in_buf + 8, sel & 1 ? 56 : 0);
 	reinterpret_cast<prm::CmdIn *>(in_buf)->opcode.set(opc);
@@ -860,7 +863,8 @@ void op_misc(State &s, Input &in, uint32_t f)
 			    prm::kCmdCreateSq, prm::kCmdModifySq, prm::kCmdDestroySq,
 			    prm::kCmdCreateRq, prm::kCmdModifyRq, prm::kCmdDestroyRq,
 			    prm::kCmdQueryBusCounters, prm::kCmdQueryPortCounters,
-			    prm::kCmdModifyPort, prm::kCmdSetFlowTableEntry,
+			    prm::kCmdModifyPort, prm::kCmdQueryPortLink,
+			    prm::kCmdModifyPortLink, prm::kCmdSetFlowTableEntry,
 			    prm::kCmdDeleteFlowTableEntry, prm::kCmdModifyNicVportContext })
 		known |= k == opc;
 	if (!known) {

@@ -91,6 +91,9 @@ scx_hw_adapter *adapter_get(int model)
 	if (fresh() || !*slot) {
 		scx_hw_adapter *a = nullptr;
 		FZ_CHECK(scx_hw_adapter_create(model, 2, &g_os_dev, &a) == 0, "adapter_create");
+		for (uint32_t i = 0; i < 2; i++)
+			FZ_CHECK(hwt::link_admin(scx_hw_function(a, i), true) == prm::kStatOk,
+				 "link up");
 		if (fresh())
 			return a;
 		warm_rss_slots(a);

@@ -568,6 +568,27 @@ void Link::queue(const Bytes &frame, uint32_t inline_sz, uint8_t cs_flags, bool 
 	sq.post(w);
 }
 
+uint8_t link_admin(Fn *fn, bool up)
+{
+	prm::ModifyPortLinkIn in;
+	prm::CmdOut out;
+
+	set_op(&in, prm::kCmdModifyPortLink);
+	in.modify_bitmask.set(prm::kLinkModifyAdmin);
+	in.admin_up = up ? 1 : 0;
+	return exec(fn, in, &out);
+}
+
+prm::QueryPortLinkOut query_link(Fn *fn)
+{
+	prm::CmdIn in;
+	prm::QueryPortLinkOut out;
+
+	set_op(&in, prm::kCmdQueryPortLink);
+	EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
+	return out;
+}
+
 /* ---- fixture ---- */
 
 void HwTest::SetUp()
@@ -580,6 +601,8 @@ void HwTest::SetUp()
 	ASSERT_NE(fn1, nullptr);
 	scx_hw_set_irq_ctx(fn0, &irq0);
 	scx_hw_set_irq_ctx(fn1, &irq1);
+	ASSERT_EQ(link_admin(fn0, true), prm::kStatOk);
+	ASSERT_EQ(link_admin(fn1, true), prm::kStatOk);
 }
 
 void HwTest::TearDown()

@@ -77,6 +77,9 @@ void set_op(In *in, uint16_t op)
 }
 
 prm::HcaCaps query_caps(Fn *fn);
+/* MODIFY_PORT_LINK admin_up: the cable is up once both ends are (SetUp brings both up). */
+uint8_t link_admin(Fn *fn, bool up);
+prm::QueryPortLinkOut query_link(Fn *fn);
 uint8_t destroy(Fn *fn, uint16_t op, uint32_t num);
 uint8_t modify_queue(Fn *fn, uint16_t op, uint32_t num, uint8_t cur, uint8_t next);
 /* MODIFY_RQ cur -> next with modify_bitmask `mask` and vsd (prm::ModifyRqIn). */

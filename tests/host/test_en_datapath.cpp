@@ -454,11 +454,76 @@ TEST_F(Pair, CyclicLinearFramesShareAPage)
 	poll(0);
 }
 
+/*
+ * The link through the core: open ports run the fastest protocol (cx7:
+ * 400G) with autoneg; a forced speed the peer does not offer takes the
+ * link down (frames stop at the sender); bad settings come back with a
+ * reason and reach no device command; closing a port takes the link down.
+ */
+TEST_F(Pair, LinkSettingsThroughTheCore)
+{
+	scx_link l;
+	const char *why = nullptr;
+
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.up, 1);
+	EXPECT_EQ(l.admin_up, 1);
+	EXPECT_EQ(l.autoneg, 1);
+	EXPECT_EQ(l.oper, 1u << SCX_LINK_400GBASE_R4);
+	EXPECT_EQ(scx_link_proto_mbps(SCX_LINK_400GBASE_R4), 400000u);
+	EXPECT_EQ(l.partner, l.cap);
+
+	EXPECT_EQ(scx_port_link_set(p[0].port, 0, 1, &why), -SCX_EINVAL);
+	EXPECT_STREQ(why, "no supported link mode");
+	why = nullptr;
+	EXPECT_EQ(scx_port_link_set(p[0].port,
+				    (1u << SCX_LINK_25GBASE_R) | (1u << SCX_LINK_10GBASE_R), 0, &why),
+		  -SCX_EINVAL);
+	EXPECT_STREQ(why, "autoneg off needs link modes of one speed");
+	EXPECT_EQ(host::errors(), 0);
+
+	ASSERT_EQ(scx_port_link_set(p[1].port, 1u << SCX_LINK_25GBASE_R, 0, &why), 0);
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.oper, 1u << SCX_LINK_25GBASE_R) << "negotiated against a forced peer";
+	ASSERT_EQ(scx_port_link_set(p[0].port, 1u << SCX_LINK_10GBASE_R, 0, &why), 0);
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.up, 0);
+	EXPECT_EQ(l.down_reason, SCX_LINK_DOWN_NO_PARTNER_FORCED);
+	ASSERT_EQ(send(0, udp_frame(100)), 0);
+	poll(0);
+	poll(1);
+	EXPECT_EQ(stat(0, "tx_discards_phy"), 1u);
+	EXPECT_EQ(rx_total(1), 0u);
+
+	ASSERT_EQ(scx_port_link_set(p[0].port, l.cap, 1, &why), 0);
+	ASSERT_EQ(scx_port_link_get(p[1].port, &l), 0);
+	EXPECT_EQ(l.oper, 1u << SCX_LINK_25GBASE_R);
+	ASSERT_EQ(send(0, udp_frame(100)), 0);
+	poll(1);
+	EXPECT_EQ(rx_total(1), 1u);
+
+	scx_port_close(p[0].port);
+	ASSERT_EQ(scx_port_link_get(p[1].port, &l), 0);
+	EXPECT_EQ(l.up, 0);
+	EXPECT_EQ(l.down_reason, SCX_LINK_DOWN_NO_PARTNER_FORCED);
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.admin_up, 0);
+	EXPECT_EQ(l.down_reason, SCX_LINK_DOWN_NONE);
+}
+
+/*
+ * A closed port takes the cable's link down: what its peer sends then
+ * stops at the peer's MAC (tx_discards_phy) and still completes.
+ */
 TEST_F(Pair, PortDownDropsAreCounted)
 {
 	scx_port_close(p[1].port);
 	ASSERT_EQ(send(0, udp_frame(100)), 0);
-	EXPECT_EQ(stat(1, "rx_if_down_packets"), 1u);
+	EXPECT_EQ(stat(0, "tx_discards_phy"), 1u);
+	EXPECT_EQ(stat(0, "tx_packets_phy"), 0u);
+	EXPECT_EQ(stat(1, "rx_packets_phy"), 0u);
+	EXPECT_EQ(stat(1, "rx_65_to_127_bytes_phy"), 0u);
+	EXPECT_EQ(stat(1, "rx_if_down_packets"), 0u);
 	poll(0);
 	EXPECT_EQ(host::tx_freed(&p[0].os_ch[0]).size(), 1u);
 }
@@ -469,16 +534,17 @@ TEST_F(Pair, LinkStatsReadCachedDeviceCounters)
 	scx_link_stats ls;
 
 	scx_port_close(p[1].port);
-	ASSERT_EQ(send(0, udp_frame(100)), 0);	/* rx_if_down_packets */
-	scx_stats_link(p[1].port, &ls);
-	EXPECT_EQ(ls.rx_dropped, 0u) << "the cache predates the drop";
-	scx_stats_refresh(p[1].port);
-	scx_stats_link(p[1].port, &ls);
-	EXPECT_EQ(ls.rx_dropped, 1u);
+	ASSERT_EQ(send(0, udp_frame(100)), 0);	/* tx_discards_phy: the link is down */
+	scx_stats_link(p[0].port, &ls);
+	EXPECT_EQ(ls.tx_aborted_errors, 0u) << "the cache predates the drop";
+	scx_stats_refresh(p[0].port);
+	scx_stats_link(p[0].port, &ls);
+	EXPECT_EQ(ls.tx_aborted_errors, 1u);
 	ASSERT_EQ(send(0, udp_frame(100)), 0);
-	EXPECT_EQ(stat(1, "rx_if_down_packets"), 2u);
-	scx_stats_link(p[1].port, &ls);
-	EXPECT_EQ(ls.rx_dropped, 2u) << "ethtool -S queried the device and updated the cache";
+	EXPECT_EQ(stat(0, "tx_discards_phy"), 2u);
+	scx_stats_link(p[0].port, &ls);
+	EXPECT_EQ(ls.tx_aborted_errors, 2u)
+		<< "ethtool -S queried the device and updated the cache";
 	poll(0);
 }
 

@@ -70,8 +70,10 @@ TEST_F(HwDatapath, PairsAreIsolated)
 	scx_hw_adapter *a4;
 	ASSERT_EQ(scx_hw_adapter_create(prm::kModelCx6Dx, 4, &g_os_dev, &a4), 0);
 	Fn *f[4];
-	for (int i = 0; i < 4; i++)
+	for (int i = 0; i < 4; i++) {
 		f[i] = scx_hw_function(a4, i);
+		ASSERT_EQ(link_admin(f[i], true), prm::kStatOk);
+	}
 	{
 		Link l01, l32;
 		l01.setup(f[0], f[1]);

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The link of each cable. Every port offers its admin protocols; the
+ * cable comes up at the fastest protocol both ends offer, once both are
+ * administratively up (prm::QueryPortLinkOut). No signal runs in the
+ * emulation: a change is resolved at once, for both ends, by the command
+ * that makes it.
+ */
+#include "hw/link.h"
+
+namespace softcx::hw {
+namespace {
+
+constexpr u32 bit(u32 b) { return 1u << b; }
+
+constexpr u32 kCapCx4 = bit(prm::kLinkProto1000BaseX) | bit(prm::kLinkProto10GBaseR) |
+			bit(prm::kLinkProto25GBaseR) | bit(prm::kLinkProto40GBaseR4) |
+			bit(prm::kLinkProto50GBaseR2) | bit(prm::kLinkProto100GBaseR4);
+/* ConnectX-6 Dx: 50G PAM4 lanes, up to 200G */
+constexpr u32 kCapCx6Dx = kCapCx4 | bit(prm::kLinkProto50GBaseR) |
+			  bit(prm::kLinkProto100GBaseR2) | bit(prm::kLinkProto200GBaseR4);
+/* ConnectX-7: 100G lanes, up to 400G */
+constexpr u32 kCapCx7 = kCapCx6Dx | bit(prm::kLinkProto100GBaseR) |
+			bit(prm::kLinkProto200GBaseR2) | bit(prm::kLinkProto400GBaseR4);
+
+/* The fastest protocol of a mask (of equal speeds, the one of fewer lanes: the higher bit). */
+u32 fastest(u32 mask)
+{
+	u32 best = 0, best_mbps = 0;
+
+	for (u32 b = 0; b < prm::kLinkProtoBits; b++) {
+		if (!(mask & bit(b)) || prm::link_proto_mbps(b) < best_mbps)
+			continue;
+		best = bit(b);
+		best_mbps = prm::link_proto_mbps(b);
+	}
+	return best;
+}
+
+/* The speeds (Mb/s) a mask's protocols run at: 0 when none, ~0u when more than one. */
+u32 one_speed(u32 mask)
+{
+	u32 mbps = 0;
+
+	for (u32 b = 0; b < prm::kLinkProtoBits; b++) {
+		if (!(mask & bit(b)))
+			continue;
+		if (mbps && mbps != prm::link_proto_mbps(b))
+			return ~0u;
+		mbps = prm::link_proto_mbps(b);
+	}
+	return mbps;
+}
+
+u8 down_reason(const Link &me, const Link &other, bool up)
+{
+	if (up || !me.admin_up)
+		return prm::kLinkDownNone;
+	if (me.an_disable)
+		return prm::kLinkDownNoPartnerForced;
+	if (!other.admin_up || other.an_disable)
+		return prm::kLinkDownNoPartner;
+	return prm::kLinkDownNoCommon;
+}
+
+/* Both ends of fn's cable take the state their settings give (link lock held). */
+void link_resolve(Function *fn)
+{
+	Function *ends[2] = { fn, fn->peer };
+	const u32 common = fn->link.admin & fn->peer->link.admin;
+	const bool up = fn->link.admin_up && fn->peer->link.admin_up && common;
+	const bool negotiated = up && !fn->link.an_disable && !fn->peer->link.an_disable;
+
+	for (u32 i = 0; i < 2; i++) {
+		Link &me = ends[i]->link;
+		const Link &other = ends[i ^ 1]->link;
+
+		me.oper = up ? fastest(common) : 0;
+		me.partner = negotiated ? other.admin : 0;
+		me.down_reason = down_reason(me, other, up);
+		__atomic_store_n(&ends[i]->link_up, up ? 1u : 0u, __ATOMIC_RELAXED);
+	}
+}
+
+} /* namespace */
+
+u32 link_cap(u8 model)
+{
+	return model >= prm::kModelCx7 ? kCapCx7 : model >= prm::kModelCx6Dx ? kCapCx6Dx : kCapCx4;
+}
+
+void link_init(Function *fn)
+{
+	fn->link.cap = link_cap(caps_of(fn).model);
+	fn->link.admin = fn->link.cap;
+}
+
+void link_query(Function *fn, prm::QueryPortLinkOut *out)
+{
+	scx_os_lock(fn->adapter->link_lock);
+	const Link l = fn->link;
+	scx_os_unlock(fn->adapter->link_lock);
+
+	out->proto_cap.set(l.cap);
+	out->proto_admin.set(l.admin);
+	out->proto_oper.set(l.oper);
+	out->proto_partner.set(l.partner);
+	out->admin_up = l.admin_up;
+	out->oper_up = l.oper ? 1 : 0;
+	out->an_disable = l.an_disable;
+	out->down_reason = l.down_reason;
+	out->connector = prm::kLinkConnectorDa;
+}
+
+const char *link_modify(Function *fn, const prm::ModifyPortLinkIn &in)
+{
+	const u32 mask = in.modify_bitmask.get();
+	const char *why = nullptr;
+
+	if (mask & ~(prm::kLinkModifyAdmin | prm::kLinkModifyProto | prm::kLinkModifyAutoneg))
+		return "unknown modify_bitmask bit";
+	if (((mask & prm::kLinkModifyAdmin) && in.admin_up > 1) ||
+	    ((mask & prm::kLinkModifyAutoneg) && in.an_disable > 1))
+		return "admin_up or an_disable is not 0 or 1";
+
+	scx_os_lock(fn->adapter->link_lock);
+	Link l = fn->link;
+	if (mask & prm::kLinkModifyAdmin)
+		l.admin_up = in.admin_up;
+	if (mask & prm::kLinkModifyAutoneg)
+		l.an_disable = in.an_disable;
+	if (mask & prm::kLinkModifyProto)
+		l.admin = in.proto_admin.get() & l.cap;
+	if (!l.admin)
+		why = "proto_admin has no supported protocol";
+	else if (l.an_disable && one_speed(l.admin) == ~0u)
+		why = "autoneg off with protocols of more than one speed";
+	if (!why) {
+		fn->link = l;
+		link_resolve(fn);
+	}
+	scx_os_unlock(fn->adapter->link_lock);
+	return why;
+}
+
+} /* namespace softcx::hw */

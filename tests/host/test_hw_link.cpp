@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The link of a cable (QUERY_PORT_LINK, MODIFY_PORT_LINK): each
+ * generation's protocols, the fastest common one, forced speeds, why a
+ * link is down, what is refused, and that no frame crosses a link that
+ * is down (tx_discards_phy at the sender).
+ */
+#include "frames.h"
+#include "hw_harness.h"
+
+using namespace hwt;
+
+namespace {
+
+constexpr uint32_t bit(uint32_t b) { return 1u << b; }
+
+class HwLink : public HwTest {
+protected:
+	uint8_t modify(Fn *fn, uint32_t mask, uint32_t admin, uint8_t an_disable, uint8_t up = 1)
+	{
+		prm::ModifyPortLinkIn in;
+		prm::CmdOut out;
+
+		set_op(&in, prm::kCmdModifyPortLink);
+		in.modify_bitmask.set(mask);
+		in.proto_admin.set(admin);
+		in.an_disable = an_disable;
+		in.admin_up = up;
+		return exec(fn, in, &out);
+	}
+	uint8_t offer(Fn *fn, uint32_t admin)
+	{
+		return modify(fn, prm::kLinkModifyProto | prm::kLinkModifyAutoneg, admin, 0);
+	}
+	uint8_t force(Fn *fn, uint32_t admin)
+	{
+		return modify(fn, prm::kLinkModifyProto | prm::kLinkModifyAutoneg, admin, 1);
+	}
+	uint64_t tx_discards(Fn *fn)
+	{
+		prm::CmdIn in;
+		prm::QueryPortCountersOut out;
+
+		set_op(&in, prm::kCmdQueryPortCounters);
+		EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
+		return out.tx_discards.get();
+	}
+	/* Both ends report the same running protocol (0: down). */
+	void expect_oper(uint32_t oper)
+	{
+		for (Fn *fn : { fn0, fn1 }) {
+			prm::QueryPortLinkOut l = query_link(fn);
+			EXPECT_EQ(l.proto_oper.get(), oper) << "fn" << (fn == fn1);
+			EXPECT_EQ(l.oper_up, oper ? 1 : 0);
+		}
+	}
+};
+
+frames::Bytes frame()
+{
+	frames::Spec s;
+	s.payload = frames::payload(60, 3);
+	return frames::build(s);
+}
+
+TEST_F(HwLink, EachGenerationsProtocolsAndDefaults)
+{
+	const struct {
+		int model;
+		uint32_t fastest, mbps, n;
+	} cases[] = {
+		{ prm::kModelCx4, prm::kLinkProto100GBaseR4, 100000, 6 },
+		{ prm::kModelCx5, prm::kLinkProto100GBaseR4, 100000, 6 },
+		{ prm::kModelCx6Dx, prm::kLinkProto200GBaseR4, 200000, 9 },
+		{ prm::kModelCx7, prm::kLinkProto400GBaseR4, 400000, 12 },
+	};
+	for (const auto &c : cases) {
+		scx_hw_adapter *a;
+		ASSERT_EQ(scx_hw_adapter_create(c.model, 2, &g_os_dev, &a), 0);
+		Fn *f0 = scx_hw_function(a, 0), *f1 = scx_hw_function(a, 1);
+		prm::QueryPortLinkOut l = query_link(f0);
+		EXPECT_EQ((uint32_t)__builtin_popcount(l.proto_cap.get()), c.n) << c.model;
+		EXPECT_EQ(l.proto_admin.get(), l.proto_cap.get()) << "every protocol offered";
+		EXPECT_EQ(l.an_disable, 0);
+		EXPECT_EQ(l.admin_up, 0);
+		EXPECT_EQ(l.oper_up, 0);
+		EXPECT_EQ(l.down_reason, prm::kLinkDownNone) << "a port down says nothing";
+		EXPECT_EQ(l.connector, prm::kLinkConnectorDa);
+		for (uint32_t b = 0; b < 32; b++) {
+			if (l.proto_cap.get() & bit(b)) {
+				EXPECT_NE(prm::link_proto_mbps(b), 0u) << b;
+			}
+		}
+		ASSERT_EQ(link_admin(f0, true), prm::kStatOk);
+		l = query_link(f0);
+		EXPECT_EQ(l.oper_up, 0) << "the peer is down";
+		EXPECT_EQ(l.down_reason, prm::kLinkDownNoPartner);
+		ASSERT_EQ(link_admin(f1, true), prm::kStatOk);
+		l = query_link(f1);
+		EXPECT_EQ(l.oper_up, 1);
+		EXPECT_EQ(l.proto_oper.get(), bit(c.fastest));
+		EXPECT_EQ(prm::link_proto_mbps(c.fastest), c.mbps);
+		EXPECT_EQ(l.proto_partner.get(), l.proto_cap.get());
+		scx_hw_adapter_destroy(a);
+	}
+}
+
+TEST_F(HwLink, AutonegRunsTheFastestCommonProtocol)
+{
+	ASSERT_EQ(offer(fn0, bit(prm::kLinkProto10GBaseR) | bit(prm::kLinkProto25GBaseR) |
+				     bit(prm::kLinkProto40GBaseR4)),
+		  prm::kStatOk);
+	ASSERT_EQ(offer(fn1, bit(prm::kLinkProto25GBaseR) | bit(prm::kLinkProto10GBaseR) |
+				     bit(prm::kLinkProto100GBaseR4)),
+		  prm::kStatOk);
+	expect_oper(bit(prm::kLinkProto25GBaseR));
+	EXPECT_EQ(query_link(fn0).proto_partner.get(),
+		  bit(prm::kLinkProto10GBaseR) | bit(prm::kLinkProto25GBaseR) |
+			  bit(prm::kLinkProto100GBaseR4));
+	/* nothing in common: down at both ends, no common denominator */
+	ASSERT_EQ(offer(fn1, bit(prm::kLinkProto100GBaseR4)), prm::kStatOk);
+	expect_oper(0);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNoCommon);
+	EXPECT_EQ(query_link(fn1).down_reason, prm::kLinkDownNoCommon);
+	EXPECT_EQ(query_link(fn0).proto_partner.get(), 0u);
+}
+
+TEST_F(HwLink, ForcedSpeeds)
+{
+	/* both lane counts of 50G forced; the other end negotiates: the one of fewer lanes runs */
+	ASSERT_EQ(force(fn0, bit(prm::kLinkProto50GBaseR2) | bit(prm::kLinkProto50GBaseR)),
+		  prm::kStatOk);
+	expect_oper(bit(prm::kLinkProto50GBaseR2));	/* cx5 has no 50G single lane */
+	EXPECT_EQ(query_link(fn0).an_disable, 1);
+	EXPECT_EQ(query_link(fn0).proto_admin.get(), bit(prm::kLinkProto50GBaseR2))
+		<< "what the port lacks is dropped";
+	EXPECT_EQ(query_link(fn1).proto_partner.get(), 0u) << "nothing was negotiated";
+	/* both forced, the same speed */
+	ASSERT_EQ(force(fn1, bit(prm::kLinkProto50GBaseR2)), prm::kStatOk);
+	expect_oper(bit(prm::kLinkProto50GBaseR2));
+	/* both forced, different speeds */
+	ASSERT_EQ(force(fn1, bit(prm::kLinkProto25GBaseR)), prm::kStatOk);
+	expect_oper(0);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNoPartnerForced);
+	EXPECT_EQ(query_link(fn1).down_reason, prm::kLinkDownNoPartnerForced);
+	/* forced at one end, negotiating at the other without that speed */
+	ASSERT_EQ(offer(fn1, bit(prm::kLinkProto25GBaseR)), prm::kStatOk);
+	expect_oper(0);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNoPartnerForced);
+	EXPECT_EQ(query_link(fn1).down_reason, prm::kLinkDownNoPartner);
+	/* autoneg back on at fn0 with its 50G offer: nothing in common with 25G */
+	ASSERT_EQ(modify(fn0, prm::kLinkModifyAutoneg, 0, 0), prm::kStatOk);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNoCommon);
+}
+
+TEST_F(HwLink, BadSettingsAreRefusedAndChangeNothing)
+{
+	const prm::QueryPortLinkOut before = query_link(fn0);
+
+	EXPECT_EQ(modify(fn0, bit(3), 0, 0), prm::kStatBadParam) << "unknown bit";
+	EXPECT_EQ(modify(fn0, prm::kLinkModifyAdmin, 0, 0, 2), prm::kStatBadParam);
+	EXPECT_EQ(modify(fn0, prm::kLinkModifyAutoneg, 0, 2), prm::kStatBadParam);
+	EXPECT_EQ(offer(fn0, 0), prm::kStatBadParam);
+	EXPECT_EQ(offer(fn0, bit(prm::kLinkProto400GBaseR4) | bit(0)), prm::kStatBadParam)
+		<< "cx5 has no 400G, and bit 0 is no protocol";
+	EXPECT_EQ(force(fn0, bit(prm::kLinkProto25GBaseR) | bit(prm::kLinkProto100GBaseR4)),
+		  prm::kStatBadParam)
+		<< "forced at two speeds";
+	/* autoneg off alone, with every protocol still offered */
+	EXPECT_EQ(modify(fn0, prm::kLinkModifyAutoneg, 0, 1), prm::kStatBadParam);
+	const prm::QueryPortLinkOut after = query_link(fn0);
+	EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)));
+	expect_oper(bit(prm::kLinkProto100GBaseR4));
+}
+
+/* No frame crosses a link that is down; the WQE still completes. */
+TEST_F(HwLink, FramesStopAtTheSenderWhileDown)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	l.send(frame());
+	EXPECT_EQ(l.rxcq.poll_all().size(), 1u);
+	EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+
+	ASSERT_EQ(force(fn0, bit(prm::kLinkProto25GBaseR)), prm::kStatOk);
+	ASSERT_EQ(force(fn1, bit(prm::kLinkProto10GBaseR)), prm::kStatOk);
+	l.send(frame());
+	l.send(frame());
+	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
+	EXPECT_EQ(l.txcq.poll_all().size(), 2u);
+	EXPECT_EQ(tx_discards(fn0), 2u);
+	EXPECT_EQ(query_q(fn1).rx_if_down_packets.get(), 0u);
+
+	ASSERT_EQ(force(fn1, bit(prm::kLinkProto25GBaseR)), prm::kStatOk);
+	l.send(frame());
+	EXPECT_EQ(l.rxcq.poll_all().size(), 1u);
+	EXPECT_EQ(tx_discards(fn0), 2u);
+	ASSERT_EQ(link_admin(fn1, false), prm::kStatOk);
+	l.send(frame());
+	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
+	EXPECT_EQ(tx_discards(fn0), 3u);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNoPartnerForced);
+}
+
+} /* namespace */
