@@ -24,6 +24,7 @@ PKGS=(
 	kmod cpio xz-utils			# modprobe/insmod, initramfs, source tarball
 	iperf3 ethtool iproute2 iputils-ping procps	# VM tests (run from the host root)
 	linuxptp				# t-hw-tstamp: phc_ctl, hwstamp_ctl
+	jq					# t-kselftest-ethtool: the forwarding tests' lib.sh
 	bc flex bison libelf-dev libssl-dev make	# kernel builds
 	python3
 	gcc-12 g++-12				# the kernel's compiler, C++ core

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * softcx ethtool_ops: driver info, link, channels, rings, interrupt
+ * softcx ethtool_ops: driver info, link (link.c), channels, rings, interrupt
  * moderation, private flags, RSS and its contexts, ntuple rules, the
  * core's counter table and the
  * standard statistics groups.
@@ -888,6 +888,9 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_drvinfo		= scx_get_drvinfo,
 	.get_ts_info		= scx_get_ts_info,
 	.get_link		= ethtool_op_get_link,
+	.get_link_ksettings	= scx_get_link_ksettings,
+	.set_link_ksettings	= scx_set_link_ksettings,
+	.get_link_ext_state	= scx_get_link_ext_state,
 	.get_sset_count		= scx_get_sset_count,
 	.get_strings		= scx_get_strings,
 	.get_ethtool_stats	= scx_get_ethtool_stats,

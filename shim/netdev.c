@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * softcx net_device_ops: open/stop bring the core's channel set up and down
- * around the NAPI contexts; carrier follows the pair like veth.
+ * around the NAPI contexts; carrier follows the device's link (link.c).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -169,7 +169,6 @@ void scx_stats_work(struct work_struct *work)
 static int scx_open(struct net_device *dev)
 {
 	struct scx_priv *priv = netdev_priv(dev);
-	struct net_device *peer = priv->peer;
 	int err;
 
 	err = scx_datapath_start(priv, dev->mtu);
@@ -179,10 +178,7 @@ static int scx_open(struct net_device *dev)
 	}
 	/* first refresh now: drops the device counted while the port was down */
 	schedule_delayed_work(&priv->stats_work, 0);
-	if (netif_running(peer)) {
-		netif_carrier_on(dev);
-		netif_carrier_on(peer);
-	}
+	scx_link_sync(priv);
 	return 0;
 }
 
@@ -190,12 +186,11 @@ static int scx_stop(struct net_device *dev)
 {
 	struct scx_priv *priv = netdev_priv(dev);
 
-	netif_carrier_off(dev);
-	netif_carrier_off(priv->peer);
 	/* It re-queues itself; the _sync cancel also stops that. */
 	cancel_delayed_work_sync(&priv->stats_work);
 	if (priv->up)
 		scx_datapath_stop(priv);
+	scx_link_sync(priv);
 	/* What the device counted up to the close stays in the link counters while down. */
 	scx_stats_refresh(priv->port);
 	return 0;
@@ -239,6 +234,8 @@ static void scx_get_stats64(struct net_device *dev, struct rtnl_link_stats64 *st
 	stats->rx_missed_errors = s.rx_missed_errors;
 	stats->rx_crc_errors = s.rx_crc_errors;
 	stats->rx_errors = s.rx_crc_errors;
+	stats->tx_aborted_errors = s.tx_aborted_errors;
+	stats->tx_errors = s.tx_aborted_errors;
 }
 
 /*

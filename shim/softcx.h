@@ -212,6 +212,12 @@ struct scx_os_rxq {
 extern const struct net_device_ops scx_netdev_ops;
 extern const struct ethtool_ops scx_ethtool_ops;
 
+/* link.c: the link's settings (ethtool) and the carrier of both ends */
+void scx_link_sync(struct scx_priv *priv);
+int scx_get_link_ksettings(struct net_device *dev, struct ethtool_link_ksettings *ks);
+int scx_set_link_ksettings(struct net_device *dev, const struct ethtool_link_ksettings *ks);
+int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state_info *info);
+
 /* netdev.c */
 void scx_netdev_setup(struct net_device *dev);
 void scx_stats_work(struct work_struct *work);

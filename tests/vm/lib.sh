@@ -474,9 +474,10 @@ snmp6() {
 # close (never sent) count in tx_flushed instead. A's XDP frames go out on
 # A's wire too: ndo_xdp_xmit (tx_xdp_xmit) and XDP_TX (rx_xdp_tx_xmit, A's
 # own program), both counted when posted: those flushed unsent are taken off
-# (tx_xdp_flushed, rx_xdp_tx_flushed).
+# (tx_xdp_flushed, rx_xdp_tx_flushed), and so are those A's MAC discarded
+# because the link was down (tx_discards_phy: B closed, say).
 CONS_TX=(tx_packets tx_xdp_xmit rx_xdp_tx_xmit)
-CONS_TX_MINUS=(tx_xdp_flushed? rx_xdp_tx_flushed?)
+CONS_TX_MINUS=(tx_xdp_flushed? rx_xdp_tx_flushed? tx_discards_phy)
 CONS_RX=(rx_packets rx_out_of_buffer rx_if_down_packets rx_oversize_pkts_buffer rx_malformed rx_steer_drop_packets
 	rx_steer_missed_packets
 	rx_wqe_err rx_flushed rx_skb_err? rx_xdp_drop rx_xdp_redirect rx_xdp_tx_xmit

@@ -7,9 +7,10 @@
 # Stress: link down/up under traffic (iperf3 TCP and pktgen scx0 -> scx1),
 # SCX_STRESS_CYCLES cycles (lib.sh stress_loop): odd cycles take the
 # receiver scx1 down and up, even ones the sender scx0. After each cycle the
-# kernel log is clean and packet conservation holds both ways (frames that
-# reach a down port: rx_if_down_packets; placed but not polled before the
-# close: rx_flushed).
+# kernel log is clean and packet conservation holds both ways (frames sent
+# while the other end is down: tx_discards_phy at the sender, whose MAC
+# finds the link down; frames that reach a port closing its RQs:
+# rx_if_down_packets; placed but not polled before the close: rx_flushed).
 source "$(dirname "$0")/lib.sh"
 stress_setup
 

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The port's link as ethtool shows and sets it: link modes, speed,
+ * autoneg, the partner's modes and why the link is down. The device keeps
+ * the link (the core's scx_port_link_*); the carrier of both ends of the
+ * cable follows it after every change, as veth's follows the pair.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ethtool.h>
+#include <linux/netdevice.h>
+
+#include "softcx.h"
+
+#define SCX_LINK_MODES_MAX 5
+
+/* Each device protocol: the ethtool link modes it stands for (copper, backplane, optics). */
+static const struct {
+	u8 bit;
+	u8 n;
+	u8 modes[SCX_LINK_MODES_MAX];
+} scx_link_modes[] = {
+	{ SCX_LINK_1000BASE_X, 2,
+	  { ETHTOOL_LINK_MODE_1000baseKX_Full_BIT, ETHTOOL_LINK_MODE_1000baseX_Full_BIT } },
+	{ SCX_LINK_10GBASE_R, 3,
+	  { ETHTOOL_LINK_MODE_10000baseKR_Full_BIT, ETHTOOL_LINK_MODE_10000baseCR_Full_BIT,
+	    ETHTOOL_LINK_MODE_10000baseSR_Full_BIT } },
+	{ SCX_LINK_40GBASE_R4, 4,
+	  { ETHTOOL_LINK_MODE_40000baseKR4_Full_BIT, ETHTOOL_LINK_MODE_40000baseCR4_Full_BIT,
+	    ETHTOOL_LINK_MODE_40000baseSR4_Full_BIT, ETHTOOL_LINK_MODE_40000baseLR4_Full_BIT } },
+	{ SCX_LINK_25GBASE_R, 3,
+	  { ETHTOOL_LINK_MODE_25000baseCR_Full_BIT, ETHTOOL_LINK_MODE_25000baseKR_Full_BIT,
+	    ETHTOOL_LINK_MODE_25000baseSR_Full_BIT } },
+	{ SCX_LINK_50GBASE_R2, 3,
+	  { ETHTOOL_LINK_MODE_50000baseCR2_Full_BIT, ETHTOOL_LINK_MODE_50000baseKR2_Full_BIT,
+	    ETHTOOL_LINK_MODE_50000baseSR2_Full_BIT } },
+	{ SCX_LINK_50GBASE_R, 5,
+	  { ETHTOOL_LINK_MODE_50000baseKR_Full_BIT, ETHTOOL_LINK_MODE_50000baseSR_Full_BIT,
+	    ETHTOOL_LINK_MODE_50000baseCR_Full_BIT, ETHTOOL_LINK_MODE_50000baseLR_ER_FR_Full_BIT,
+	    ETHTOOL_LINK_MODE_50000baseDR_Full_BIT } },
+	{ SCX_LINK_100GBASE_R4, 4,
+	  { ETHTOOL_LINK_MODE_100000baseKR4_Full_BIT, ETHTOOL_LINK_MODE_100000baseSR4_Full_BIT,
+	    ETHTOOL_LINK_MODE_100000baseCR4_Full_BIT,
+	    ETHTOOL_LINK_MODE_100000baseLR4_ER4_Full_BIT } },
+	{ SCX_LINK_100GBASE_R2, 5,
+	  { ETHTOOL_LINK_MODE_100000baseKR2_Full_BIT, ETHTOOL_LINK_MODE_100000baseSR2_Full_BIT,
+	    ETHTOOL_LINK_MODE_100000baseCR2_Full_BIT,
+	    ETHTOOL_LINK_MODE_100000baseLR2_ER2_FR2_Full_BIT,
+	    ETHTOOL_LINK_MODE_100000baseDR2_Full_BIT } },
+	{ SCX_LINK_100GBASE_R, 5,
+	  { ETHTOOL_LINK_MODE_100000baseKR_Full_BIT, ETHTOOL_LINK_MODE_100000baseSR_Full_BIT,
+	    ETHTOOL_LINK_MODE_100000baseLR_ER_FR_Full_BIT, ETHTOOL_LINK_MODE_100000baseDR_Full_BIT,
+	    ETHTOOL_LINK_MODE_100000baseCR_Full_BIT } },
+	{ SCX_LINK_200GBASE_R4, 5,
+	  { ETHTOOL_LINK_MODE_200000baseKR4_Full_BIT, ETHTOOL_LINK_MODE_200000baseSR4_Full_BIT,
+	    ETHTOOL_LINK_MODE_200000baseLR4_ER4_FR4_Full_BIT,
+	    ETHTOOL_LINK_MODE_200000baseDR4_Full_BIT, ETHTOOL_LINK_MODE_200000baseCR4_Full_BIT } },
+	{ SCX_LINK_200GBASE_R2, 5,
+	  { ETHTOOL_LINK_MODE_200000baseKR2_Full_BIT, ETHTOOL_LINK_MODE_200000baseSR2_Full_BIT,
+	    ETHTOOL_LINK_MODE_200000baseLR2_ER2_FR2_Full_BIT,
+	    ETHTOOL_LINK_MODE_200000baseDR2_Full_BIT, ETHTOOL_LINK_MODE_200000baseCR2_Full_BIT } },
+	{ SCX_LINK_400GBASE_R4, 5,
+	  { ETHTOOL_LINK_MODE_400000baseKR4_Full_BIT, ETHTOOL_LINK_MODE_400000baseSR4_Full_BIT,
+	    ETHTOOL_LINK_MODE_400000baseLR4_ER4_FR4_Full_BIT,
+	    ETHTOOL_LINK_MODE_400000baseDR4_Full_BIT, ETHTOOL_LINK_MODE_400000baseCR4_Full_BIT } },
+};
+
+/* The ethtool link modes of a protocol mask, added to @modes. */
+static void scx_link_to_modes(u32 protos, unsigned long *modes)
+{
+	unsigned int i, m;
+
+	for (i = 0; i < ARRAY_SIZE(scx_link_modes); i++) {
+		if (!(protos & BIT(scx_link_modes[i].bit)))
+			continue;
+		for (m = 0; m < scx_link_modes[i].n; m++)
+			__set_bit(scx_link_modes[i].modes[m], modes);
+	}
+}
+
+/* The protocols with at least one of their link modes in @modes. */
+static u32 scx_link_from_modes(const unsigned long *modes)
+{
+	unsigned int i, m;
+	u32 protos = 0;
+
+	for (i = 0; i < ARRAY_SIZE(scx_link_modes); i++)
+		for (m = 0; m < scx_link_modes[i].n; m++)
+			if (test_bit(scx_link_modes[i].modes[m], modes))
+				protos |= BIT(scx_link_modes[i].bit);
+	return protos;
+}
+
+/* The protocols of one speed (Mb/s). */
+static u32 scx_link_of_speed(u32 speed)
+{
+	u32 b, protos = 0;
+
+	for (b = 0; b < SCX_LINK_PROTO_BITS; b++)
+		if (speed && scx_link_proto_mbps(b) == speed)
+			protos |= BIT(b);
+	return protos;
+}
+
+static void scx_link_carrier(struct net_device *dev)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_link l;
+
+	if (!scx_port_link_get(priv->port, &l) && l.up)
+		netif_carrier_on(dev);
+	else
+		netif_carrier_off(dev);
+}
+
+void scx_link_sync(struct scx_priv *priv)
+{
+	scx_link_carrier(priv->netdev);
+	scx_link_carrier(priv->peer);
+}
+
+int scx_get_link_ksettings(struct net_device *dev, struct ethtool_link_ksettings *ks)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_link l;
+	int err;
+
+	err = scx_port_link_get(priv->port, &l);
+	if (err)
+		return err;
+	ethtool_link_ksettings_zero_link_mode(ks, supported);
+	ethtool_link_ksettings_zero_link_mode(ks, advertising);
+	ethtool_link_ksettings_zero_link_mode(ks, lp_advertising);
+	scx_link_to_modes(l.cap, ks->link_modes.supported);
+	scx_link_to_modes(l.admin, ks->link_modes.advertising);
+	scx_link_to_modes(l.partner, ks->link_modes.lp_advertising);
+	ethtool_link_ksettings_add_link_mode(ks, supported, Autoneg);
+	ethtool_link_ksettings_add_link_mode(ks, supported, FIBRE);
+	if (l.autoneg)
+		ethtool_link_ksettings_add_link_mode(ks, advertising, Autoneg);
+	if (l.partner)
+		ethtool_link_ksettings_add_link_mode(ks, lp_advertising, Autoneg);
+	ks->base.autoneg = l.autoneg ? AUTONEG_ENABLE : AUTONEG_DISABLE;
+	ks->base.port = PORT_DA;
+	if (l.up) {
+		ks->base.speed = scx_link_proto_mbps(__ffs(l.oper));
+		ks->base.duplex = DUPLEX_FULL;
+	} else {
+		ks->base.speed = SPEED_UNKNOWN;
+		ks->base.duplex = DUPLEX_UNKNOWN;
+	}
+	return 0;
+}
+
+/*
+ * Autoneg on: offer the protocols of the advertised modes. Off: force
+ * every protocol of the speed. The link of the cable is then taken again
+ * (the carrier of both ends follows it).
+ */
+int scx_set_link_ksettings(struct net_device *dev, const struct ethtool_link_ksettings *ks)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	bool autoneg = ks->base.autoneg == AUTONEG_ENABLE;
+	const char *why = NULL;
+	u32 protos;
+	int err;
+
+	if (ks->base.duplex == DUPLEX_HALF) {
+		netdev_err(dev, "link: half duplex is not supported\n");
+		return -EINVAL;
+	}
+	protos = autoneg ? scx_link_from_modes(ks->link_modes.advertising) :
+			   scx_link_of_speed(ks->base.speed);
+	err = scx_port_link_set(priv->port, protos, autoneg, &why);
+	if (err == -EINVAL && why) {
+		if (autoneg)
+			netdev_err(dev, "link: %s in the advertised modes\n", why);
+		else
+			netdev_err(dev, "link: speed %u is not supported\n", ks->base.speed);
+	}
+	if (!err)
+		scx_link_sync(priv);
+	return err;
+}
+
+int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state_info *info)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_link l;
+
+	if (scx_port_link_get(priv->port, &l) || l.down_reason == SCX_LINK_DOWN_NONE)
+		return -ENODATA;
+	info->link_ext_state = ETHTOOL_LINK_EXT_STATE_AUTONEG;
+	switch (l.down_reason) {
+	case SCX_LINK_DOWN_NO_PARTNER:
+		info->autoneg = ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_PARTNER_DETECTED;
+		break;
+	case SCX_LINK_DOWN_NO_PARTNER_FORCED:
+		info->autoneg = ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_PARTNER_DETECTED_FORCE_MODE;
+		break;
+	default:
+		info->autoneg = ETHTOOL_LINK_EXT_SUBSTATE_AN_NO_HCD;
+		break;
+	}
+	return 0;
+}
