@@ -314,16 +314,22 @@ extern "C" void scx_port_set_rx_tstamp(scx_port *p, int on)
 	each_live_rq(p, [on](Rq *rq) { rq_set_tstamp(rq, on != 0); });
 }
 
+/* The live RQs take the port's checksum settings (rx_csum, rx_no_csum_complete). */
+static void port_apply_rx_csum(scx_port *p)
+{
+	each_live_rq(p, [p](Rq *rq) { rq_set_csum(rq, p->rx_csum, !p->rx_no_csum_complete); });
+}
+
 extern "C" void scx_port_set_rx_csum(scx_port *p, int on)
 {
 	p->rx_csum = on != 0;
-	each_live_rq(p, [p](Rq *rq) { rq_set_csum(rq, p->rx_csum, !p->rx_no_csum_complete); });
+	port_apply_rx_csum(p);
 }
 
 extern "C" void scx_port_set_rx_no_csum_complete(scx_port *p, int on)
 {
 	p->rx_no_csum_complete = on != 0;
-	each_live_rq(p, [p](Rq *rq) { rq_set_csum(rq, p->rx_csum, !p->rx_no_csum_complete); });
+	port_apply_rx_csum(p);
 }
 
 extern "C" uint64_t scx_port_read_clock(const scx_port *p)
@@ -400,7 +406,6 @@ extern "C" int scx_port_link_get(scx_port *p, scx_link *l)
 
 	in.opcode.set(prm::kCmdQueryPortLink);
 	err = cmd_exec(p->fn, p->os_port, &in, sizeof(in), &out, sizeof(out));
-
 	if (err)
 		return err;
 	l->cap = out.proto_cap.get();

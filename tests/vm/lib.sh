@@ -184,6 +184,13 @@ wait_carrier() {
 		fail "$1${2:+ (netns $2)}: no carrier after ${3:-10}s (carrier=$(dev_carrier "$1" "${2:-}") operstate=$(dev_operstate "$1" "${2:-}"))"
 }
 
+# wait_no_carrier DEV [NS] [SECS]: carrier 0 (up, no link), else fail.
+_carrier_off() { [ "$(dev_carrier "$1" "${2:-}")" == 0 ]; }
+wait_no_carrier() {
+	wait_for "${3:-5}" _carrier_off "$1" "${2:-}" ||
+		fail "$1${2:+ (netns $2)}: still carrier=$(dev_carrier "$1" "${2:-}") after ${3:-5}s"
+}
+
 # ns_create NS: a fresh netns with lo up and IPv6 off for new devices.
 ns_create() {
 	ip netns del "$1" 2>/dev/null || true

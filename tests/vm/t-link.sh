@@ -36,14 +36,13 @@ expect_modes() {
 	local got; got=$(modes "$1" "$2" "$3")
 	[ "$got" == "$4" ] || fail "$1: $3: '$got', expected '$4'"
 }
-_no_carrier() { [ "$(dev_carrier "$1" "${2:-}")" == 0 ]; }
 
 M25="25000baseCR/Full 25000baseKR/Full 25000baseSR/Full"
 
 scx_load
 expect_field scx0 "" Speed "Unknown!"
 ip link set scx0 up
-wait_for 5 _no_carrier scx0 || fail "scx0 has carrier without its peer"
+wait_no_carrier scx0
 expect_field scx0 "" "Link detected" "no (Autoneg, No partner detected)"
 
 ns_create "$NS"
@@ -83,8 +82,8 @@ ping_ok "" "$IP1" 10
 log "ok: scx0 offers 25G only: both run 25G"
 
 ip netns exec "$NS" ethtool -s scx1 speed 200000 autoneg off
-wait_for 5 _no_carrier scx0 || fail "scx0 kept carrier against a forced 200G peer"
-wait_for 5 _no_carrier scx1 "$NS" || fail "scx1 kept carrier at a forced 200G"
+wait_no_carrier scx0
+wait_no_carrier scx1 "$NS"
 expect_field scx0 "" Speed "Unknown!"
 expect_field scx0 "" "Link detected" "no (Autoneg, No partner detected)"
 expect_field scx1 "$NS" "Link detected" "no (Autoneg, No partner detected during force mode)"

@@ -13,7 +13,8 @@
 #    +0; scx2 rx_packets +N, N intact. Flood (burst 32): redirected = scx3
 #    xmit + full + err, scx2 received + out_of_buffer = xmit, all intact.
 #    A redirect to an ifindex that does not exist (xdp_redirect_ifindex.o):
-#    rx_xdp_drop +N, rx_xdp_redirect +0.
+#    rx_xdp_drop +N, rx_xdp_redirect +0. With scx2 down (scx3's link down):
+#    scx3 tx_xdp_xmit +N and tx_discards_phy +N (its MAC drops them).
 # 2. veth -> scx0 (ndo_xdp_xmit from another driver): pktgen on vethA (root)
 #    to scx1's MAC; xdp_redirect_ifindex.o (native) on its peer vethB
 #    redirects to scx0 with bpf_redirect(); scx1 (nsr) receives them: scx0
@@ -110,6 +111,22 @@ redir() {
 redir "scx1->scx3 60B paced" $N 60 40000 1
 redir "scx1->scx3 1000B paced" $((N / 2)) 1000 40000 1
 redir "scx1->scx3 60B flood" 20000 60 0 32
+
+# ---- scx3's link down (scx2 closed): ndo_xdp_xmit still takes the frames
+# (it does not look at the carrier), scx3's SQ sends them and its MAC
+# discards them: every one in tx_discards_phy, none at scx2
+ip -n $NS2 link set scx2 down
+wait_no_carrier scx3 $NSR
+read -r x0 d0 <<< "$(cnt scx3 $NSR tx_xdp_xmit tx_discards_phy)"
+pktgen_setup scx0 $N 10.11.0.250 "$MAC1" 40000 60
+assert_eq "scx3 link down: pktgen packets sent" $N "$(pktgen_run scx0 120)"
+sleep 0.5
+read -r x1 d1 <<< "$(cnt scx3 $NSR tx_xdp_xmit tx_discards_phy)"
+assert_eq "scx3 link down: tx_xdp_xmit delta" $N $((x1 - x0))
+assert_eq "scx3 link down: tx_discards_phy delta" $N $((d1 - d0))
+ip -n $NS2 link set scx2 up
+wait_carrier scx3 $NSR
+wait_carrier scx2 $NS2
 xdp_detach scx1 $NSR
 pg_cmd pgctrl reset
 
