@@ -19,14 +19,20 @@
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool ping
 
+# ethtool's whole output first: a reader that stops early (head, awk's
+# exit) would end ethtool with SIGPIPE, a failure under pipefail.
 # field DEV NS NAME: the value after "NAME:" in `ethtool DEV`
-field() { in_ns "$2" ethtool "$1" | sed -n "s/^[[:space:]]*$3: *//p" | head -n 1; }
+field() {
+	local out; out=$(in_ns "$2" ethtool "$1")
+	sed -n "s/^[[:space:]]*$3: *//p" <<< "$out" | sed -n 1p
+}
 # modes DEV NS SECTION: the link modes of a section ("Supported link modes", ...), one line
 modes() {
-	in_ns "$2" ethtool "$1" | awk -v s="$3:" '
+	local out; out=$(in_ns "$2" ethtool "$1")
+	awk -v s="$3:" '
 		index($0, s) { on = 1; sub(".*" s, ""); print; next }
-		on && /^\t[^\t ]/ { exit }
-		on { print }' | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//'
+		on && /^\t[^\t ]/ { on = 0 }
+		on { print }' <<< "$out" | tr -s ' \t\n' ' ' | sed 's/^ //; s/ $//'
 }
 expect_field() {
 	local got; got=$(field "$1" "$2" "$3")
