@@ -127,7 +127,7 @@ TEST_F(HwLink, AutonegRunsTheFastestCommonProtocol)
 
 TEST_F(HwLink, ForcedSpeeds)
 {
-	/* both lane counts of 50G forced; the other end negotiates: the one of fewer lanes runs */
+	/* both lane counts of 50G forced against a negotiating end: cx5 keeps the two-lane one */
 	ASSERT_EQ(force(fn0, bit(prm::kLinkProto50GBaseR2) | bit(prm::kLinkProto50GBaseR)),
 		  prm::kStatOk);
 	expect_oper(bit(prm::kLinkProto50GBaseR2));	/* cx5 has no 50G single lane */
