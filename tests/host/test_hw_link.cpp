@@ -125,6 +125,34 @@ TEST_F(HwLink, AutonegRunsTheFastestCommonProtocol)
 	EXPECT_EQ(query_link(fn0).proto_partner.get(), 0u);
 }
 
+/* Of protocols of one speed, the one of fewer lanes runs (cx7 has each speed on several). */
+TEST_F(HwLink, EqualSpeedsRunTheFewestLanes)
+{
+	const struct {
+		uint32_t offer, runs;
+	} cases[] = {
+		{ bit(prm::kLinkProto50GBaseR2) | bit(prm::kLinkProto50GBaseR), prm::kLinkProto50GBaseR },
+		{ bit(prm::kLinkProto100GBaseR4) | bit(prm::kLinkProto100GBaseR2) |
+			  bit(prm::kLinkProto100GBaseR),
+		  prm::kLinkProto100GBaseR },
+		{ bit(prm::kLinkProto200GBaseR4) | bit(prm::kLinkProto200GBaseR2),
+		  prm::kLinkProto200GBaseR2 },
+		{ bit(prm::kLinkProto100GBaseR4) | bit(prm::kLinkProto50GBaseR), prm::kLinkProto100GBaseR4 },
+	};
+	scx_hw_adapter *a;
+	ASSERT_EQ(scx_hw_adapter_create(prm::kModelCx7, 2, &g_os_dev, &a), 0);
+	Fn *f0 = scx_hw_function(a, 0), *f1 = scx_hw_function(a, 1);
+	ASSERT_EQ(link_admin(f0, true), prm::kStatOk);
+	ASSERT_EQ(link_admin(f1, true), prm::kStatOk);
+	for (const auto &c : cases) {
+		ASSERT_EQ(offer(f0, c.offer), prm::kStatOk);
+		ASSERT_EQ(offer(f1, c.offer), prm::kStatOk);
+		EXPECT_EQ(query_link(f0).proto_oper.get(), bit(c.runs)) << c.offer;
+		EXPECT_EQ(query_link(f1).proto_oper.get(), bit(c.runs)) << c.offer;
+	}
+	scx_hw_adapter_destroy(a);
+}
+
 TEST_F(HwLink, ForcedSpeeds)
 {
 	/* both lane counts of 50G forced against a negotiating end: cx5 keeps the two-lane one */
