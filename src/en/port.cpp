@@ -423,7 +423,6 @@ extern "C" int scx_port_link_set(scx_port *p, uint32_t admin, int autoneg, const
 {
 	scx_link cur;
 	int err = scx_port_link_get(p, &cur);
-	u32 mbps = 0;
 
 	if (err)
 		return err;
@@ -432,14 +431,9 @@ extern "C" int scx_port_link_set(scx_port *p, uint32_t admin, int autoneg, const
 		*why = "no supported link mode";
 		return -SCX_EINVAL;
 	}
-	for (u32 b = 0; !autoneg && b < prm::kLinkProtoBits; b++) {
-		if (!(admin & (1u << b)))
-			continue;
-		if (mbps && mbps != prm::link_proto_mbps(b)) {
-			*why = "autoneg off needs link modes of one speed";
-			return -SCX_EINVAL;
-		}
-		mbps = prm::link_proto_mbps(b);
+	if (!autoneg && prm::link_protos_one_speed(admin) == ~0u) {
+		*why = "autoneg off needs link modes of one speed";
+		return -SCX_EINVAL;
 	}
 	if (admin == cur.admin && !autoneg == !cur.autoneg)
 		return 0;

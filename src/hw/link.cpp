@@ -37,21 +37,6 @@ u32 fastest(u32 mask)
 	return best;
 }
 
-/* The speeds (Mb/s) a mask's protocols run at: 0 when none, ~0u when more than one. */
-u32 one_speed(u32 mask)
-{
-	u32 mbps = 0;
-
-	for (u32 b = 0; b < prm::kLinkProtoBits; b++) {
-		if (!(mask & bit(b)))
-			continue;
-		if (mbps && mbps != prm::link_proto_mbps(b))
-			return ~0u;
-		mbps = prm::link_proto_mbps(b);
-	}
-	return mbps;
-}
-
 u8 down_reason(const Link &me, const Link &other, bool up)
 {
 	if (up || !me.admin_up)
@@ -70,24 +55,26 @@ void link_resolve(Function *fn)
 	const u32 common = fn->link.admin & fn->peer->link.admin;
 	const bool up = fn->link.admin_up && fn->peer->link.admin_up && common;
 	const bool negotiated = up && !fn->link.an_disable && !fn->peer->link.an_disable;
+	const u32 oper = up ? fastest(common) : 0;
 
 	for (u32 i = 0; i < 2; i++) {
 		Link &me = ends[i]->link;
 		const Link &other = ends[i ^ 1]->link;
 
-		me.oper = up ? fastest(common) : 0;
+		me.oper = oper;
 		me.partner = negotiated ? other.admin : 0;
 		me.down_reason = down_reason(me, other, up);
 		__atomic_store_n(&ends[i]->link_up, up ? 1u : 0u, __ATOMIC_RELAXED);
 	}
 }
 
-} /* namespace */
-
+/* The protocols a generation's port supports. */
 u32 link_cap(u8 model)
 {
 	return model >= prm::kModelCx7 ? kCapCx7 : model >= prm::kModelCx6Dx ? kCapCx6Dx : kCapCx4;
 }
+
+} /* namespace */
 
 void link_init(Function *fn)
 {
@@ -133,7 +120,7 @@ const char *link_modify(Function *fn, const prm::ModifyPortLinkIn &in)
 		l.admin = in.proto_admin.get() & l.cap;
 	if (!l.admin)
 		why = "proto_admin has no supported protocol";
-	else if (l.an_disable && one_speed(l.admin) == ~0u)
+	else if (l.an_disable && prm::link_protos_one_speed(l.admin) == ~0u)
 		why = "autoneg off with protocols of more than one speed";
 	if (!why) {
 		fn->link = l;

@@ -10,9 +10,6 @@
 
 namespace softcx::hw {
 
-/* The protocols a generation's port supports (prm::LinkProto bits). */
-u32 link_cap(u8 model);
-
 /* A port as the adapter creates it: administratively down, every protocol offered, autoneg on. */
 void link_init(Function *fn);
 

@@ -398,6 +398,24 @@ constexpr u32 link_proto_mbps(u32 bit)
 	}
 }
 
+/*
+ * The speed (Mb/s) every protocol of a mask runs at: 0 for no protocol,
+ * ~0u when they run at more than one (a mask autoneg off may not have).
+ */
+constexpr u32 link_protos_one_speed(u32 mask)
+{
+	u32 mbps = 0;
+
+	for (u32 b = 0; b < kLinkProtoBits; b++) {
+		if (!(mask & (1u << b)))
+			continue;
+		if (mbps && mbps != link_proto_mbps(b))
+			return ~0u;
+		mbps = link_proto_mbps(b);
+	}
+	return mbps;
+}
+
 /* Why a link is down (QueryPortLinkOut.down_reason), as ethtool's extended link states. */
 enum LinkDown : u8 {
 	kLinkDownNone = 0,		/* up, or this port is administratively down */

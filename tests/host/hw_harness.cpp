@@ -568,15 +568,22 @@ void Link::queue(const Bytes &frame, uint32_t inline_sz, uint8_t cs_flags, bool 
 	sq.post(w);
 }
 
-uint8_t link_admin(Fn *fn, bool up)
+uint8_t modify_link(Fn *fn, uint32_t mask, uint32_t admin, uint8_t an_disable, uint8_t up)
 {
 	prm::ModifyPortLinkIn in;
 	prm::CmdOut out;
 
 	set_op(&in, prm::kCmdModifyPortLink);
-	in.modify_bitmask.set(prm::kLinkModifyAdmin);
-	in.admin_up = up ? 1 : 0;
+	in.modify_bitmask.set(mask);
+	in.proto_admin.set(admin);
+	in.an_disable = an_disable;
+	in.admin_up = up;
 	return exec(fn, in, &out);
+}
+
+uint8_t link_admin(Fn *fn, bool up)
+{
+	return modify_link(fn, prm::kLinkModifyAdmin, 0, 0, up ? 1 : 0);
 }
 
 prm::QueryPortLinkOut query_link(Fn *fn)

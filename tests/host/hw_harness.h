@@ -77,6 +77,8 @@ void set_op(In *in, uint16_t op)
 }
 
 prm::HcaCaps query_caps(Fn *fn);
+/* MODIFY_PORT_LINK: the fields modify_bitmask `mask` names (prm::ModifyPortLinkIn). */
+uint8_t modify_link(Fn *fn, uint32_t mask, uint32_t admin, uint8_t an_disable, uint8_t up);
 /* MODIFY_PORT_LINK admin_up: the cable is up once both ends are (SetUp brings both up). */
 uint8_t link_admin(Fn *fn, bool up);
 prm::QueryPortLinkOut query_link(Fn *fn);

@@ -18,15 +18,7 @@ class HwLink : public HwTest {
 protected:
 	uint8_t modify(Fn *fn, uint32_t mask, uint32_t admin, uint8_t an_disable, uint8_t up = 1)
 	{
-		prm::ModifyPortLinkIn in;
-		prm::CmdOut out;
-
-		set_op(&in, prm::kCmdModifyPortLink);
-		in.modify_bitmask.set(mask);
-		in.proto_admin.set(admin);
-		in.an_disable = an_disable;
-		in.admin_up = up;
-		return exec(fn, in, &out);
+		return modify_link(fn, mask, admin, an_disable, up);
 	}
 	uint8_t offer(Fn *fn, uint32_t admin)
 	{
