@@ -456,6 +456,14 @@ int scx_port_set_rx_filter(struct scx_port *p, uint32_t promisc, const uint8_t *
 int scx_port_set_rx_vlans(struct scx_port *p, uint32_t flags, const uint64_t *ctag,
 			  const uint64_t *stag);
 /*
+ * The port's unicast local loopback (the self-test's): on, a frame the
+ * port sends to an address of its RX filter's unicast list comes back to
+ * its own RX inside the device, link up or down, and no port (MAC)
+ * counter sees it; off (as a port starts), it leaves on the wire. Other
+ * frames always leave on the wire. Process context; 0 or a negative errno.
+ */
+int scx_port_set_local_lb(struct scx_port *p, int on);
+/*
  * One live channel's CQs of one direction (rx: the RQ's; else the SQs'),
  * for adaptive moderation; not remembered: the next channel set starts
  * from the port's. Process context; the caller keeps the channel from

@@ -514,6 +514,16 @@ extern "C" int scx_port_set_rx_vlans(scx_port *p, uint32_t flags, const uint64_t
 	return cmd_exec(p->fn, p->os_port, in, len, &out, sizeof(out));
 }
 
+extern "C" int scx_port_set_local_lb(scx_port *p, int on)
+{
+	prm::ModifyNicVportIn in = {};
+	prm::CmdOut out = {};
+
+	in.field_select = prm::kVportSelectLocalLb;
+	in.local_lb = on ? 1 : 0;
+	return cmd_run(p->fn, p->os_port, prm::kCmdModifyNicVportContext, &in, &out);
+}
+
 extern "C" int scx_channel_set_moder(scx_channel *c, int rx, const scx_cq_moder *m)
 {
 	scx_port_moder pm;

@@ -367,7 +367,7 @@ struct scx_hw_function {
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
 	softcx::u32 fcs_chk_off;	/* __atomic: MODIFY_PORT fcs_chk 0 (bad FCS received) */
 	softcx::u32 fcs_errors_to_send;	/* __atomic: scx_hw_inject_fcs_errors() */
-	softcx::u32 link_up;		/* __atomic: frames cross the cable (hw/link.h) */
+	softcx::u32 wire;		/* __atomic: softcx::hw::Wire bits (hw/link.h) */
 	softcx::hw::Link link;		/* the adapter's link_lock */
 	softcx::prm::BusCounters bus;		/* bus_add()/bus_read() only */
 	softcx::prm::QCounters qc;		/* bus_add()/bus_read() only */

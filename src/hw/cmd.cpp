@@ -867,8 +867,11 @@ CmdStatus modify_nic_vport(CmdEnv &e)
 	const u8 *maps = list + (n_uc + n_mc) * sizeof(prm::VportMac);
 	constexpr u32 kGroupByte = __builtin_offsetof(prm::VportMac, addr);
 
-	if (!sel || (sel & ~(prm::kVportSelectAddrs | prm::kVportSelectVlans)))
+	if (!sel ||
+	    (sel & ~(prm::kVportSelectAddrs | prm::kVportSelectVlans | prm::kVportSelectLocalLb)))
 		return reject(e, prm::kStatBadParam, "no or unknown field_select bit", "vport");
+	if ((sel & prm::kVportSelectLocalLb) && in.local_lb > 1)
+		return reject(e, prm::kStatBadParam, "local_lb is not 0 or 1", "vport");
 	if (in.promisc & ~(prm::kVportPromiscUc | prm::kVportPromiscMc | prm::kVportPromiscAll))
 		return reject(e, prm::kStatBadParam, "unknown promisc bit", "vport");
 	if (in.vlan & ~(prm::kVportVlanCtag | prm::kVportVlanStag))
@@ -890,6 +893,8 @@ CmdStatus modify_nic_vport(CmdEnv &e)
 		vport_set(e.fn, in.promisc, list, n_uc, n_mc);
 	if (sel & prm::kVportSelectVlans)
 		vport_set_vlans(e.fn, in.vlan, maps);
+	if (sel & prm::kVportSelectLocalLb)
+		wire_set(e.fn, kWireLocalLb, in.local_lb);
 	return prm::kStatOk;
 }
 

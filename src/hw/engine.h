@@ -35,6 +35,21 @@ void rx_receive(Function *fn, const u8 *frame, u8 *buf, u32 len, bool bad_fcs, u
 		IrqBatch *irqs);
 
 /*
+ * RX of a frame fn sent to itself (its unicast local loopback): as
+ * rx_receive(), but the frame never crossed a MAC, so no port counter
+ * sees it and its FCS is right.
+ */
+void rx_loopback(Function *fn, const u8 *frame, u8 *buf, u32 len, u64 ts, IrqBatch *irqs);
+
+/*
+ * A frame fn sends while its wire state is not just kWireUp: looped back
+ * (true), dropped at a link that is down (true, tx_discards_phy), or
+ * false: it goes on to the wire after all.
+ */
+bool wire_xmit_slow(Function *fn, u32 wire, const u8 *frame, u8 *buf, u32 len, u64 ts,
+		    IrqBatch *irqs);
+
+/*
  * The cable: what fn's MAC transmits, its peer receives. buf: room for len
  * + prm::kFcsLen bytes the receiver may change (rx_receive), frame itself
  * or the sender's scratch. ts: the timer value its WQE started at, read
@@ -43,10 +58,11 @@ void rx_receive(Function *fn, const u8 *frame, u8 *buf, u32 len, bool bad_fcs, u
  */
 inline void wire_xmit(Function *fn, const u8 *frame, u8 *buf, u32 len, u64 ts, IrqBatch *irqs)
 {
-	if (__builtin_expect(!link_up(fn), 0)) {
-		bus_add(&fn->port.tx_discards, 1);
+	u32 wire = __atomic_load_n(&fn->wire, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(wire != kWireUp, 0) &&
+	    wire_xmit_slow(fn, wire, frame, buf, len, ts, irqs))
 		return;
-	}
 	mac_tx(fn, frame, len);
 	rx_receive(fn->peer, frame, buf, len, mac_tx_fcs_error(fn), ts, irqs);
 }

@@ -64,7 +64,7 @@ void link_resolve(Function *fn)
 		me.oper = oper;
 		me.partner = negotiated ? other.admin : 0;
 		me.down_reason = down_reason(me, other, up);
-		__atomic_store_n(&ends[i]->link_up, up ? 1u : 0u, __ATOMIC_RELAXED);
+		wire_set(ends[i], kWireUp, up);
 	}
 }
 

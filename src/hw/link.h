@@ -18,10 +18,24 @@ void link_query(Function *fn, prm::QueryPortLinkOut *out);
 /* MODIFY_PORT_LINK; null when done, else why it was refused (nothing changed). */
 const char *link_modify(Function *fn, const prm::ModifyPortLinkIn &in);
 
-/* Whether frames cross fn's cable now (any context). */
-[[gnu::always_inline]] inline bool link_up(const Function *fn)
+/*
+ * What happens to the frames a function sends (Function::wire, one load
+ * on the TX path): kWireUp, its cable's link is up; kWireLocalLb, its
+ * unicast local loopback is on (prm::kVportSelectLocalLb). Only kWireUp
+ * alone is the plain path to the peer.
+ */
+enum Wire : u32 {
+	kWireUp = 1u << 0,
+	kWireLocalLb = 1u << 1,
+};
+
+/* Set or clear bit of fn's wire state (each bit has its own writer's lock). */
+inline void wire_set(Function *fn, u32 bit, bool on)
 {
-	return __atomic_load_n(&fn->link_up, __ATOMIC_RELAXED) != 0;
+	if (on)
+		__atomic_fetch_or(&fn->wire, bit, __ATOMIC_RELAXED);
+	else
+		__atomic_fetch_and(&fn->wire, ~bit, __ATOMIC_RELAXED);
 }
 
 } /* namespace softcx::hw */

@@ -212,20 +212,25 @@ namespace {
 		striding_retire(fn, rq);
 }
 
-} /* namespace */
-
-void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u64 ts,
-		IrqBatch *irqs)
+/*
+ * A frame fn receives: from the wire through its MAC (kWire), or from its
+ * own TX by local loopback. Both entry points below inline it whole.
+ */
+template <bool kWire>
+[[gnu::always_inline]] inline void rx_frame(Function *fn, const u8 *data, u8 *buf, u32 len,
+					    bool bad_fcs, u64 ts, IrqBatch *irqs)
 {
 	if (len < kMinFrame) {
 		bus_add(&fn->qc.rx_malformed, 1);
 		return;
 	}
-	if (__builtin_expect(bad_fcs, 0)) {
-		if (!mac_rx_bad_fcs(fn, len))
-			return;
-	} else {
-		mac_rx(fn, data, len);
+	if constexpr (kWire) {
+		if (__builtin_expect(bad_fcs, 0)) {
+			if (!mac_rx_bad_fcs(fn, len))
+				return;
+		} else {
+			mac_rx(fn, data, len);
+		}
 	}
 
 	/* pi by parse_frame, rss by the steering that lets the frame on: no zeroing first */
@@ -295,6 +300,33 @@ void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u6
 	else
 		rq_place(fn, rq, f, irqs);
 	scx_os_unlock(rq->lock);
+}
+
+} /* namespace */
+
+void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u64 ts,
+		IrqBatch *irqs)
+{
+	rx_frame<true>(fn, data, buf, len, bad_fcs, ts, irqs);
+}
+
+void rx_loopback(Function *fn, const u8 *data, u8 *buf, u32 len, u64 ts, IrqBatch *irqs)
+{
+	rx_frame<false>(fn, data, buf, len, false, ts, irqs);
+}
+
+bool wire_xmit_slow(Function *fn, u32 wire, const u8 *frame, u8 *buf, u32 len, u64 ts,
+		    IrqBatch *irqs)
+{
+	if ((wire & kWireLocalLb) && vport_own_unicast(fn, frame)) {
+		rx_loopback(fn, frame, buf, len, ts, irqs);
+		return true;
+	}
+	if (!(wire & kWireUp)) {
+		bus_add(&fn->port.tx_discards, 1);
+		return true;
+	}
+	return false;
 }
 
 } /* namespace softcx::hw */

@@ -59,6 +59,24 @@ bool vport_match(Function *fn, const u8 *frame)
 	}
 }
 
+bool vport_own_unicast(Function *fn, const u8 *frame)
+{
+	const VportFilter *v = &fn->vport;
+	const u64 w = vport_word(frame);
+
+	if (frame[0] & 1)
+		return false;
+	for (;;) {
+		u32 seq = load_u32(&v->seq);
+		if (seq & 1)
+			continue;	/* a command is rewriting the lists */
+		bool own = in_list(v, 0, __atomic_load_n(&v->n_uc, __ATOMIC_RELAXED), w);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
+			return own;
+	}
+}
+
 bool vport_vlan_accepts(Function *fn, const u8 *frame)
 {
 	const VportFilter *v = &fn->vport;

@@ -34,6 +34,9 @@ bool vport_match(Function *fn, const u8 *frame);
 	return vport_match(fn, frame);
 }
 
+/* Is frame[0..5] an address of fn's own unicast list (its local loopback's test)? */
+bool vport_own_unicast(Function *fn, const u8 *frame);
+
 /*
  * A frame with an outer VLAN tag (a C-tag or an S-tag: the parser found
  * one) that the address filter let in: does the VLAN filter?

@@ -482,6 +482,13 @@ struct ModifyPortLinkIn {
  * VLAN ID its map holds; kVportVlanStag the same for an 802.1ad outer tag.
  * Untagged frames are not filtered, nor is anything under kVportPromiscAll
  * or before the first address context (promiscuous steering comes first).
+ *
+ * kVportSelectLocalLb: `local_lb` 1 turns on the function's unicast local
+ * loopback (mlx5's NIC vport context without disable_uc_local_lb, and no
+ * TIR blocking self loopback): a frame the function sends to an address of
+ * its own unicast list goes back to its own RX inside the adapter, with
+ * the link up or down, and never reaches the MAC (no port counter sees
+ * it). 0, as a function starts: every frame it sends leaves on the wire.
  */
 enum VportPromisc : u8 {
 	kVportPromiscUc = 1u << 0,
@@ -491,6 +498,7 @@ enum VportPromisc : u8 {
 enum VportSelect : u8 {
 	kVportSelectAddrs = 1u << 0,
 	kVportSelectVlans = 1u << 1,
+	kVportSelectLocalLb = 1u << 2,
 };
 enum VportVlan : u8 {
 	kVportVlanCtag = 1u << 0,
@@ -509,7 +517,8 @@ struct ModifyNicVportIn {
 	u8 n_uc;
 	u8 n_mc;
 	u8 vlan;		/* VportVlan bits */
-	u8 rsvd[3];
+	u8 local_lb;		/* kVportSelectLocalLb: 0 or 1 */
+	u8 rsvd[2];
 	/* VportMac list[n_uc + n_mc] (kVportSelectAddrs), then the VLAN maps (kVportSelectVlans) */
 };
 
@@ -731,6 +740,7 @@ static_assert(__builtin_offsetof(ModifyNicVportIn, n_uc) == 10);
 static_assert(__builtin_offsetof(ModifyNicVportIn, n_mc) == 11);
 static_assert(__builtin_offsetof(ModifyNicVportIn, field_select) == 9);
 static_assert(__builtin_offsetof(ModifyNicVportIn, vlan) == 12);
+static_assert(__builtin_offsetof(ModifyNicVportIn, local_lb) == 13);
 static_assert(__builtin_offsetof(QueryHcaCapOut, hdr) == 0);
 static_assert(__builtin_offsetof(QueryHcaCapOut, caps) == 8);
 static_assert(sizeof(CqModeration) == 8);

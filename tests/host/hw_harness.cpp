@@ -108,6 +108,15 @@ prm::QueryQCounterOut query_q(Fn *fn)
 	return out;
 }
 
+prm::QueryPortCountersOut query_port(Fn *fn)
+{
+	prm::CmdIn in;
+	set_op(&in, prm::kCmdQueryPortCounters);
+	prm::QueryPortCountersOut out;
+	EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
+	return out;
+}
+
 prm::QueryCqOut query_cq(Fn *fn, uint32_t cqn)
 {
 	prm::DestroyObjIn in = {};

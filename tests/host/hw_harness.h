@@ -89,6 +89,8 @@ uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t 
 		      uint8_t scatter_fcs = 0);
 prm::QueryQCounterOut query_q(Fn *fn);
 prm::QueryBusCountersOut query_bus(Fn *fn);
+/* QUERY_PORT_COUNTERS: the MAC's counters (prm::PortCounters). */
+prm::QueryPortCountersOut query_port(Fn *fn);
 /* QUERY_CQ of cqn (status, producer counter); expects the command to succeed. */
 prm::QueryCqOut query_cq(Fn *fn, uint32_t cqn);
 

@@ -512,6 +512,44 @@ TEST_F(Pair, LinkSettingsThroughTheCore)
 }
 
 /*
+ * The port's local loopback (the self-test's): a frame to its own address
+ * comes back to its own RX, link or no link, unseen by the MAC.
+ */
+TEST_F(Pair, LocalLoopbackThroughTheCore)
+{
+	Bytes f = udp_frame(100);
+	const uint8_t *own = f.data();	/* the frame's destination: port 0's address */
+	const char *why = nullptr;
+
+	ASSERT_EQ(scx_port_set_rx_filter(p[0].port, 0, own, 1, nullptr, 0), 0);
+	ASSERT_EQ(scx_port_set_local_lb(p[0].port, 1), 0);
+	ASSERT_EQ(send(0, f), 0);
+	poll(0);
+	poll(1);
+	ASSERT_EQ(rx_total(0), 1u);
+	EXPECT_EQ(rx(0)[0].data, f) << "back intact";
+	EXPECT_EQ(rx_total(1), 0u);
+	EXPECT_EQ(stat(0, "tx_packets_phy"), 0u);
+	EXPECT_EQ(stat(0, "rx_packets_phy"), 0u);
+	EXPECT_EQ(stat(0, "tx_packets"), 1u);
+	EXPECT_EQ(stat(0, "rx_packets"), 1u);
+
+	/* the peer forced to another speed: no link, the loopback still runs */
+	ASSERT_EQ(scx_port_link_set(p[1].port, 1u << SCX_LINK_25GBASE_R, 0, &why), 0);
+	ASSERT_EQ(scx_port_link_set(p[0].port, 1u << SCX_LINK_10GBASE_R, 0, &why), 0);
+	ASSERT_EQ(send(0, f), 0);
+	poll(0);
+	EXPECT_EQ(rx_total(0), 2u);
+	EXPECT_EQ(stat(0, "tx_discards_phy"), 0u);
+
+	ASSERT_EQ(scx_port_set_local_lb(p[0].port, 0), 0);
+	ASSERT_EQ(send(0, f), 0);
+	poll(0);
+	EXPECT_EQ(rx_total(0), 2u);
+	EXPECT_EQ(stat(0, "tx_discards_phy"), 1u) << "off: to the wire, whose link is down";
+}
+
+/*
  * A closed port takes the cable's link down: what its peer sends then
  * stops at the peer's MAC (tx_discards_phy) and still completes.
  */

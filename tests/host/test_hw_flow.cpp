@@ -652,7 +652,7 @@ TEST_F(HwFlow, VportVlanRefusedCommandsKeepTheFilter)
 	ASSERT_EQ(set_vlans(fn1, prm::kVportVlanCtag, { 5 }, {}), prm::kStatOk);
 	EXPECT_EQ(set_vlans(fn1, 0x04, { 6 }, {}), prm::kStatBadParam) << "unknown VLAN bit";
 	EXPECT_EQ(run_vport(fn1, vport_in(0, 0, {}, {})), prm::kStatBadParam) << "nothing selected";
-	EXPECT_EQ(run_vport(fn1, vport_in(0x04, 0, {}, {})), prm::kStatBadParam) << "unknown part";
+	EXPECT_EQ(run_vport(fn1, vport_in(0x08, 0, {}, {})), prm::kStatBadParam) << "unknown part";
 	EXPECT_EQ(run_vport(fn1, vport_in(prm::kVportSelectVlans, 0, {}, {}, 0, { 6 }, {}), 1),
 		  prm::kStatBadInputLen)
 		<< "maps past the inbox";
@@ -663,6 +663,76 @@ TEST_F(HwFlow, VportVlanRefusedCommandsKeepTheFilter)
 	EXPECT_TRUE(land_tagged(kC, 5));
 	EXPECT_FALSE(land_tagged(kC, 6));
 	EXPECT_TRUE(land_to(kOwn));
+}
+
+/* MODIFY_NIC_VPORT_CONTEXT of the local loopback alone, local_lb = v. */
+std::vector<uint8_t> local_lb_in(uint8_t v)
+{
+	std::vector<uint8_t> in = vport_in(prm::kVportSelectLocalLb, 0, {}, {});
+	reinterpret_cast<prm::ModifyNicVportIn *>(in.data())->local_lb = v;
+	return in;
+}
+
+/*
+ * Local loopback: with it on, a frame fn0 sends to an address of its own
+ * unicast list comes back to fn0's RX intact, link up or down, and no MAC
+ * counts it; every other frame leaves on the wire as before.
+ */
+TEST_F(HwFlow, LocalLoopbackTurnsOwnUnicastBack)
+{
+	Cq lcq;
+	Rq lrq;
+	uint32_t lrss = 0;
+	ASSERT_EQ(lcq.create(fn0, 10, 0), prm::kStatOk);
+	ASSERT_EQ(lrq.create(fn0, lcq.cqn, 9, 2048), prm::kStatOk);
+	ASSERT_EQ(lrq.modify(prm::kQueueRst, prm::kQueueRdy), prm::kStatOk);
+	lrq.post(512);
+	ASSERT_EQ(rss_cmd(fn0, prm::kCmdCreateRss, 0, { lrq.rqn }, kFields4, kMsKey, &lrss),
+		  prm::kStatOk);
+	ASSERT_EQ(set_vport(fn0, 0, { kSecond }, {}), prm::kStatOk);
+
+	/* Where a frame fn0 sends to dst ends: 'L' back at fn0, 'W' across the wire at fn1, '-' nowhere. */
+	auto where = [&](const Mac &dst) {
+		frames::Bytes f = to(dst);
+		int wire = land(f);
+		std::vector<prm::Cqe64> back = lcq.poll_all();
+		EXPECT_LE(back.size() + (wire >= 0), 1u);
+		if (back.empty())
+			return wire >= 0 ? 'W' : '-';
+		EXPECT_EQ(back[0].byte_cnt.get(), f.size());
+		EXPECT_EQ(0, memcmp(lrq.buffer(back[0].wqe_counter.get()), f.data(), f.size()))
+			<< "looped back intact";
+		return 'L';
+	};
+
+	EXPECT_EQ(where(kSecond), 'W') << "off, as a function starts";
+	ASSERT_EQ(run_vport(fn0, local_lb_in(1)), prm::kStatOk);
+	prm::QueryPortCountersOut p0 = query_port(fn0), p1 = query_port(fn1);
+	EXPECT_EQ(where(kSecond), 'L');
+	EXPECT_EQ(query_port(fn0).tx_packets.get(), p0.tx_packets.get()) << "no MAC sees it";
+	EXPECT_EQ(query_port(fn0).rx_packets.get(), p0.rx_packets.get());
+	EXPECT_EQ(query_port(fn1).rx_packets.get(), p1.rx_packets.get());
+	EXPECT_EQ(where(kOther), 'W') << "not an address of fn0's";
+	EXPECT_EQ(where(kBcast), 'W') << "group addresses are not looped";
+	EXPECT_EQ(where(kGroup), 'W');
+	EXPECT_EQ(query_port(fn0).tx_packets.get(), p0.tx_packets.get() + 3);
+
+	/* the loopback needs no link; the wire does */
+	ASSERT_EQ(link_admin(fn1, false), prm::kStatOk);
+	uint64_t discards = query_port(fn0).tx_discards.get();
+	EXPECT_EQ(where(kSecond), 'L') << "link down";
+	EXPECT_EQ(where(kOther), '-');
+	EXPECT_EQ(query_port(fn0).tx_discards.get(), discards + 1);
+	ASSERT_EQ(link_admin(fn1, true), prm::kStatOk);
+
+	EXPECT_EQ(run_vport(fn0, local_lb_in(2)), prm::kStatBadParam);
+	EXPECT_EQ(where(kSecond), 'L') << "a refused command changes nothing";
+	ASSERT_EQ(set_vport(fn0, 0, { kOwn }, {}), prm::kStatOk);
+	EXPECT_EQ(where(kSecond), 'W') << "the loopback follows the list";
+	EXPECT_EQ(where(kOwn), 'L');
+	ASSERT_EQ(run_vport(fn0, local_lb_in(0)), prm::kStatOk);
+	EXPECT_EQ(where(kOwn), 'W');
+	EXPECT_EQ(query_q(fn0).rx_steer_missed.get(), 0u);
 }
 
 /* The caps report the list sizes the command takes. */

@@ -28,15 +28,7 @@ protected:
 	{
 		return modify(fn, prm::kLinkModifyProto | prm::kLinkModifyAutoneg, admin, 1);
 	}
-	uint64_t tx_discards(Fn *fn)
-	{
-		prm::CmdIn in;
-		prm::QueryPortCountersOut out;
-
-		set_op(&in, prm::kCmdQueryPortCounters);
-		EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
-		return out.tx_discards.get();
-	}
+	uint64_t tx_discards(Fn *fn) { return query_port(fn).tx_discards.get(); }
 	/* Both ends report the same running protocol (0: down). */
 	void expect_oper(uint32_t oper)
 	{
