@@ -63,6 +63,8 @@ static int scx_get_sset_count(struct net_device *dev, int sset)
 		return scx_stats_count(priv->port);
 	case ETH_SS_PRIV_FLAGS:
 		return SCX_NUM_PFLAGS;
+	case ETH_SS_TEST:
+		return scx_self_test_count();
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -205,6 +207,8 @@ static void scx_get_strings(struct net_device *dev, u32 sset, u8 *data)
 		scx_stats_names(priv->port, (char *)data);
 	else if (sset == ETH_SS_PRIV_FLAGS)
 		memcpy(data, scx_pflag_names, sizeof(scx_pflag_names));
+	else if (sset == ETH_SS_TEST)
+		scx_self_test_names(data);
 }
 
 static void scx_get_ethtool_stats(struct net_device *dev,
@@ -891,6 +895,7 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_link_ksettings	= scx_get_link_ksettings,
 	.set_link_ksettings	= scx_set_link_ksettings,
 	.get_link_ext_state	= scx_get_link_ext_state,
+	.self_test		= scx_self_test,
 	.get_sset_count		= scx_get_sset_count,
 	.get_strings		= scx_get_strings,
 	.get_ethtool_stats	= scx_get_ethtool_stats,

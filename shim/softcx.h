@@ -218,6 +218,11 @@ int scx_get_link_ksettings(struct net_device *dev, struct ethtool_link_ksettings
 int scx_set_link_ksettings(struct net_device *dev, const struct ethtool_link_ksettings *ks);
 int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state_info *info);
 
+/* selftest.c: ethtool -t */
+int scx_self_test_count(void);
+void scx_self_test_names(u8 *data);
+void scx_self_test(struct net_device *dev, struct ethtool_test *test, u64 *buf);
+
 /* netdev.c */
 void scx_netdev_setup(struct net_device *dev);
 void scx_stats_work(struct work_struct *work);
