@@ -61,6 +61,9 @@ void link_resolve(Function *fn)
 		Link &me = ends[i]->link;
 		const Link &other = ends[i ^ 1]->link;
 
+		/* a change of speed while up is no down event: the emulated link retrains at once */
+		if (me.oper && !oper)
+			bus_add(&ends[i]->port.link_down_events, 1);
 		me.oper = oper;
 		me.partner = negotiated ? other.admin : 0;
 		me.down_reason = down_reason(me, other, up);

@@ -868,7 +868,7 @@ static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 /* One be64 a counter, in list order, right after the header. */
 static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));
 static_assert(sizeof(QueryBusCountersOut) == sizeof(CmdOut) + sizeof(BusCounters));
-static_assert(sizeof(QueryPortCountersOut) == 208);
+static_assert(sizeof(QueryPortCountersOut) == 216);
 static_assert(__builtin_offsetof(QueryPortCountersOut, hdr) == 0);
 static_assert(sizeof(QueryPortCountersOut) == sizeof(CmdOut) + sizeof(PortCounters));
 

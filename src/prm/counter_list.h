@@ -59,6 +59,7 @@
 	X(rx_pause, "rx_pause_ctrl_phy")                                                   \
 	X(rx_crc_errors, "rx_crc_errors_phy")	/* FCS wrong: dropped unless fcs_chk 0 */  \
 	X(tx_discards, "tx_discards_phy")	/* not sent: the link was down */            \
+	X(link_down_events, "link_down_events_phy")	/* the link went from up to down */  \
 	SCX_PRM_RX_HIST(X, SCX_PRM_HIST_CTR)
 
 /*

@@ -165,6 +165,37 @@ TEST_F(HwLink, ForcedSpeeds)
 	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNoCommon);
 }
 
+/*
+ * link_down_events_phy: each end counts every time its link goes from up
+ * to down, whatever took it down; a new speed while up, or a change while
+ * down, is no event.
+ */
+TEST_F(HwLink, DownEventsCountEachDrop)
+{
+	auto events = [](Fn *fn) { return query_port(fn).link_down_events.get(); };
+	auto expect_events = [&](uint64_t n, const char *after) {
+		EXPECT_EQ(events(fn0), n) << "fn0 after " << after;
+		EXPECT_EQ(events(fn1), n) << "fn1 after " << after;
+	};
+
+	expect_events(0, "coming up");
+	ASSERT_EQ(link_admin(fn1, false), prm::kStatOk);
+	expect_events(1, "fn1 down");
+	ASSERT_EQ(link_admin(fn0, false), prm::kStatOk);
+	expect_events(1, "fn0 down too (already down)");
+	ASSERT_EQ(link_admin(fn0, true), prm::kStatOk);
+	ASSERT_EQ(link_admin(fn1, true), prm::kStatOk);
+	expect_events(1, "both up again");
+	ASSERT_EQ(offer(fn0, bit(prm::kLinkProto25GBaseR)), prm::kStatOk);
+	expect_oper(bit(prm::kLinkProto25GBaseR));
+	expect_events(1, "a new speed while up");
+	ASSERT_EQ(force(fn1, bit(prm::kLinkProto10GBaseR)), prm::kStatOk);
+	expect_oper(0);
+	expect_events(2, "no common speed");
+	ASSERT_EQ(force(fn1, bit(prm::kLinkProto40GBaseR4)), prm::kStatOk);
+	expect_events(2, "another speed while down");
+}
+
 TEST_F(HwLink, BadSettingsAreRefusedAndChangeNothing)
 {
 	const prm::QueryPortLinkOut before = query_link(fn0);

@@ -9,7 +9,9 @@
 # - advertising only 25G's modes on scx0: both ends run 25G, scx1 sees
 #   them as the partner's.
 # - scx1 forced to 200G against scx0's 25G: no carrier at either end, and
-#   each says why ("... during force mode" at the forced end).
+#   each says why ("... during force mode" at the forced end); each counts
+#   one link_down_events_phy (the speed change before was none), scx1 a
+#   second one when scx0 goes down and up.
 # - scx0 then negotiating 200G (ethtool -s speed 200000 autoneg on): up at
 #   200G, ping crosses.
 # - refused, settings unchanged: a speed no protocol has, half duplex.
@@ -96,7 +98,9 @@ expect_field scx1 "$NS" "Link detected" "no (Autoneg, No partner detected during
 expect_field scx1 "$NS" Auto-negotiation off
 expect_modes scx1 "$NS" "Advertised link modes" \
 	"200000baseKR4/Full 200000baseSR4/Full 200000baseLR4_ER4_FR4/Full 200000baseDR4/Full 200000baseCR4/Full 200000baseKR2/Full 200000baseSR2/Full 200000baseLR2_ER2_FR2/Full 200000baseDR2/Full 200000baseCR2/Full"
-log "ok: 25G offered against a forced 200G: down at both ends, with the reasons"
+assert_eq "scx0 link_down_events_phy" 1 "$(cnt scx0 "" link_down_events_phy)"
+assert_eq "scx1 link_down_events_phy" 1 "$(cnt scx1 "$NS" link_down_events_phy)"
+log "ok: 25G offered against a forced 200G: down at both ends, with the reasons, one down event each"
 
 ethtool -s scx0 speed 200000 autoneg on
 wait_carrier scx0
@@ -119,6 +123,7 @@ ip link set scx0 down
 ip link set scx0 up
 wait_carrier scx0
 expect_field scx0 "" Speed 200000Mb/s
+assert_eq "scx1 link_down_events_phy after scx0 down/up" 2 "$(cnt scx1 "$NS" link_down_events_phy)"
 
 scx_load model=cx4
 sup=$(modes scx0 "" "Supported link modes")
