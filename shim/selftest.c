@@ -9,8 +9,9 @@
  *   Speed Test     the device reports the speed the link runs
  *   Loopback Test  a UDP frame to the port's own address, sent through
  *                  the stack with the device's local loopback on, comes
- *                  back to the port's RX within half a second (the port
- *                  up and its carrier on: the stack sends nothing else)
+ *                  back to the port's RX within half a second; it needs
+ *                  the port up with carrier, without which the stack
+ *                  sends nothing
  *
  * mlx5e's Health Test (the device's fatal error state) has no counterpart:
  * the device model has no fatal state to report.
