@@ -29,73 +29,68 @@ u64 list_word(const u8 *list, u32 i)
 	return vport_word(m.addr);
 }
 
+/*
+ * read(v) under the filter's sequence count: retried while a command
+ * rewrites the filter, so that it sees one whole filter.
+ */
+template <typename Read>
+[[gnu::always_inline]] inline bool vport_read(const VportFilter *v, Read read)
+{
+	for (;;) {
+		u32 seq = load_u32(&v->seq);
+		if (seq & 1)
+			continue;	/* a command is rewriting the filter */
+		bool r = read(v);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
+			return r;
+	}
+}
+
 } /* namespace */
 
 bool vport_match(Function *fn, const u8 *frame)
 {
-	const VportFilter *v = &fn->vport;
-	u64 w = vport_word(frame);
+	const u64 w = vport_word(frame);
 
 	if (w == kBroadcast)
 		return true;
-	for (;;) {
-		u32 seq = load_u32(&v->seq);
-		if (seq & 1)
-			continue;	/* a command is rewriting the lists */
+	return vport_read(&fn->vport, [&](const VportFilter *v) {
 		u8 promisc = __atomic_load_n(&v->promisc, __ATOMIC_RELAXED);
 		u32 n_uc = __atomic_load_n(&v->n_uc, __ATOMIC_RELAXED);
 		u32 n_mc = __atomic_load_n(&v->n_mc, __ATOMIC_RELAXED);
-		bool ok;
 
 		if (__atomic_load_n(&v->fast, __ATOMIC_RELAXED) & kVportPassAll)
-			ok = true;
-		else if (frame[0] & 1)	/* the group bit */
-			ok = (promisc & prm::kVportPromiscMc) || in_list(v, n_uc, n_mc, w);
-		else
-			ok = (promisc & prm::kVportPromiscUc) || in_list(v, 0, n_uc, w);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
-			return ok;
-	}
+			return true;
+		if (frame[0] & 1)	/* the group bit */
+			return (promisc & prm::kVportPromiscMc) || in_list(v, n_uc, n_mc, w);
+		return (promisc & prm::kVportPromiscUc) || in_list(v, 0, n_uc, w);
+	});
 }
 
 bool vport_own_unicast(Function *fn, const u8 *frame)
 {
-	const VportFilter *v = &fn->vport;
 	const u64 w = vport_word(frame);
 
 	if (frame[0] & 1)
 		return false;
-	for (;;) {
-		u32 seq = load_u32(&v->seq);
-		if (seq & 1)
-			continue;	/* a command is rewriting the lists */
-		bool own = in_list(v, 0, __atomic_load_n(&v->n_uc, __ATOMIC_RELAXED), w);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
-			return own;
-	}
+	return vport_read(&fn->vport, [&](const VportFilter *v) {
+		return in_list(v, 0, __atomic_load_n(&v->n_uc, __ATOMIC_RELAXED), w);
+	});
 }
 
 bool vport_vlan_accepts(Function *fn, const u8 *frame)
 {
-	const VportFilter *v = &fn->vport;
 	u16 type = prm::load_be16(frame + 12);
 	u32 vid = prm::load_be16(frame + 14) & (prm::kVlanIds - 1);
 	u32 kind = type == kEthTypeVlan ? 0 : 1;	/* the parser saw 802.1Q or 802.1ad */
 	u8 filtered = kind == 0 ? prm::kVportVlanCtag : prm::kVportVlanStag;
 
-	for (;;) {
-		u32 seq = load_u32(&v->seq);
-		if (seq & 1)
-			continue;	/* a command is rewriting the filter */
-		bool ok = (__atomic_load_n(&v->fast, __ATOMIC_RELAXED) & kVportPassAll) ||
-			  !(__atomic_load_n(&v->vlan, __ATOMIC_RELAXED) & filtered) ||
-			  ((__atomic_load_n(&v->vids[kind][vid / 64], __ATOMIC_RELAXED) >> (vid % 64)) & 1);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&v->seq, __ATOMIC_RELAXED) == seq)
-			return ok;
-	}
+	return vport_read(&fn->vport, [&](const VportFilter *v) {
+		return (__atomic_load_n(&v->fast, __ATOMIC_RELAXED) & kVportPassAll) ||
+		       !(__atomic_load_n(&v->vlan, __ATOMIC_RELAXED) & filtered) ||
+		       ((__atomic_load_n(&v->vids[kind][vid / 64], __ATOMIC_RELAXED) >> (vid % 64)) & 1);
+	});
 }
 
 void vport_set_vlans(Function *fn, u8 vlan, const u8 *maps)

@@ -99,24 +99,6 @@ uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t 
 	return exec(fn, in, &out);
 }
 
-prm::QueryQCounterOut query_q(Fn *fn)
-{
-	prm::CmdIn in;
-	set_op(&in, prm::kCmdQueryQCounter);
-	prm::QueryQCounterOut out;
-	EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
-	return out;
-}
-
-prm::QueryPortCountersOut query_port(Fn *fn)
-{
-	prm::CmdIn in;
-	set_op(&in, prm::kCmdQueryPortCounters);
-	prm::QueryPortCountersOut out;
-	EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
-	return out;
-}
-
 prm::QueryCqOut query_cq(Fn *fn, uint32_t cqn)
 {
 	prm::DestroyObjIn in = {};
@@ -125,15 +107,6 @@ prm::QueryCqOut query_cq(Fn *fn, uint32_t cqn)
 	in.obj_num.set(cqn);
 	EXPECT_TRUE(bus::cmd_exec(fn, &in, sizeof(in), &out, sizeof(out)));
 	EXPECT_EQ(out.hdr.status, prm::kStatOk);
-	return out;
-}
-
-prm::QueryBusCountersOut query_bus(Fn *fn)
-{
-	prm::CmdIn in;
-	set_op(&in, prm::kCmdQueryBusCounters);
-	prm::QueryBusCountersOut out;
-	EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
 	return out;
 }
 
@@ -593,16 +566,6 @@ uint8_t modify_link(Fn *fn, uint32_t mask, uint32_t admin, uint8_t an_disable, u
 uint8_t link_admin(Fn *fn, bool up)
 {
 	return modify_link(fn, prm::kLinkModifyAdmin, 0, 0, up ? 1 : 0);
-}
-
-prm::QueryPortLinkOut query_link(Fn *fn)
-{
-	prm::CmdIn in;
-	prm::QueryPortLinkOut out;
-
-	set_op(&in, prm::kCmdQueryPortLink);
-	EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
-	return out;
 }
 
 /* ---- fixture ---- */

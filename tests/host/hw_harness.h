@@ -76,21 +76,45 @@ void set_op(In *in, uint16_t op)
 	reinterpret_cast<prm::CmdIn *>(in)->opcode.set(op);
 }
 
+/* A query that takes only its opcode (prm::CmdIn); expects it to succeed. */
+template <typename Out>
+Out query(Fn *fn, uint16_t opcode)
+{
+	prm::CmdIn in;
+	Out out;
+
+	set_op(&in, opcode);
+	EXPECT_EQ(exec(fn, in, &out), prm::kStatOk);
+	return out;
+}
+
 prm::HcaCaps query_caps(Fn *fn);
 /* MODIFY_PORT_LINK: the fields modify_bitmask `mask` names (prm::ModifyPortLinkIn). */
 uint8_t modify_link(Fn *fn, uint32_t mask, uint32_t admin, uint8_t an_disable, uint8_t up);
 /* MODIFY_PORT_LINK admin_up: the cable is up once both ends are (SetUp brings both up). */
 uint8_t link_admin(Fn *fn, bool up);
-prm::QueryPortLinkOut query_link(Fn *fn);
+inline prm::QueryPortLinkOut query_link(Fn *fn)
+{
+	return query<prm::QueryPortLinkOut>(fn, prm::kCmdQueryPortLink);
+}
 uint8_t destroy(Fn *fn, uint16_t op, uint32_t num);
 uint8_t modify_queue(Fn *fn, uint16_t op, uint32_t num, uint8_t cur, uint8_t next);
 /* MODIFY_RQ cur -> next with modify_bitmask `mask` and vsd (prm::ModifyRqIn). */
 uint8_t modify_rq_ctx(Fn *fn, uint32_t rqn, uint8_t cur, uint8_t next, uint32_t mask, uint8_t vsd,
 		      uint8_t scatter_fcs = 0);
-prm::QueryQCounterOut query_q(Fn *fn);
-prm::QueryBusCountersOut query_bus(Fn *fn);
+inline prm::QueryQCounterOut query_q(Fn *fn)
+{
+	return query<prm::QueryQCounterOut>(fn, prm::kCmdQueryQCounter);
+}
+inline prm::QueryBusCountersOut query_bus(Fn *fn)
+{
+	return query<prm::QueryBusCountersOut>(fn, prm::kCmdQueryBusCounters);
+}
 /* QUERY_PORT_COUNTERS: the MAC's counters (prm::PortCounters). */
-prm::QueryPortCountersOut query_port(Fn *fn);
+inline prm::QueryPortCountersOut query_port(Fn *fn)
+{
+	return query<prm::QueryPortCountersOut>(fn, prm::kCmdQueryPortCounters);
+}
 /* QUERY_CQ of cqn (status, producer counter); expects the command to succeed. */
 prm::QueryCqOut query_cq(Fn *fn, uint32_t cqn);
 
