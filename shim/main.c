@@ -285,9 +285,9 @@ fail:
 
 /*
  * Refuse parameters whose queues cannot fit the machine: the core's bound
- * for one port (two channel sets, RX buffers for MTU 9000) times the ports,
+ * for one port (two channel sets, RX buffers for the largest MTU) times the ports,
  * against half of RAM. The queues are pinned kernel memory that every port
- * can claim at once (all up at MTU 9000, each in a channel switch); the
+ * can claim at once (all up at the largest MTU, each in a channel switch); the
  * other half is left to what the traffic needs besides the rings (skbs
  * queued in sockets and qdiscs, page_pool caches beyond the posted
  * buffers), the rest of the kernel and user space. A setting above it would

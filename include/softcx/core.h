@@ -22,7 +22,7 @@ struct scx_channel;
 
 #define SCX_MAX_CHANNELS 64
 #define SCX_MIN_MTU 68
-#define SCX_MAX_MTU 9000
+#define SCX_MAX_MTU 9978
 #define SCX_STAT_NAME_LEN 32	/* ETH_GSTRING_LEN */
 
 /*

@@ -42,7 +42,7 @@ constexpr u32 kUdpCsumOff = 6;
  * tag, FCS), as mlx5 counts it. */
 constexpr u32 kMinFrame = kEthHdrLen;
 constexpr u32 kHwMtuOverhead = kEthHdrLen + kVlanHdrLen + kFcsLen;
-constexpr u32 kMaxSwMtu = 9000;
+constexpr u32 kMaxSwMtu = 9978;
 constexpr u32 kMaxHwMtu = kMaxSwMtu + kHwMtuOverhead;
 static_assert(kHwMtuOverhead == 22);
 

@@ -54,7 +54,7 @@ Cov g_cov[kNrCov] = {
 	{ "received on RQ other than 0", true, 0 },
 };
 
-constexpr uint32_t kFrameMax = 9100;
+constexpr uint32_t kFrameMax = 10100;	/* max_hw_mtu + 31 and some */
 uint8_t g_frame[kFrameMax];
 uint8_t g_pattern[kFrameMax];
 
@@ -368,7 +368,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		uint8_t nb = in.u8();
 		s.nrq = 1 + nb % 4;
 		s.repost = !(nb & 0x80);
-		static const uint32_t bufs[8] = { 9216, 9216, 9216, 9216, 2048, 1536, 256, 64 };
+		static const uint32_t bufs[8] = { 10240, 10240, 10240, 10240, 2048, 1536, 256, 64 };
 		for (uint32_t r = 0; r < s.nrq; r++) {
 			uint8_t b = in.u8();
 			FZ_CHECK(s.rxcq[r].create(s.fn1, 6, 2 + r) == prm::kStatOk, "RX CQ");

@@ -315,7 +315,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		FZ_CHECK(t.sq.create(t.fn0, t.txcq.cqn, log_sq, sqfl & 3, mpw) == prm::kStatOk, "SQ");
 		FZ_CHECK(t.sq.modify(prm::kQueueRst, prm::kQueueRdy) == prm::kStatOk, "SQ RDY");
 		FZ_CHECK(t.rxcq.create(t.fn1, 8, 2) == prm::kStatOk, "RX CQ");
-		FZ_CHECK(t.rq.create(t.fn1, t.rxcq.cqn, 3, 9216) == prm::kStatOk, "RQ");
+		FZ_CHECK(t.rq.create(t.fn1, t.rxcq.cqn, 3, 10240) == prm::kStatOk, "RQ");
 		FZ_CHECK(t.rq.modify(prm::kQueueRst, prm::kQueueRdy) == prm::kStatOk, "RQ RDY");
 		t.rq.post(t.rq.size());
 		FZ_CHECK(rss_cmd(t.fn1, prm::kCmdCreateRss, 0, { t.rq.rqn }, kFields4, kMsKey, &t.rss) ==

@@ -391,7 +391,7 @@ struct Link {
 	Rq rq;
 	uint32_t rss = 0;
 	void setup(Fn *tx_fn, Fn *rx_fn, uint32_t log_sq = 6, uint32_t log_rq = 6,
-		   uint32_t log_cq = 8, uint32_t fields = kFields4, uint32_t rx_buf = 9216);
+		   uint32_t log_cq = 8, uint32_t fields = kFields4, uint32_t rx_buf = 10240);
 	/* Post one SEND of `frame` (one data segment, optional inline headers), ring the doorbell. */
 	void send(const Bytes &frame, uint32_t inline_sz = 0, uint8_t cs_flags = 0,
 		  bool ce = true);

@@ -347,6 +347,39 @@ TEST_F(Pair, JumboFramesNeedAJumboReceiver)
 }
 
 /*
+ * mlx5's largest MTU, 9978 (a hardware MTU of 10000): the longest frame
+ * the port carries arrives intact on every RQ kind (cyclic fragments,
+ * striding, SHAMPO), one byte more is refused by the sender.
+ */
+TEST_F(Pair, MaxMtuFrameOnEveryRqKind)
+{
+	struct {
+		const char *what;
+		bool striding, hw_gro;
+	} kinds[] = { { "cyclic", false, false }, { "striding", true, false }, { "shampo", true, true } };
+
+	for (const auto &k : kinds) {
+		SCOPED_TRACE(k.what);
+		Options o;
+		o.mtu = 9978;
+		o.rx_striding = k.striding;
+		o.rx_hw_gro = k.hw_gro;
+		build(o);
+		Bytes big = udp_frame(10000 - 42, 1000, 0x5a);
+		ASSERT_EQ(big.size(), 10000u);
+		const size_t before = rx(1).size();	/* the records outlive a rebuild */
+		ASSERT_EQ(send(0, big), 0);
+		poll(1);
+		ASSERT_EQ(rx(1).size(), before + 1);
+		expect_same(big, rx(1).back());
+		EXPECT_EQ(stat(1, "rx_packets"), 1u);
+		EXPECT_EQ(stat(1, "rx_oversize_pkts_buffer"), 0u);
+		EXPECT_EQ(send(0, udp_frame(10000 - 42 + 1)), -SCX_EMSGSIZE);
+		poll(0);
+	}
+}
+
+/*
  * The cyclic RQ's fragments (mlx5's legacy RQ layout): at MTU 9000 a WQE
  * is three 2 KiB fragments and a 4 KiB one, and a frame's skb holds only
  * those it filled; the rest go back to the pool from NAPI. Before, every
@@ -742,7 +775,7 @@ TEST_F(Pair, BadParamsAreRefused)
 {
 	scx_port_close(p[0].port);
 	auto chans = p[0].os_channels();
-	for (uint32_t mtu : {0u, 67u, 9001u}) {
+	for (uint32_t mtu : {0u, 67u, 9979u}) {
 		scx_port_params prm = params(mtu);
 		EXPECT_EQ(scx_port_open(p[0].port, &prm, chans.data()), -SCX_EINVAL) << mtu;
 	}

@@ -99,7 +99,7 @@ TEST(Footprint, EstimateBoundsTwoSetsAtTheLargestMtu)
 }
 
 /*
- * The shim's geometry at MTU 9000, two sets: a striding RQ posts 16 KiB of
+ * The shim's geometry at the largest MTU (9978), two sets: a striding RQ posts 16 KiB of
  * pages per packet of its 1024 (a cyclic RQ 10 KiB: four fragments).
  */
 TEST(Footprint, ShimDefaultsScaleWithChannels)

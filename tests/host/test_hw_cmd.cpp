@@ -67,7 +67,7 @@ TEST_P(HwCaps, MatchTheModel)
 	EXPECT_EQ(c.shampo, m == 7 ? 1 : 0);
 	EXPECT_EQ(c.lso, 1);
 	EXPECT_EQ(c.csum, 1);
-	EXPECT_EQ(c.max_hw_mtu.get(), 9000 + 22);
+	EXPECT_EQ(c.max_hw_mtu.get(), 9978 + 22);
 	EXPECT_EQ(c.log_max_sq_sz, 13);
 	EXPECT_EQ(c.log_max_rq_sz, 13);
 	EXPECT_EQ(c.log_max_cq_sz, 16);

@@ -439,7 +439,7 @@ TEST_F(HwDatapath, CyclicWqeScattersAFrameOverItsSegments)
 	Link l;
 	l.rq.log_segs = 2;
 	l.setup(fn0, fn1);
-	/* WQE 0 as post() wrote it: one 9216-byte segment, the others zero */
+	/* WQE 0 as post() wrote it: one 10240-byte segment, the others zero */
 	frames::Bytes f0 = tcp4(100);
 	l.send(f0);
 	auto rx = l.rxcq.poll_all();

@@ -226,7 +226,7 @@ TEST_F(HwTxErrors, LsoBadHeadersOrMss)
 	s.len = 10000;
 	w.segs.push_back(s);
 	expect_error(w, prm::kSyndLocalLengthErr, "mss 0");
-	w.mss = 9000;
+	w.mss = 10000 - 54 + 1;	/* headers 54: a segment one byte over max_hw_mtu */
 	expect_error(w, prm::kSyndLocalLengthErr, "segment above mtu");
 	w.mss = 1000;
 	w.inline_hdr.resize(50);	/* cut inside the TCP header */

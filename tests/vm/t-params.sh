@@ -5,7 +5,7 @@
 # Out-of-range module parameters make insmod fail, with a kernel log line
 # that names the parameter, and leave no module or port behind. Settings
 # whose queues cannot fit the machine's RAM (the core's estimate: two
-# channel sets per port, RX buffers for MTU 9000) are refused with the
+# channel sets per port, RX buffers for MTU 9978) are refused with the
 # figures; a large setting that fits loads.
 source "$(dirname "$0")/lib.sh"
 need_cmd insmod

@@ -3,7 +3,7 @@
 # vm-timeout: 200
 #
 # An skb longer than the device sends never reaches the SQ: pktgen with
-# pkt_size 10000 (linear skbs over the device's 9022-byte frame limit) and
+# pkt_size 10200 (linear skbs over the device's 10000-byte frame limit) and
 # 30000-byte pings from lo redirected to scx0 by tc mirred are dropped and
 # counted in tx_dropped (and ip -s link TX dropped), one rate-limited line
 # names the interface, and the queue never goes to error: no tx_cqe_err, no
@@ -18,7 +18,7 @@ mac1=$(dev_mac scx1 "$NS")
 
 d0=$(ethtool_stat scx0 tx_dropped)
 l0=$(link_stat scx0 tx_dropped)
-pktgen_setup scx0 200 "$IP1" "$mac1" 0 10000
+pktgen_setup scx0 200 "$IP1" "$mac1" 0 10200
 sent=$(pktgen_run scx0 60)
 assert_eq "pktgen packets handed to scx0" 200 "$sent"
 assert_eq "tx_dropped after 200 oversize skbs" $((d0 + 200)) "$(ethtool_stat scx0 tx_dropped)"
