@@ -106,6 +106,10 @@ constexpr Row kRows[] = {
 	OFF(VportMac, addr, 2),
 	Row{ "kCmdModifyNicVportContext", kCmdModifyNicVportContext, 0x755 },
 	SZ(QueryQCounterOut, 72), SZ(QueryBusCountersOut, 88),
+	Row{ "kCmdQueryModuleEeprom", kCmdQueryModuleEeprom, 0xa05 }, SZ(QueryModuleEepromIn, 16),
+	OFF(QueryModuleEepromIn, i2c_address, 8), OFF(QueryModuleEepromIn, size, 11),
+	OFF(QueryModuleEepromIn, offset, 12), SZ(QueryModuleEepromOut, 48),
+	OFF(QueryModuleEepromOut, module_status, 8), OFF(QueryModuleEepromOut, data, 16),
 	Row{ "kUarCqDoorbell", kUarCqDoorbell, 0x20 }, Row{ "kUarSqDoorbell", kUarSqDoorbell, 0x800 },
 	Row{ "kInitSegTimerH", kInitSegTimerH, 0x1000 }, Row{ "kInitSegTimerL", kInitSegTimerL, 0x1004 },
 };

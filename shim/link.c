@@ -9,6 +9,7 @@
 
 #include <linux/ethtool.h>
 #include <linux/netdevice.h>
+#include <linux/sfp.h>
 
 #include "softcx.h"
 
@@ -203,4 +204,59 @@ int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state
 		break;
 	}
 	return 0;
+}
+
+/*
+ * ethtool -m: the module at this end of the cable, read by the device
+ * (scx_port_module_read). ethtool's netlink request names the page;
+ * a request the module cannot answer fails with the core's reason.
+ */
+int scx_get_module_eeprom_by_page(struct net_device *dev,
+				  const struct ethtool_module_eeprom *req,
+				  struct netlink_ext_ack *extack)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	const char *why = NULL;
+	int n = scx_port_module_read(priv->port, req->i2c_address, req->page, req->bank,
+				     req->offset, req->length, req->data, &why);
+
+	/* the core's reason, a static string (NL_SET_ERR_MSG takes literals only) */
+	if (n < 0 && why && extack)
+		extack->_msg = why;
+	return n;
+}
+
+/*
+ * The ioctl interface (ethtool 6.1 takes it for a hex or raw dump that
+ * names no page, bank or i2c address) knows the module's
+ * type and a flat length: an SFF-8636 module whose memory is flat is its
+ * page 00h, 256 bytes. A CMIS module has no type there (mlx5e's ioctl
+ * path takes none either); ethtool's netlink request reads it.
+ */
+int scx_get_module_info(struct net_device *dev, struct ethtool_modinfo *info)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	const char *why;
+	u8 id[3];
+	int n = scx_port_module_read(priv->port, SCX_MODULE_I2C_ADDR, 0, 0, 0, sizeof(id), id, &why);
+
+	if (n < 0)
+		return n;
+	if (id[0] != SFF8024_ID_QSFP28_8636)
+		return -EOPNOTSUPP;
+	info->type = ETH_MODULE_SFF_8636;
+	info->eeprom_len = id[2] & BIT(2) ? ETH_MODULE_SFF_8636_LEN : ETH_MODULE_SFF_8636_MAX_LEN;
+	return 0;
+}
+
+int scx_get_module_eeprom(struct net_device *dev, struct ethtool_eeprom *ee, u8 *data)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	const char *why;
+	int n;
+
+	/* the kernel keeps the request within get_module_info's length */
+	n = scx_port_module_read(priv->port, SCX_MODULE_I2C_ADDR, 0, 0, ee->offset, ee->len, data,
+				 &why);
+	return n < 0 ? n : 0;
 }

@@ -215,6 +215,11 @@ extern const struct ethtool_ops scx_ethtool_ops;
 /* link.c: the link's settings (ethtool) and the carrier of both ends */
 void scx_link_sync(struct scx_priv *priv);
 int scx_get_link_ksettings(struct net_device *dev, struct ethtool_link_ksettings *ks);
+int scx_get_module_eeprom_by_page(struct net_device *dev,
+				  const struct ethtool_module_eeprom *req,
+				  struct netlink_ext_ack *extack);
+int scx_get_module_info(struct net_device *dev, struct ethtool_modinfo *info);
+int scx_get_module_eeprom(struct net_device *dev, struct ethtool_eeprom *ee, u8 *data);
 int scx_set_link_ksettings(struct net_device *dev, const struct ethtool_link_ksettings *ks);
 int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state_info *info);
 

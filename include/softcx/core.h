@@ -424,6 +424,19 @@ int scx_port_link_get(struct scx_port *p, struct scx_link *l);
  */
 int scx_port_link_set(struct scx_port *p, uint32_t admin, int autoneg, const char **why);
 /*
+ * The memory of the module at the port's end of its cable, as ethtool's
+ * module EEPROM request names it: @len bytes from @offset (0..255) of what
+ * I2C address @i2c_address shows with @page and @bank selected (bytes
+ * 0..127: the lower page; 128..255: the selected upper page). Returns @len,
+ * or a negative errno; -EINVAL with @why for a request the module cannot
+ * answer (a read past byte 255, an address it does not answer at, a page
+ * or bank it does not have: the emulated cables keep page 00h only).
+ * Sleeps (commands).
+ */
+#define SCX_MODULE_I2C_ADDR	0x50
+int scx_port_module_read(struct scx_port *p, uint8_t i2c_address, uint8_t page, uint8_t bank,
+			 uint32_t offset, uint32_t len, uint8_t *data, const char **why);
+/*
  * The port's RX address filter (ndo_set_rx_mode): frames to broadcast, to
  * the n_uc unicast addresses at uc (6 bytes each, the port's own first), to
  * the n_mc multicast ones at mc, or that a promiscuous mode covers

@@ -446,6 +446,42 @@ extern "C" int scx_port_link_set(scx_port *p, uint32_t admin, int autoneg, const
 	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPortLink, &in, &out);
 }
 
+extern "C" int scx_port_module_read(scx_port *p, uint8_t i2c_address, uint8_t page, uint8_t bank,
+				    uint32_t offset, uint32_t len, uint8_t *data, const char **why)
+{
+	static_assert(SCX_MODULE_I2C_ADDR == prm::kModuleI2cAddr);
+	if (!len || offset > 255 || len > 256 - offset) {
+		*why = "offset and length must stay within the 256 bytes of a page";
+		return -SCX_EINVAL;
+	}
+	for (uint32_t done = 0; done < len;) {
+		prm::QueryModuleEepromIn in = {};
+		prm::QueryModuleEepromOut out = {};
+		uint32_t n = len - done < prm::kModuleReadMax ? len - done : prm::kModuleReadMax;
+
+		in.hdr.opcode.set(prm::kCmdQueryModuleEeprom);
+		in.i2c_address = i2c_address;
+		in.page = page;
+		in.bank = bank;
+		in.size = (u8)n;
+		in.offset.set((u16)(offset + done));
+		int err = cmd_exec(p->fn, p->os_port, &in, sizeof(in), &out, sizeof(out));
+		if (err)
+			return err;
+		if (out.module_status == prm::kModuleNoAnswer) {
+			*why = "the module does not answer at that I2C address";
+			return -SCX_EINVAL;
+		}
+		if (out.module_status != prm::kModuleOk) {
+			*why = "the module keeps page 00h of bank 0 only (flat memory)";
+			return -SCX_EINVAL;
+		}
+		__builtin_memcpy(data + done, out.data, n);
+		done += n;
+	}
+	return (int)len;
+}
+
 extern "C" int scx_port_set_rx_filter(scx_port *p, uint32_t promisc, const uint8_t *uc,
 				      uint32_t n_uc, const uint8_t *mc, uint32_t n_mc)
 {

@@ -843,6 +843,14 @@ CmdStatus query_port_link(CmdEnv &e)
 	return prm::kStatOk;
 }
 
+CmdStatus query_module_eeprom(CmdEnv &e)
+{
+	const char *why = module_read(e.fn, inbox<prm::QueryModuleEepromIn>(e),
+				      outbox<prm::QueryModuleEepromOut>(e));
+
+	return why ? reject(e, prm::kStatBadParam, why, "module") : prm::kStatOk;
+}
+
 CmdStatus modify_port_link(CmdEnv &e)
 {
 	const char *why = link_modify(e.fn, inbox<prm::ModifyPortLinkIn>(e));
@@ -938,6 +946,8 @@ constexpr CmdDesc kCmds[] = {
 	  query_port_link },
 	{ prm::kCmdModifyPortLink, sizeof(prm::ModifyPortLinkIn), sizeof(prm::CmdOut),
 	  modify_port_link },
+	{ prm::kCmdQueryModuleEeprom, sizeof(prm::QueryModuleEepromIn),
+	  sizeof(prm::QueryModuleEepromOut), query_module_eeprom },
 	{ prm::kCmdModifyNicVportContext, sizeof(prm::ModifyNicVportIn), sizeof(prm::CmdOut),
 	  modify_nic_vport },
 };

@@ -19,6 +19,14 @@ void link_query(Function *fn, prm::QueryPortLinkOut *out);
 const char *link_modify(Function *fn, const prm::ModifyPortLinkIn &in);
 
 /*
+ * QUERY_MODULE_EEPROM of the module at fn's end of its cable (hw/module.cpp):
+ * null when the device reached the module (out->module_status says whether
+ * it answered, out->data holds the bytes if so), else why it was refused.
+ */
+const char *module_read(Function *fn, const prm::QueryModuleEepromIn &in,
+			prm::QueryModuleEepromOut *out);
+
+/*
  * What happens to the frames a function sends (Function::wire, one load
  * on the TX path): kWireUp, its cable's link is up; kWireLocalLb, its
  * unicast local loopback is on (prm::kVportSelectLocalLb). Only kWireUp

@@ -36,6 +36,7 @@ enum CmdOpcode : u16 {
 	kCmdModifyPort = 0xa02,		/* the MAC's settings: mlx5's PCMR register */
 	kCmdQueryPortLink = 0xa03,	/* link modes and state: mlx5's PTYS, PAOS, PDDR */
 	kCmdModifyPortLink = 0xa04,	/* admin state, modes, autoneg: PAOS, PTYS */
+	kCmdQueryModuleEeprom = 0xa05,	/* the cable module's memory: mlx5's MCIA register */
 };
 
 enum CmdStatus : u8 {
@@ -463,6 +464,45 @@ struct ModifyPortLinkIn {
 };
 
 /*
+ * QUERY_MODULE_EEPROM: size bytes (1..kModuleReadMax) of the memory of the
+ * port's cable module, from offset (0..255) of the 256 bytes that I2C
+ * address i2c_address shows with page and bank selected: bytes 0..127 are
+ * the lower page (the same whatever is selected), 128..255 the selected
+ * upper page. The read may not cross byte 255 (kStatBadParam). The
+ * command succeeds when the device reached the module; module_status says
+ * whether the module answered (ModuleStatus), and data holds the bytes
+ * when it did. Each cable of the emulation is a passive copper one (a
+ * direct-attach cable, 1 m) whose modules keep only page 00h (flat
+ * memory): SFF-8636 (QSFP28 100G, QSFP56 200G) or CMIS (QSFP112 400G),
+ * after the fastest link the model runs.
+ */
+constexpr u32 kModuleReadMax = 32;
+constexpr u8 kModuleI2cAddr = 0x50;	/* the module's memory (A0h in 8-bit form) */
+enum ModuleStatus : u8 {
+	kModuleOk = 0,
+	kModuleNoAnswer = 1,	/* nothing at that I2C address */
+	kModuleNoPage = 2,	/* a page or bank the module does not have */
+};
+/* SFF-8024 identifiers the emulated modules report (byte 0). */
+constexpr u8 kModuleIdQsfp28 = 0x11;	/* QSFP28 or later, SFF-8636 */
+constexpr u8 kModuleIdQsfpCmis = 0x1e;	/* QSFP+ or later with CMIS */
+struct QueryModuleEepromIn {
+	CmdIn hdr;
+	u8 i2c_address;
+	u8 page;
+	u8 bank;
+	u8 size;
+	be16 offset;
+	u8 rsvd[2];
+};
+struct QueryModuleEepromOut {
+	CmdOut hdr;
+	u8 module_status;	/* ModuleStatus */
+	u8 rsvd[7];
+	u8 data[kModuleReadMax];
+};
+
+/*
  * MODIFY_NIC_VPORT_CONTEXT: the destination MACs the function's RX takes,
  * matched after the flow table's entries (a frame an entry steers or drops
  * never reaches it) and before RSS. A frame passes when its destination is
@@ -827,6 +867,11 @@ static_assert(__builtin_offsetof(QueryPortLinkOut, proto_cap) == 8);
 static_assert(__builtin_offsetof(QueryPortLinkOut, proto_partner) == 20);
 static_assert(__builtin_offsetof(QueryPortLinkOut, admin_up) == 24);
 static_assert(__builtin_offsetof(QueryPortLinkOut, connector) == 28);
+static_assert(sizeof(QueryModuleEepromIn) == 16);
+static_assert(__builtin_offsetof(QueryModuleEepromIn, i2c_address) == 8);
+static_assert(__builtin_offsetof(QueryModuleEepromIn, offset) == 12);
+static_assert(sizeof(QueryModuleEepromOut) == 48);
+static_assert(__builtin_offsetof(QueryModuleEepromOut, data) == 16);
 static_assert(sizeof(ModifyPortLinkIn) == 24);
 static_assert(__builtin_offsetof(ModifyPortLinkIn, modify_bitmask) == 8);
 static_assert(__builtin_offsetof(ModifyPortLinkIn, proto_admin) == 12);

@@ -865,7 +865,8 @@ void op_misc(State &s, Input &in, uint32_t f)
 			    prm::kCmdQueryBusCounters, prm::kCmdQueryPortCounters,
 			    prm::kCmdModifyPort, prm::kCmdQueryPortLink,
 			    prm::kCmdModifyPortLink, prm::kCmdSetFlowTableEntry,
-			    prm::kCmdDeleteFlowTableEntry, prm::kCmdModifyNicVportContext })
+			    prm::kCmdDeleteFlowTableEntry, prm::kCmdModifyNicVportContext,
+			    prm::kCmdQueryModuleEeprom })
 		known |= k == opc;
 	if (!known) {
 		expect(st, prm::kStatBadOp, "unknown opcode");

@@ -545,6 +545,45 @@ TEST_F(Pair, LinkSettingsThroughTheCore)
 }
 
 /*
+ * ethtool -m: the core reads the module in the device's 32-byte pieces;
+ * what the module cannot answer is -EINVAL with the reason, and nothing
+ * is asked of the device for a read past the page.
+ */
+TEST_F(Pair, ModuleMemoryThroughTheCore)
+{
+	uint8_t page[256] = {}, again[256] = {};
+	const char *why = nullptr;
+
+	ASSERT_EQ(scx_port_module_read(p[0].port, SCX_MODULE_I2C_ADDR, 0, 0, 0, 256, page, &why), 256);
+	EXPECT_EQ(page[0], 0x1e) << "cx7: a CMIS module";
+	EXPECT_EQ(0, memcmp(page + 129, "SOFTCX          ", 16));
+	ASSERT_EQ(scx_port_module_read(p[1].port, SCX_MODULE_I2C_ADDR, 0, 0, 0, 256, again, &why), 256);
+	EXPECT_EQ(0, memcmp(page, again, 256)) << "the other end of the same cable";
+	/* a piece across the 32-byte boundaries and the half page */
+	ASSERT_EQ(scx_port_module_read(p[0].port, SCX_MODULE_I2C_ADDR, 0, 0, 100, 60, again, &why), 60);
+	EXPECT_EQ(0, memcmp(page + 100, again, 60));
+
+	const struct {
+		uint8_t addr, page, bank;
+		uint32_t off, len;
+		const char *why;
+	} bad[] = {
+		{ SCX_MODULE_I2C_ADDR, 0, 0, 200, 57, "within the 256 bytes" },
+		{ SCX_MODULE_I2C_ADDR, 0, 0, 0, 0, "within the 256 bytes" },
+		{ 0x51, 0, 0, 0, 128, "does not answer" },
+		{ SCX_MODULE_I2C_ADDR, 3, 0, 128, 128, "page 00h of bank 0 only" },
+		{ SCX_MODULE_I2C_ADDR, 0, 1, 128, 128, "page 00h of bank 0 only" },
+	};
+	for (const auto &b : bad) {
+		why = nullptr;
+		EXPECT_EQ(scx_port_module_read(p[0].port, b.addr, b.page, b.bank, b.off, b.len, again, &why),
+			  -SCX_EINVAL);
+		ASSERT_NE(why, nullptr);
+		EXPECT_NE(std::string(why).find(b.why), std::string::npos) << why;
+	}
+}
+
+/*
  * The port's local loopback (the self-test's): a frame to its own address
  * comes back to its own RX, link or no link, unseen by the MAC.
  */
