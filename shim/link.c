@@ -227,25 +227,26 @@ int scx_get_module_eeprom_by_page(struct net_device *dev,
 }
 
 /*
- * The ioctl interface (ethtool 6.1 takes it for a hex or raw dump that
- * names no page, bank or i2c address) knows the module's
- * type and a flat length: an SFF-8636 module whose memory is flat is its
- * page 00h, 256 bytes. A CMIS module has no type there (mlx5e's ioctl
- * path takes none either); ethtool's netlink request reads it.
+ * The ioctl interface (ethtool 6.1 takes it for a hex or raw dump that names
+ * no page, bank or i2c address) knows a module's type and one flat length.
+ * An SFF-8636 module gives its page 00h there, 256 bytes: the core reads no
+ * further, and our modules keep no upper pages. A CMIS module has no type
+ * there (mlx5e's ioctl path takes none either); ethtool's netlink request
+ * reads it.
  */
 int scx_get_module_info(struct net_device *dev, struct ethtool_modinfo *info)
 {
 	struct scx_priv *priv = netdev_priv(dev);
 	const char *why;
-	u8 id[3];
-	int n = scx_port_module_read(priv->port, SCX_MODULE_I2C_ADDR, 0, 0, 0, sizeof(id), id, &why);
+	u8 id;
+	int n = scx_port_module_read(priv->port, SCX_MODULE_I2C_ADDR, 0, 0, 0, 1, &id, &why);
 
 	if (n < 0)
 		return n;
-	if (id[0] != SFF8024_ID_QSFP28_8636)
+	if (id != SFF8024_ID_QSFP28_8636)
 		return -EOPNOTSUPP;
 	info->type = ETH_MODULE_SFF_8636;
-	info->eeprom_len = id[2] & BIT(2) ? ETH_MODULE_SFF_8636_LEN : ETH_MODULE_SFF_8636_MAX_LEN;
+	info->eeprom_len = ETH_MODULE_SFF_8636_LEN;
 	return 0;
 }
 
