@@ -103,6 +103,44 @@ static u32 scx_link_of_speed(u32 speed)
 	return protos;
 }
 
+/*
+ * FEC: each device mode as ethtool names it (both RS codes are ethtool's
+ * RS) and the link mode bit that lists it in ethtool's supported and
+ * advertised FEC modes.
+ */
+static const struct {
+	u16 dev;
+	u32 fec;
+	u8 mode;
+} scx_fec_modes[] = {
+	{ SCX_FEC_NONE, ETHTOOL_FEC_OFF, ETHTOOL_LINK_MODE_FEC_NONE_BIT },
+	{ SCX_FEC_FIRECODE, ETHTOOL_FEC_BASER, ETHTOOL_LINK_MODE_FEC_BASER_BIT },
+	{ SCX_FEC_RS_528, ETHTOOL_FEC_RS, ETHTOOL_LINK_MODE_FEC_RS_BIT },
+	{ SCX_FEC_RS_544, ETHTOOL_FEC_RS, ETHTOOL_LINK_MODE_FEC_RS_BIT },
+	{ SCX_FEC_LLRS, ETHTOOL_FEC_LLRS, ETHTOOL_LINK_MODE_FEC_LLRS_BIT },
+};
+
+static void scx_fec_to_modes(u16 fec, unsigned long *modes)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(scx_fec_modes); i++)
+		if (fec & scx_fec_modes[i].dev)
+			__set_bit(scx_fec_modes[i].mode, modes);
+}
+
+/* ethtool's FEC bits for device modes; 0, auto, as ethtool's AUTO. */
+static u32 scx_fec_to_ethtool(u16 fec)
+{
+	unsigned int i;
+	u32 out = 0;
+
+	for (i = 0; i < ARRAY_SIZE(scx_fec_modes); i++)
+		if (fec & scx_fec_modes[i].dev)
+			out |= scx_fec_modes[i].fec;
+	return out ? out : ETHTOOL_FEC_AUTO;
+}
+
 static void scx_link_carrier(struct net_device *dev)
 {
 	struct scx_priv *priv = netdev_priv(dev);
@@ -141,6 +179,8 @@ int scx_get_link_ksettings(struct net_device *dev, struct ethtool_link_ksettings
 		ethtool_link_ksettings_add_link_mode(ks, advertising, Autoneg);
 	if (l.partner)
 		ethtool_link_ksettings_add_link_mode(ks, lp_advertising, Autoneg);
+	scx_fec_to_modes(l.fec_cap, ks->link_modes.supported);
+	scx_fec_to_modes(l.fec_oper, ks->link_modes.advertising);
 	ks->base.autoneg = l.autoneg ? AUTONEG_ENABLE : AUTONEG_DISABLE;
 	ks->base.port = PORT_DA;
 	if (l.up) {
@@ -191,6 +231,18 @@ int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state
 
 	if (scx_port_link_get(priv->port, &l) || l.down_reason == SCX_LINK_DOWN_NONE)
 		return -ENODATA;
+	info->link_ext_state = ETHTOOL_LINK_EXT_STATE_LINK_LOGICAL_MISMATCH;
+	switch (l.down_reason) {
+	case SCX_LINK_DOWN_FEC_NONE_NO_LOCK:
+		info->link_logical_mismatch = ETHTOOL_LINK_EXT_SUBSTATE_LLM_PCS_DID_NOT_ACQUIRE_BLOCK_LOCK;
+		return 0;
+	case SCX_LINK_DOWN_FC_NOT_LOCKED:
+		info->link_logical_mismatch = ETHTOOL_LINK_EXT_SUBSTATE_LLM_FC_FEC_IS_NOT_LOCKED;
+		return 0;
+	case SCX_LINK_DOWN_RS_NOT_LOCKED:
+		info->link_logical_mismatch = ETHTOOL_LINK_EXT_SUBSTATE_LLM_RS_FEC_IS_NOT_LOCKED;
+		return 0;
+	}
 	info->link_ext_state = ETHTOOL_LINK_EXT_STATE_AUTONEG;
 	switch (l.down_reason) {
 	case SCX_LINK_DOWN_NO_PARTNER:
@@ -204,6 +256,67 @@ int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state
 		break;
 	}
 	return 0;
+}
+
+/*
+ * ethtool --show-fec: the policy and the FEC running, as mlx5 reports
+ * them: auto for the auto policy, and for the active FEC while the link
+ * is down.
+ */
+int scx_get_fecparam(struct net_device *dev, struct ethtool_fecparam *fp)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_link l;
+	int err = scx_port_link_get(priv->port, &l);
+
+	if (err)
+		return err;
+	fp->fec = scx_fec_to_ethtool(l.fec_admin);
+	fp->active_fec = scx_fec_to_ethtool(l.fec_oper);
+	return 0;
+}
+
+/*
+ * ethtool --set-fec: one mode (mlx5 takes no more). RS asks for the RS
+ * code of each speed, RS(528,514) on 25G lanes and RS(544,514) on PAM4
+ * ones; a speed that cannot run the mode runs its default. The carriers
+ * follow the link: it is down while the two ends' FEC differ.
+ */
+int scx_set_fecparam(struct net_device *dev, struct ethtool_fecparam *fp)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	const char *why = NULL;
+	u16 policy = 0;
+	int err;
+
+	if (hweight32(fp->fec) != 1) {
+		netdev_err(dev, "fec: give one encoding\n");
+		return -EOPNOTSUPP;
+	}
+	switch (fp->fec) {
+	case ETHTOOL_FEC_AUTO:
+		break;
+	case ETHTOOL_FEC_OFF:
+		policy = SCX_FEC_NONE;
+		break;
+	case ETHTOOL_FEC_BASER:
+		policy = SCX_FEC_FIRECODE;
+		break;
+	case ETHTOOL_FEC_RS:
+		policy = SCX_FEC_RS_528 | SCX_FEC_RS_544;
+		break;
+	case ETHTOOL_FEC_LLRS:
+		policy = SCX_FEC_LLRS;
+		break;
+	default:
+		return -EOPNOTSUPP;
+	}
+	err = scx_port_fec_set(priv->port, policy, &why);
+	if (err && why)
+		netdev_err(dev, "fec: %s\n", why);
+	if (!err)
+		scx_link_sync(priv);
+	return err;
 }
 
 /*

@@ -222,6 +222,8 @@ int scx_get_module_info(struct net_device *dev, struct ethtool_modinfo *info);
 int scx_get_module_eeprom(struct net_device *dev, struct ethtool_eeprom *ee, u8 *data);
 int scx_set_link_ksettings(struct net_device *dev, const struct ethtool_link_ksettings *ks);
 int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state_info *info);
+int scx_get_fecparam(struct net_device *dev, struct ethtool_fecparam *fp);
+int scx_set_fecparam(struct net_device *dev, struct ethtool_fecparam *fp);
 
 /* selftest.c: ethtool -t */
 int scx_self_test_count(void);

@@ -403,6 +403,24 @@ enum scx_link_down {
 	SCX_LINK_DOWN_NO_PARTNER = 1,	/* autoneg: nothing answers */
 	SCX_LINK_DOWN_NO_PARTNER_FORCED = 2,	/* autoneg off: no partner at this speed */
 	SCX_LINK_DOWN_NO_COMMON = 3,	/* autoneg at both ends, no protocol in common */
+	/* the ends run different FEC at their common speed; this one runs: */
+	SCX_LINK_DOWN_FEC_NONE_NO_LOCK = 4,	/* none: no block lock */
+	SCX_LINK_DOWN_FC_NOT_LOCKED = 5,	/* BASE-R FEC, not locked */
+	SCX_LINK_DOWN_RS_NOT_LOCKED = 6,	/* RS FEC, not locked */
+};
+/*
+ * Forward error correction modes (scx_link.fec_*), bits as the device
+ * numbers them. A port's policy is 0 (auto: each speed's default, RS for
+ * 25G lanes and PAM4 lanes, none below) or modes of which each speed runs
+ * the first it can, else its default. The link comes up only when both
+ * ends run the same FEC.
+ */
+enum scx_fec {
+	SCX_FEC_NONE = 1 << 0,
+	SCX_FEC_FIRECODE = 1 << 1,	/* BASE-R */
+	SCX_FEC_RS_528 = 1 << 2,	/* RS(528,514): 25G lanes */
+	SCX_FEC_RS_544 = 1 << 7,	/* RS(544,514): 50G and 100G PAM4 lanes */
+	SCX_FEC_LLRS = 1 << 9,		/* RS(272,257+1): 50G lanes */
 };
 struct scx_link {
 	uint32_t cap;		/* supported */
@@ -413,6 +431,9 @@ struct scx_link {
 	uint8_t up;
 	uint8_t autoneg;
 	uint8_t down_reason;	/* enum scx_link_down */
+	uint16_t fec_cap;	/* SCX_FEC_* some supported speed runs */
+	uint16_t fec_admin;	/* the policy: 0 (auto) or SCX_FEC_* */
+	uint16_t fec_oper;	/* the FEC running, one SCX_FEC_*; 0 while down */
 };
 /* Mb/s of protocol bit @bit, 0 if no protocol has it. */
 uint32_t scx_link_proto_mbps(uint32_t bit);
@@ -423,6 +444,13 @@ int scx_port_link_get(struct scx_port *p, struct scx_link *l);
  * bit is left or, autoneg off, they are of more than one speed.
  */
 int scx_port_link_set(struct scx_port *p, uint32_t admin, int autoneg, const char **why);
+/*
+ * The FEC policy: 0 (auto) or SCX_FEC_* modes. -EINVAL for a bit that is
+ * no mode, -EOPNOTSUPP when no speed of the port runs any of them (@why
+ * says which); nothing sent then. The cable's link is taken again: it
+ * goes down while the ends' FEC differ.
+ */
+int scx_port_fec_set(struct scx_port *p, uint16_t policy, const char **why);
 /*
  * The memory of the module at the port's end of its cable, as ethtool's
  * module EEPROM request names it: @len bytes from @offset (0..255) of what

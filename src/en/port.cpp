@@ -391,7 +391,13 @@ static_assert((int)SCX_LINK_1000BASE_X == prm::kLinkProto1000BaseX &&
 static_assert((int)SCX_LINK_DOWN_NONE == prm::kLinkDownNone &&
 	      (int)SCX_LINK_DOWN_NO_PARTNER == prm::kLinkDownNoPartner &&
 	      (int)SCX_LINK_DOWN_NO_PARTNER_FORCED == prm::kLinkDownNoPartnerForced &&
-	      (int)SCX_LINK_DOWN_NO_COMMON == prm::kLinkDownNoCommon);
+	      (int)SCX_LINK_DOWN_NO_COMMON == prm::kLinkDownNoCommon &&
+	      (int)SCX_LINK_DOWN_FEC_NONE_NO_LOCK == prm::kLinkDownFecNoneNoLock &&
+	      (int)SCX_LINK_DOWN_FC_NOT_LOCKED == prm::kLinkDownFcNotLocked &&
+	      (int)SCX_LINK_DOWN_RS_NOT_LOCKED == prm::kLinkDownRsNotLocked);
+static_assert((int)SCX_FEC_NONE == prm::kFecNone && (int)SCX_FEC_FIRECODE == prm::kFecFirecode &&
+	      (int)SCX_FEC_RS_528 == prm::kFecRs528 && (int)SCX_FEC_RS_544 == prm::kFecRs544 &&
+	      (int)SCX_FEC_LLRS == prm::kFecLlrs);
 
 extern "C" uint32_t scx_link_proto_mbps(uint32_t bit)
 {
@@ -416,6 +422,9 @@ extern "C" int scx_port_link_get(scx_port *p, scx_link *l)
 	l->up = out.oper_up;
 	l->autoneg = !out.an_disable;
 	l->down_reason = out.down_reason;
+	l->fec_cap = out.fec_cap.get();
+	l->fec_admin = out.fec_admin.get();
+	l->fec_oper = out.fec_oper.get();
 	return 0;
 }
 
@@ -443,6 +452,32 @@ extern "C" int scx_port_link_set(scx_port *p, uint32_t admin, int autoneg, const
 	in.modify_bitmask.set(prm::kLinkModifyProto | prm::kLinkModifyAutoneg);
 	in.proto_admin.set(admin);
 	in.an_disable = autoneg ? 0 : 1;
+	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPortLink, &in, &out);
+}
+
+extern "C" int scx_port_fec_set(scx_port *p, uint16_t policy, const char **why)
+{
+	scx_link cur;
+	int err;
+
+	if (policy & ~prm::kFecModes) {
+		*why = "not a FEC mode";
+		return -SCX_EINVAL;
+	}
+	err = scx_port_link_get(p, &cur);
+	if (err)
+		return err;
+	if (policy && !(policy & cur.fec_cap)) {
+		*why = "no speed of the port runs that FEC mode";
+		return -SCX_EOPNOTSUPP;
+	}
+	if (policy == cur.fec_admin)
+		return 0;
+
+	prm::ModifyPortLinkIn in = {};
+	prm::CmdOut out = {};
+	in.modify_bitmask.set(prm::kLinkModifyFec);
+	in.fec_admin.set(policy);
 	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPortLink, &in, &out);
 }
 

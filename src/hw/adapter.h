@@ -340,6 +340,8 @@ struct Link {
 	u8 admin_up;		/* the driver's admin state (mlx5's PAOS) */
 	u8 an_disable;		/* autoneg off */
 	u8 down_reason;		/* prm::LinkDown */
+	u16 fec_admin;		/* prm::FecMode policy, 0 for auto */
+	u16 fec_oper;		/* the FEC running, one bit; 0 while down */
 };
 
 /*

@@ -417,12 +417,64 @@ constexpr u32 link_protos_one_speed(u32 mask)
 	return mbps;
 }
 
+/*
+ * Forward error correction, bits as mlx5's PPLM register numbers the
+ * modes. Each protocol runs some of them (link_proto_fec_cap), one at a
+ * time; a port's FEC policy (QueryPortLinkOut.fec_admin) is 0, auto: each
+ * protocol's default (link_proto_fec_default), or modes of which the
+ * running protocol takes the lowest it can run, else its default. The
+ * two ends of a cable must run the same FEC for the link to come up.
+ */
+enum FecMode : u16 {
+	kFecNone = 1u << 0,	/* no FEC */
+	kFecFirecode = 1u << 1,	/* BASE-R FEC (Clause 74) */
+	kFecRs528 = 1u << 2,	/* RS(528,514) (Clauses 91, 108): 25G NRZ lanes */
+	kFecRs544 = 1u << 7,	/* RS(544,514) (Clauses 119, 134): 50G and 100G PAM4 lanes */
+	kFecLlrs = 1u << 9,	/* low-latency RS(272,257+1): 50G lanes */
+};
+constexpr u16 kFecModes = kFecNone | kFecFirecode | kFecRs528 | kFecRs544 | kFecLlrs;
+
+/* The FEC modes a protocol runs. */
+constexpr u16 link_proto_fec_cap(u32 bit)
+{
+	switch (bit) {
+	case kLinkProto1000BaseX: return kFecNone;
+	case kLinkProto10GBaseR: case kLinkProto40GBaseR4: return kFecNone | kFecFirecode;
+	case kLinkProto25GBaseR: case kLinkProto50GBaseR2: return kFecNone | kFecFirecode | kFecRs528;
+	case kLinkProto100GBaseR4: return kFecNone | kFecRs528;
+	case kLinkProto50GBaseR: case kLinkProto100GBaseR2: return kFecRs544 | kFecLlrs;
+	case kLinkProto200GBaseR4: case kLinkProto100GBaseR: case kLinkProto200GBaseR2:
+	case kLinkProto400GBaseR4: return kFecRs544;
+	default: return 0;
+	}
+}
+
+/* The FEC a protocol runs under the auto policy. */
+constexpr u16 link_proto_fec_default(u32 bit)
+{
+	const u16 cap = link_proto_fec_cap(bit);
+
+	return cap & kFecRs544 ? kFecRs544 : cap & kFecRs528 ? kFecRs528 : cap ? kFecNone : 0;
+}
+
+/* The FEC protocol bit runs under policy admin (FecMode bits, 0 for auto). */
+constexpr u16 link_proto_fec(u32 bit, u16 admin)
+{
+	const u16 take = admin & link_proto_fec_cap(bit);
+
+	return take ? (u16)(take & -take) : link_proto_fec_default(bit);
+}
+
 /* Why a link is down (QueryPortLinkOut.down_reason), as ethtool's extended link states. */
 enum LinkDown : u8 {
 	kLinkDownNone = 0,		/* up, or this port is administratively down */
 	kLinkDownNoPartner = 1,		/* autoneg on; nothing answers (the peer is down) */
 	kLinkDownNoPartnerForced = 2,	/* autoneg off; no partner at the forced speed */
 	kLinkDownNoCommon = 3,		/* autoneg at both ends, no protocol in common */
+	/* the two ends run different FEC at their common speed; this end runs: */
+	kLinkDownFecNoneNoLock = 4,	/* none: its PCS finds no block lock */
+	kLinkDownFcNotLocked = 5,	/* BASE-R FEC, which does not lock */
+	kLinkDownRsNotLocked = 6,	/* an RS FEC, which does not lock */
 };
 
 enum LinkConnector : u8 {
@@ -441,6 +493,10 @@ struct QueryPortLinkOut {
 	u8 down_reason;		/* LinkDown */
 	u8 connector;		/* LinkConnector */
 	u8 rsvd[3];
+	be16 fec_cap;		/* FecMode: what the port's protocols run, together */
+	be16 fec_admin;		/* the policy: 0 (auto) or FecMode bits */
+	be16 fec_oper;		/* the FEC the link runs, one bit; 0 while down */
+	u8 rsvd2[2];
 };
 
 /*
@@ -454,13 +510,19 @@ struct QueryPortLinkOut {
 constexpr u32 kLinkModifyAdmin = 1u << 0;
 constexpr u32 kLinkModifyProto = 1u << 1;
 constexpr u32 kLinkModifyAutoneg = 1u << 2;
+/*
+ * fec_admin: 0 (auto) or FecMode bits, at least one of which some
+ * protocol of the port runs (else kStatBadParam).
+ */
+constexpr u32 kLinkModifyFec = 1u << 3;
 struct ModifyPortLinkIn {
 	CmdIn hdr;
 	be32 modify_bitmask;	/* kLinkModify* */
 	be32 proto_admin;
 	u8 admin_up;
 	u8 an_disable;
-	u8 rsvd[6];
+	be16 fec_admin;
+	u8 rsvd[4];
 };
 
 /*
@@ -862,7 +924,9 @@ static_assert(__builtin_offsetof(ModifyRqIn, rsvd) == 22);
 static_assert(sizeof(ModifyPortIn) == 16);
 static_assert(__builtin_offsetof(ModifyPortIn, modify_bitmask) == 8);
 static_assert(__builtin_offsetof(ModifyPortIn, fcs_chk) == 12);
-static_assert(sizeof(QueryPortLinkOut) == 32);
+static_assert(sizeof(QueryPortLinkOut) == 40);
+static_assert(__builtin_offsetof(QueryPortLinkOut, fec_cap) == 32);
+static_assert(__builtin_offsetof(QueryPortLinkOut, fec_oper) == 36);
 static_assert(__builtin_offsetof(QueryPortLinkOut, proto_cap) == 8);
 static_assert(__builtin_offsetof(QueryPortLinkOut, proto_partner) == 20);
 static_assert(__builtin_offsetof(QueryPortLinkOut, admin_up) == 24);
@@ -877,6 +941,7 @@ static_assert(__builtin_offsetof(ModifyPortLinkIn, modify_bitmask) == 8);
 static_assert(__builtin_offsetof(ModifyPortLinkIn, proto_admin) == 12);
 static_assert(__builtin_offsetof(ModifyPortLinkIn, admin_up) == 16);
 static_assert(__builtin_offsetof(ModifyPortLinkIn, an_disable) == 17);
+static_assert(__builtin_offsetof(ModifyPortLinkIn, fec_admin) == 18);
 static_assert(sizeof(RssIn) == 1088);
 static_assert(__builtin_offsetof(RssIn, hdr) == 0);
 static_assert(__builtin_offsetof(RssIn, obj_num) == 8);

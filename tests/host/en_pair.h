@@ -54,6 +54,8 @@ struct TxBuf {
 	std::vector<uint64_t> dmas;
 };
 
+frames::Bytes udp_frame(size_t payload, uint16_t sport = 1000, uint8_t seed = 1);
+
 class Pair : public ::testing::Test {
 protected:
 	void SetUp() override;
@@ -84,6 +86,18 @@ protected:
 	}
 	size_t rx_total(int port);
 	uint64_t stat(int port, const std::string &name);
+	/*
+	 * A frame from port 0 while the link is down: it stops at port 0's
+	 * MAC (tx_discards_phy then `discards`), nothing reaches port 1.
+	 */
+	void send_while_down(uint64_t discards)
+	{
+		ASSERT_EQ(send(0, udp_frame(100)), 0);
+		poll(0);
+		poll(1);
+		EXPECT_EQ(stat(0, "tx_discards_phy"), discards);
+		EXPECT_EQ(rx_total(1), 0u);
+	}
 	std::map<std::string, uint64_t> stats(int port);
 
 	Options opt;
@@ -95,7 +109,6 @@ protected:
 	uint64_t tx_done_packets[2] = {};
 };
 
-frames::Bytes udp_frame(size_t payload, uint16_t sport = 1000, uint8_t seed = 1);
 
 /*
  * A packet delivered with CHECKSUM_COMPLETE, whose csum_raw is the sum of

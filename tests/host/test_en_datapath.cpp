@@ -522,11 +522,7 @@ TEST_F(Pair, LinkSettingsThroughTheCore)
 	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
 	EXPECT_EQ(l.up, 0);
 	EXPECT_EQ(l.down_reason, SCX_LINK_DOWN_NO_PARTNER_FORCED);
-	ASSERT_EQ(send(0, udp_frame(100)), 0);
-	poll(0);
-	poll(1);
-	EXPECT_EQ(stat(0, "tx_discards_phy"), 1u);
-	EXPECT_EQ(rx_total(1), 0u);
+	send_while_down(1);
 
 	ASSERT_EQ(scx_port_link_set(p[0].port, l.cap, 1, &why), 0);
 	ASSERT_EQ(scx_port_link_get(p[1].port, &l), 0);
@@ -542,6 +538,74 @@ TEST_F(Pair, LinkSettingsThroughTheCore)
 	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
 	EXPECT_EQ(l.admin_up, 0);
 	EXPECT_EQ(l.down_reason, SCX_LINK_DOWN_NONE);
+}
+
+/*
+ * FEC through the core (cx7): RS(544,514) at 400G under auto; one end off
+ * takes the link down with the FEC that did not lock at each end, frames
+ * stop at the sender; off at both ends still runs RS at 400G (PAM4 lanes
+ * run nothing else); a policy no speed runs, or a bit that is no mode,
+ * comes back with a reason and reaches no device command.
+ */
+TEST_F(Pair, FecThroughTheCore)
+{
+	scx_link l;
+	const char *why = nullptr;
+
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.fec_admin, 0);
+	EXPECT_EQ(l.fec_oper, SCX_FEC_RS_544);
+	EXPECT_EQ(l.fec_cap, SCX_FEC_NONE | SCX_FEC_FIRECODE | SCX_FEC_RS_528 | SCX_FEC_RS_544 |
+				     SCX_FEC_LLRS);
+
+	ASSERT_EQ(scx_port_link_set(p[0].port, 1u << SCX_LINK_100GBASE_R4, 0, &why), 0);
+	ASSERT_EQ(scx_port_fec_set(p[0].port, SCX_FEC_NONE, &why), 0);
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.up, 0);
+	EXPECT_EQ(l.fec_admin, SCX_FEC_NONE);
+	EXPECT_EQ(l.fec_oper, 0);
+	EXPECT_EQ(l.down_reason, SCX_LINK_DOWN_FEC_NONE_NO_LOCK);
+	ASSERT_EQ(scx_port_link_get(p[1].port, &l), 0);
+	EXPECT_EQ(l.down_reason, SCX_LINK_DOWN_RS_NOT_LOCKED);
+	send_while_down(1);
+
+	ASSERT_EQ(scx_port_fec_set(p[1].port, SCX_FEC_NONE, &why), 0);
+	ASSERT_EQ(scx_port_link_get(p[1].port, &l), 0);
+	EXPECT_EQ(l.oper, 1u << SCX_LINK_100GBASE_R4);
+	EXPECT_EQ(l.fec_oper, SCX_FEC_NONE);
+	ASSERT_EQ(send(0, udp_frame(100)), 0);
+	poll(1);
+	EXPECT_EQ(rx_total(1), 1u);
+	ASSERT_EQ(scx_port_link_set(p[0].port, l.cap, 1, &why), 0);
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.oper, 1u << SCX_LINK_400GBASE_R4);
+	EXPECT_EQ(l.fec_oper, SCX_FEC_RS_544) << "400G runs RS whatever the policy";
+
+	EXPECT_EQ(scx_port_fec_set(p[0].port, 1u << 3, &why), -SCX_EINVAL);
+	EXPECT_STREQ(why, "not a FEC mode");
+	EXPECT_EQ(host::errors(), 0);
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.fec_admin, SCX_FEC_NONE) << "nothing changed";
+}
+
+/* cx4 runs no PAM4 lanes: LLRS is no mode any of its speeds runs. */
+TEST_F(Pair, FecNoSpeedRunsIsNotSupported)
+{
+	Options o;
+	o.model = 4;
+	build(o);
+	scx_link l;
+	const char *why = nullptr;
+
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.fec_cap, SCX_FEC_NONE | SCX_FEC_FIRECODE | SCX_FEC_RS_528);
+	EXPECT_EQ(l.fec_oper, SCX_FEC_RS_528);
+	EXPECT_EQ(scx_port_fec_set(p[0].port, SCX_FEC_LLRS, &why), -SCX_EOPNOTSUPP);
+	EXPECT_STREQ(why, "no speed of the port runs that FEC mode");
+	ASSERT_EQ(scx_port_fec_set(p[0].port, SCX_FEC_RS_528 | SCX_FEC_RS_544, &why), 0);
+	ASSERT_EQ(scx_port_link_get(p[0].port, &l), 0);
+	EXPECT_EQ(l.fec_oper, SCX_FEC_RS_528);
+	EXPECT_EQ(l.up, 1);
 }
 
 /*

@@ -29,6 +29,27 @@ protected:
 		return modify(fn, prm::kLinkModifyProto | prm::kLinkModifyAutoneg, admin, 1);
 	}
 	uint64_t tx_discards(Fn *fn) { return query_port(fn).tx_discards.get(); }
+	/* MODIFY_PORT_LINK fec_admin alone */
+	static uint8_t fec(Fn *fn, uint16_t policy)
+	{
+		prm::ModifyPortLinkIn in;
+		prm::CmdOut out;
+
+		set_op(&in, prm::kCmdModifyPortLink);
+		in.modify_bitmask.set(prm::kLinkModifyFec);
+		in.fec_admin.set(policy);
+		return exec(fn, in, &out);
+	}
+	/* Both ends up and running FEC `mode`. */
+	static void expect_fec(Fn *a, Fn *b, uint16_t mode)
+	{
+		for (Fn *fn : { a, b }) {
+			prm::QueryPortLinkOut l = query_link(fn);
+			EXPECT_EQ(l.oper_up, 1) << "fn" << (fn == b);
+			EXPECT_EQ(l.fec_oper.get(), mode) << "fn" << (fn == b);
+			EXPECT_EQ(l.down_reason, prm::kLinkDownNone);
+		}
+	}
 	/* Both ends report the same running protocol (0: down). */
 	void expect_oper(uint32_t oper)
 	{
@@ -200,7 +221,7 @@ TEST_F(HwLink, BadSettingsAreRefusedAndChangeNothing)
 {
 	const prm::QueryPortLinkOut before = query_link(fn0);
 
-	EXPECT_EQ(modify(fn0, bit(3), 0, 0), prm::kStatBadParam) << "unknown bit";
+	EXPECT_EQ(modify(fn0, bit(4), 0, 0), prm::kStatBadParam) << "unknown bit";
 	EXPECT_EQ(modify(fn0, prm::kLinkModifyAdmin, 0, 0, 2), prm::kStatBadParam);
 	EXPECT_EQ(modify(fn0, prm::kLinkModifyAutoneg, 0, 2), prm::kStatBadParam);
 	EXPECT_EQ(offer(fn0, 0), prm::kStatBadParam);
@@ -243,6 +264,149 @@ TEST_F(HwLink, FramesStopAtTheSenderWhileDown)
 	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
 	EXPECT_EQ(tx_discards(fn0), 3u);
 	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNoPartnerForced);
+}
+
+/*
+ * FEC: what each generation's protocols run, each speed's default under
+ * the auto policy, and a policy each speed follows where it can.
+ */
+TEST_F(HwLink, FecEachSpeedsDefaultAndWhatAPolicyRuns)
+{
+	const struct {
+		int model;
+		uint16_t cap, fastest_fec;
+	} models[] = {
+		{ prm::kModelCx4, prm::kFecNone | prm::kFecFirecode | prm::kFecRs528, prm::kFecRs528 },
+		{ prm::kModelCx5, prm::kFecNone | prm::kFecFirecode | prm::kFecRs528, prm::kFecRs528 },
+		{ prm::kModelCx6Dx, prm::kFecModes, prm::kFecRs544 },
+		{ prm::kModelCx7, prm::kFecModes, prm::kFecRs544 },
+	};
+	for (const auto &m : models) {
+		scx_hw_adapter *a;
+		ASSERT_EQ(scx_hw_adapter_create(m.model, 2, &g_os_dev, &a), 0);
+		Fn *f0 = scx_hw_function(a, 0), *f1 = scx_hw_function(a, 1);
+		prm::QueryPortLinkOut l = query_link(f0);
+		EXPECT_EQ(l.fec_cap.get(), m.cap) << m.model;
+		EXPECT_EQ(l.fec_admin.get(), 0) << "auto";
+		EXPECT_EQ(l.fec_oper.get(), 0) << "down";
+		ASSERT_EQ(link_admin(f0, true), prm::kStatOk);
+		ASSERT_EQ(link_admin(f1, true), prm::kStatOk);
+		expect_fec(f0, f1, m.fastest_fec);
+		scx_hw_adapter_destroy(a);
+	}
+
+	/* cx7: each speed forced at both ends, under auto and under each policy */
+	const struct {
+		uint32_t proto;
+		uint16_t dflt, none, fc, rs, llrs;
+	} speeds[] = {
+		{ prm::kLinkProto1000BaseX, prm::kFecNone, prm::kFecNone, prm::kFecNone, prm::kFecNone,
+		  prm::kFecNone },
+		{ prm::kLinkProto10GBaseR, prm::kFecNone, prm::kFecNone, prm::kFecFirecode, prm::kFecNone,
+		  prm::kFecNone },
+		{ prm::kLinkProto25GBaseR, prm::kFecRs528, prm::kFecNone, prm::kFecFirecode,
+		  prm::kFecRs528, prm::kFecRs528 },
+		{ prm::kLinkProto100GBaseR4, prm::kFecRs528, prm::kFecNone, prm::kFecRs528,
+		  prm::kFecRs528, prm::kFecRs528 },
+		{ prm::kLinkProto50GBaseR, prm::kFecRs544, prm::kFecRs544, prm::kFecRs544,
+		  prm::kFecRs544, prm::kFecLlrs },
+		{ prm::kLinkProto400GBaseR4, prm::kFecRs544, prm::kFecRs544, prm::kFecRs544,
+		  prm::kFecRs544, prm::kFecRs544 },
+	};
+	scx_hw_adapter *a;
+	ASSERT_EQ(scx_hw_adapter_create(prm::kModelCx7, 2, &g_os_dev, &a), 0);
+	Fn *f0 = scx_hw_function(a, 0), *f1 = scx_hw_function(a, 1);
+	ASSERT_EQ(link_admin(f0, true), prm::kStatOk);
+	ASSERT_EQ(link_admin(f1, true), prm::kStatOk);
+	for (const auto &sp : speeds) {
+		ASSERT_EQ(force(f0, bit(sp.proto)), prm::kStatOk);
+		ASSERT_EQ(force(f1, bit(sp.proto)), prm::kStatOk);
+		const struct {
+			uint16_t policy, runs;
+		} pol[] = {
+			{ 0, sp.dflt },
+			{ prm::kFecNone, sp.none },
+			{ prm::kFecFirecode, sp.fc },
+			{ prm::kFecRs528 | prm::kFecRs544, sp.rs },
+			{ prm::kFecLlrs, sp.llrs },
+		};
+		for (const auto &p : pol) {
+			ASSERT_EQ(fec(f0, p.policy), prm::kStatOk);
+			ASSERT_EQ(fec(f1, p.policy), prm::kStatOk);
+			SCOPED_TRACE(testing::Message() << "protocol " << sp.proto << " policy " << p.policy);
+			expect_fec(f0, f1, p.runs);
+			EXPECT_EQ(query_link(f0).fec_admin.get(), p.policy);
+		}
+	}
+	scx_hw_adapter_destroy(a);
+}
+
+/*
+ * The two ends run different FEC: the link stays down, each end says which
+ * FEC did not lock (its own), frames stop at the sender, and each end
+ * counts the drop; the same FEC at both ends brings it back.
+ */
+TEST_F(HwLink, FecMismatchKeepsTheLinkDown)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	auto events = [](Fn *fn) { return query_port(fn).link_down_events.get(); };
+
+	expect_fec(fn0, fn1, prm::kFecRs528);	/* cx5, 100GBASE-CR4 */
+	ASSERT_EQ(fec(fn0, prm::kFecNone), prm::kStatOk);
+	expect_oper(0);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownFecNoneNoLock);
+	EXPECT_EQ(query_link(fn1).down_reason, prm::kLinkDownRsNotLocked);
+	EXPECT_EQ(query_link(fn0).fec_oper.get(), 0);
+	EXPECT_EQ(query_link(fn0).proto_partner.get(), 0u);
+	EXPECT_EQ(events(fn0), 1u);
+	EXPECT_EQ(events(fn1), 1u);
+	l.send(frame());
+	EXPECT_EQ(l.rxcq.poll_all().size(), 0u);
+	EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+	EXPECT_EQ(tx_discards(fn0), 1u);
+
+	ASSERT_EQ(fec(fn1, prm::kFecNone), prm::kStatOk);
+	expect_fec(fn0, fn1, prm::kFecNone);
+	l.send(frame());
+	EXPECT_EQ(l.rxcq.poll_all().size(), 1u);
+
+	/* at 25G BASE-R FEC against none; 100G runs neither BASE-R: RS there */
+	ASSERT_EQ(force(fn0, bit(prm::kLinkProto25GBaseR)), prm::kStatOk);
+	ASSERT_EQ(force(fn1, bit(prm::kLinkProto25GBaseR)), prm::kStatOk);
+	ASSERT_EQ(fec(fn0, prm::kFecFirecode), prm::kStatOk);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownFcNotLocked);
+	EXPECT_EQ(query_link(fn1).down_reason, prm::kLinkDownFecNoneNoLock);
+	EXPECT_EQ(events(fn0), 2u);
+	ASSERT_EQ(offer(fn0, bit(prm::kLinkProto100GBaseR4) | bit(prm::kLinkProto25GBaseR)),
+		  prm::kStatOk);
+	ASSERT_EQ(offer(fn1, bit(prm::kLinkProto100GBaseR4)), prm::kStatOk);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownRsNotLocked);
+	EXPECT_EQ(query_link(fn1).down_reason, prm::kLinkDownFecNoneNoLock);
+	ASSERT_EQ(fec(fn1, 0), prm::kStatOk);
+	expect_fec(fn0, fn1, prm::kFecRs528);
+	EXPECT_EQ(query_link(fn0).proto_oper.get(), bit(prm::kLinkProto100GBaseR4));
+
+	/* a port that is down names no FEC */
+	ASSERT_EQ(fec(fn1, prm::kFecNone), prm::kStatOk);
+	ASSERT_EQ(link_admin(fn0, false), prm::kStatOk);
+	EXPECT_EQ(query_link(fn0).down_reason, prm::kLinkDownNone);
+	EXPECT_EQ(query_link(fn1).down_reason, prm::kLinkDownNoPartner);
+}
+
+TEST_F(HwLink, FecPoliciesNoSpeedRunsAreRefused)
+{
+	const prm::QueryPortLinkOut before = query_link(fn0);
+
+	EXPECT_EQ(fec(fn0, 1u << 3), prm::kStatBadParam) << "no mode has bit 3";
+	EXPECT_EQ(fec(fn0, prm::kFecNone | 1u << 15), prm::kStatBadParam);
+	EXPECT_EQ(fec(fn0, prm::kFecLlrs), prm::kStatBadParam) << "cx5 has no 50G lanes";
+	EXPECT_EQ(fec(fn0, prm::kFecRs544), prm::kStatBadParam);
+	const prm::QueryPortLinkOut after = query_link(fn0);
+	EXPECT_EQ(0, memcmp(&before, &after, sizeof(before)));
+	/* one mode a speed runs is enough */
+	EXPECT_EQ(fec(fn0, prm::kFecLlrs | prm::kFecRs528), prm::kStatOk);
+	expect_fec(fn0, fn1, prm::kFecRs528);
 }
 
 } /* namespace */

@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 300
+#
+# FEC as ethtool shows and sets it (--show-fec, --set-fec; mlx5's PPLM
+# semantics), cx7 by default:
+# - both up at 400G under the auto policy: "Configured: Auto", active RS
+#   (RS(544,514), the only FEC of PAM4 lanes); `ethtool scx0` lists the
+#   supported FEC modes None RS BASER LLRS and advertises the active one.
+# - at 25G (scx0 advertises 25G only) auto runs RS(528,514). scx0 off
+#   against scx1's RS: no carrier at either end, each naming the FEC that
+#   did not lock ("PCS did not acquire block lock" at the end without
+#   FEC, "RS FEC is not locked" at the other), active FEC None, one
+#   link_down_events_phy each. scx1 off too: up without FEC, ping crosses.
+# - BASE-R at both ends at 25G: up, active BaseR; back at 400G the same
+#   policy runs RS (400G runs nothing else), ping crosses.
+# - LLRS at 25G, which 25G does not run: the speed's default (RS).
+# - refused with the reason in the log, policy unchanged: two encodings
+#   at once; on cx4 (no 50G lanes) LLRS, which none of its speeds runs.
+# The policy is the device's: kept across down and up.
+source "$(dirname "$0")/lib.sh"
+need_cmd ethtool ping
+
+# fec DEV NS: "CONFIGURED/ACTIVE" from ethtool --show-fec
+fec() {
+	local out; out=$(in_ns "$2" ethtool --show-fec "$1") || fail "ethtool --show-fec $1 failed"
+	echo "$(sed -n 's/^.*Configured FEC encodings: *//p' <<< "$out" | xargs)/$(sed -n 's/^Active FEC encoding: *//p' <<< "$out" | xargs)"
+}
+expect_fec() { local got; got=$(fec "$1" "$2"); [ "$got" == "$3" ] || fail "$1: FEC configured/active '$got', expected '$3'"; }
+set_fec() { in_ns "$2" ethtool --set-fec "$1" encoding "${@:3}" || fail "ethtool --set-fec $1 encoding ${*:3} failed"; }
+# field DEV NS NAME: the value after "NAME:" in `ethtool DEV`, spaces squeezed
+field() {
+	local out; out=$(in_ns "$2" ethtool "$1")
+	sed -n "s/^[[:space:]]*$3: *//p" <<< "$out" | sed -n 1p | tr -s ' \t' ' '
+}
+expect_field() {
+	local got; got=$(field "$1" "$2" "$3")
+	[ "$got" == "$4" ] || fail "$1: $3 is '$got', expected '$4'"
+}
+
+scx_load
+ns_create "$NS"
+ip link set scx1 netns "$NS"
+ip addr add "$IP0/24" dev scx0
+ip -n "$NS" addr add "$IP1/24" dev scx1
+ip link set scx0 up
+ip -n "$NS" link set scx1 up
+wait_carrier scx0
+wait_carrier scx1 "$NS"
+for d in scx0:"" scx1:"$NS"; do
+	dev=${d%%:*} ns=${d#*:}
+	expect_fec "$dev" "$ns" Auto/RS
+	expect_field "$dev" "$ns" "Supported FEC modes" "None RS BASER LLRS"
+	expect_field "$dev" "$ns" "Advertised FEC modes" RS
+done
+out=$(ethtool --json --show-fec scx0)
+python3 -c 'import json, sys; d = json.loads(sys.argv[1])[0]; assert d["config"] == ["Auto"] and d["active"] == ["RS"], d' "$out" ||
+	fail "ethtool --json --show-fec scx0: $out"
+log "ok: 400G, auto: RS; supported None RS BASER LLRS"
+
+# 25000baseCR/KR/SR_Full are link mode bits 31, 32, 33
+ethtool -s scx0 advertise 0x380000000
+wait_carrier scx0
+expect_field scx0 "" Speed 25000Mb/s
+expect_fec scx0 "" Auto/RS
+set_fec scx0 "" off
+wait_no_carrier scx0
+wait_no_carrier scx1 "$NS"
+expect_fec scx0 "" Off/None
+expect_fec scx1 "$NS" Auto/None
+expect_field scx0 "" "Link detected" "no (Logical mismatch, PCS did not acquire block lock)"
+expect_field scx1 "$NS" "Link detected" "no (Logical mismatch, RS FEC is not locked)"
+assert_eq "scx0 link_down_events_phy" 1 "$(cnt scx0 "" link_down_events_phy)"
+assert_eq "scx1 link_down_events_phy" 1 "$(cnt scx1 "$NS" link_down_events_phy)"
+log "ok: 25G, FEC off against RS: down at both ends, each names the FEC that did not lock"
+
+set_fec scx1 "$NS" off
+wait_carrier scx0
+wait_carrier scx1 "$NS"
+expect_fec scx0 "" Off/Off
+expect_fec scx1 "$NS" Off/Off
+expect_field scx0 "" "Advertised FEC modes" None
+ping_ok "" "$IP1" 5
+log "ok: off at both ends: up without FEC, ping crosses"
+
+set_fec scx0 "" baser
+set_fec scx1 "$NS" baser
+wait_carrier scx0
+expect_fec scx0 "" BaseR/BaseR
+expect_fec scx1 "$NS" BaseR/BaseR
+ping_ok "" "$IP1" 5
+ethtool -s scx0 speed 400000 autoneg on
+wait_carrier scx0
+wait_carrier scx1 "$NS"
+expect_field scx0 "" Speed 400000Mb/s
+expect_fec scx0 "" BaseR/RS
+expect_fec scx1 "$NS" BaseR/RS
+ping_ok "" "$IP1" 5
+log "ok: BASE-R at both ends: BaseR at 25G, RS at 400G (its only FEC)"
+
+ethtool -s scx0 advertise 0x380000000
+wait_carrier scx0
+set_fec scx0 "" llrs
+set_fec scx1 "$NS" auto
+wait_carrier scx0
+expect_fec scx0 "" LLRS/RS
+expect_fec scx1 "$NS" Auto/RS
+log "ok: LLRS at 25G, which 25G does not run: its default, RS"
+
+dmesg -C
+assert_fails "two encodings" ethtool --set-fec scx0 encoding rs off
+klog_has "scx0: fec: give one encoding" || fail "no reason in the log for two encodings"
+expect_fec scx0 "" LLRS/RS
+ip link set scx0 down
+ip link set scx0 up
+wait_carrier scx0
+expect_fec scx0 "" LLRS/RS
+log "ok: two encodings refused; the policy kept across down and up"
+
+scx_load model=cx4
+expect_field scx0 "" "Supported FEC modes" "None RS BASER"
+dmesg -C
+assert_fails "cx4: llrs" ethtool --set-fec scx0 encoding llrs
+klog_has "scx0: fec: no speed of the port runs that FEC mode" || fail "cx4: no reason in the log for llrs"
+expect_fec scx0 "" Auto/None
+ip link set scx0 up
+ip link set scx1 up
+wait_carrier scx0
+expect_fec scx0 "" Auto/RS
+log "ok: cx4 has no LLRS; 100G runs RS(528,514)"
