@@ -29,7 +29,14 @@
  *   inject_fcs_error (write-only, a count N from 1 to 1000000): the next N
  *   frames the port sends reach its peer with a wrong FCS, as over a
  *   damaged cable: the peer counts them in rx_crc_errors_phy (ip -s link:
- *   crc errors) and drops them, unless its rx-all is on. Up or down.
+ *   crc errors) and drops them, unless its rx-all is on. Up or down. Where
+ *   the link runs a FEC, each is also an uncorrectable FEC block at the peer.
+ *
+ *   inject_bit_error (write-only, a count N from 1 to 1000000): the next N
+ *   frames the port sends take bit errors on the wire, as over a noisy
+ *   cable: where the link runs a FEC, the peer corrects them (a corrected
+ *   block each, ethtool --show-fec -I) and the frames arrive intact;
+ *   without FEC they are FCS errors as above.
  *
  * And one per adapter, /sys/kernel/debug/softcx/:
  *
@@ -121,27 +128,47 @@ static ssize_t scx_inject_write(struct file *file, const char __user *buf, size_
 	return count;
 }
 
-static ssize_t scx_inject_fcs_write(struct file *file, const char __user *buf, size_t count,
-				    loff_t *ppos)
+/* Frames to damage: a count from 1 to 1000000 written, passed to @inject. */
+static ssize_t scx_inject_frames(struct file *file, const char __user *buf, size_t count,
+				 void (*inject)(struct scx_hw_function *fn, uint32_t n),
+				 const char *what)
 {
 	struct scx_priv *priv = file->private_data;
 	u32 n;
-	int err;
+	int err = kstrtou32_from_user(buf, count, 0, &n);
 
-	err = kstrtou32_from_user(buf, count, 0, &n);
 	if (err)
 		return err;
 	if (!n || n > 1000000)
 		return -EINVAL;
-	scx_hw_inject_fcs_errors(priv->fn, n);
-	netdev_info(priv->netdev, "debugfs: the next %u frames sent get a wrong FCS\n", n);
+	inject(priv->fn, n);
+	netdev_info(priv->netdev, "debugfs: the next %u frames sent %s\n", n, what);
 	return count;
+}
+
+static ssize_t scx_inject_fcs_write(struct file *file, const char __user *buf, size_t count,
+				    loff_t *ppos)
+{
+	return scx_inject_frames(file, buf, count, scx_hw_inject_fcs_errors, "get a wrong FCS");
+}
+
+static ssize_t scx_inject_bits_write(struct file *file, const char __user *buf, size_t count,
+				     loff_t *ppos)
+{
+	return scx_inject_frames(file, buf, count, scx_hw_inject_bit_errors, "take bit errors");
 }
 
 static const struct file_operations scx_inject_fcs_fops = {
 	.owner	= THIS_MODULE,
 	.open	= simple_open,
 	.write	= scx_inject_fcs_write,
+	.llseek	= noop_llseek,
+};
+
+static const struct file_operations scx_inject_bits_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= scx_inject_bits_write,
 	.llseek	= noop_llseek,
 };
 
@@ -222,6 +249,7 @@ void scx_debugfs_port_add(struct scx_priv *priv)
 		debugfs_create_file(scx_inject_files[i].name, 0200, priv->debugfs, priv,
 				    &scx_inject_files[i].fops);
 	debugfs_create_file("inject_fcs_error", 0200, priv->debugfs, priv, &scx_inject_fcs_fops);
+	debugfs_create_file("inject_bit_error", 0200, priv->debugfs, priv, &scx_inject_bits_fops);
 	debugfs_create_file("cqs", 0400, priv->debugfs, priv, &scx_cqs_fops);
 }
 

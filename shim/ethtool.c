@@ -905,6 +905,7 @@ const struct ethtool_ops scx_ethtool_ops = {
 	.get_eth_mac_stats	= scx_get_eth_mac_stats,
 	.get_eth_ctrl_stats	= scx_get_eth_ctrl_stats,
 	.get_rmon_stats		= scx_get_rmon_stats,
+	.get_fec_stats		= scx_get_fec_stats,
 	.get_fecparam		= scx_get_fecparam,
 	.set_fecparam		= scx_set_fecparam,
 	.get_pauseparam		= scx_get_pauseparam,

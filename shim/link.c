@@ -277,6 +277,24 @@ int scx_get_fecparam(struct net_device *dev, struct ethtool_fecparam *fp)
 }
 
 /*
+ * ethtool --show-fec -I: the blocks the running FEC corrected and those it
+ * could not, as mlx5 reports its active FEC's counters; nothing without a
+ * FEC (or a link).
+ */
+void scx_get_fec_stats(struct net_device *dev, struct ethtool_fec_stats *fs)
+{
+	struct scx_priv *priv = netdev_priv(dev);
+	struct scx_mac_stats s;
+	struct scx_link l;
+
+	if (scx_port_link_get(priv->port, &l) || !l.fec_oper || l.fec_oper == SCX_FEC_NONE)
+		return;
+	scx_stats_mac(priv->port, &s);
+	fs->corrected_blocks.total = s.fec_corrected_blocks;
+	fs->uncorrectable_blocks.total = s.fec_uncorrectable_blocks;
+}
+
+/*
  * ethtool --set-fec: one mode (mlx5 takes no more). RS asks for the RS
  * code of each speed, RS(528,514) on 25G lanes and RS(544,514) on PAM4
  * ones; a speed that cannot run the mode runs its default. The carriers

@@ -224,6 +224,7 @@ int scx_set_link_ksettings(struct net_device *dev, const struct ethtool_link_kse
 int scx_get_link_ext_state(struct net_device *dev, struct ethtool_link_ext_state_info *info);
 int scx_get_fecparam(struct net_device *dev, struct ethtool_fecparam *fp);
 int scx_set_fecparam(struct net_device *dev, struct ethtool_fecparam *fp);
+void scx_get_fec_stats(struct net_device *dev, struct ethtool_fec_stats *fs);
 
 /* selftest.c: ethtool -t */
 int scx_self_test_count(void);

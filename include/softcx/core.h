@@ -751,6 +751,8 @@ struct scx_mac_stats {
 	uint64_t tx_pause, rx_pause;	/* MAC control opcode PAUSE (the port never acts on one) */
 	uint64_t rx_crc_errors;		/* FCS wrong (not in rx_packets / rx_bytes) */
 	uint64_t rx_hist[SCX_RX_HIST_BUCKETS];	/* frames received by wire length */
+	/* FEC blocks, one per damaged frame received while a FEC ran */
+	uint64_t fec_corrected_blocks, fec_uncorrectable_blocks;
 };
 void scx_stats_mac(struct scx_port *p, struct scx_mac_stats *s);
 

@@ -46,6 +46,15 @@ void scx_hw_set_timing(struct scx_hw_adapter *a, int on);
  * unless its FCS check is off). Adds to what is still pending.
  */
 void scx_hw_inject_fcs_errors(struct scx_hw_function *fn, uint32_t n);
+/*
+ * Test harness (a noisy cable): the next n frames fn sends take bit errors
+ * on the wire. A FEC corrects them (the peer counts a corrected block
+ * each, the frame arrives intact); without FEC they are FCS errors. An FCS
+ * error injected above is one the FEC could not correct (an uncorrectable
+ * block where a FEC runs). FCS errors pending go first. Adds to what is
+ * still pending (at most 2^32 - 1 of each).
+ */
+void scx_hw_inject_bit_errors(struct scx_hw_function *fn, uint32_t n);
 
 #ifdef __cplusplus
 }

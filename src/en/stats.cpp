@@ -231,6 +231,7 @@ void refresh_device(Port *p, DeviceStats *out)
 	SCX_PRM_Q_COUNTERS(SCX_KEEP_Q)
 	SCX_PRM_BUS_COUNTERS(SCX_KEEP_BUS)
 	SCX_PRM_PORT_COUNTERS(SCX_KEEP_PORT)
+	SCX_PRM_FEC_COUNTERS(SCX_KEEP_PORT)
 #undef SCX_KEEP_Q
 #undef SCX_KEEP_BUS
 #undef SCX_KEEP_PORT
@@ -383,6 +384,8 @@ extern "C" void scx_stats_mac(scx_port *p, scx_mac_stats *s)
 	s->tx_pause = c.tx_pause;
 	s->rx_pause = c.rx_pause;
 	s->rx_crc_errors = c.rx_crc_errors;
+	s->fec_corrected_blocks = c.fec_corrected_blocks;
+	s->fec_uncorrectable_blocks = c.fec_uncorrectable_blocks;
 #define SCX_HIST_VALUE(X, field, name, low, high) s->rx_hist[b++] = c.field;
 	SCX_PRM_RX_HIST(_, SCX_HIST_VALUE)
 #undef SCX_HIST_VALUE

@@ -234,7 +234,13 @@ extern "C" void scx_hw_set_irq_ctx(struct scx_hw_function *fn, void *irq_ctx)
 extern "C" void scx_hw_inject_fcs_errors(struct scx_hw_function *fn, uint32_t n)
 {
 	if (fn)
-		__atomic_fetch_add(&fn->fcs_errors_to_send, n, __ATOMIC_RELAXED);
+		__atomic_fetch_add(&fn->wire_faults, (u64)n, __ATOMIC_RELAXED);
+}
+
+extern "C" void scx_hw_inject_bit_errors(struct scx_hw_function *fn, uint32_t n)
+{
+	if (fn)
+		__atomic_fetch_add(&fn->wire_faults, (u64)n << 32, __ATOMIC_RELAXED);
 }
 
 extern "C" void scx_hw_set_timing(struct scx_hw_adapter *a, int on)

@@ -368,7 +368,12 @@ struct scx_hw_function {
 	softcx::u64 rss_created;	/* creation counter (command lock) */
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
 	softcx::u32 fcs_chk_off;	/* __atomic: MODIFY_PORT fcs_chk 0 (bad FCS received) */
-	softcx::u32 fcs_errors_to_send;	/* __atomic: scx_hw_inject_fcs_errors() */
+	/*
+	 * __atomic: frames still to damage on the wire (hw/mac.h): FCS errors
+	 * (scx_hw_inject_fcs_errors) in the low 32 bits, bit errors
+	 * (scx_hw_inject_bit_errors) in the high ones; one load per frame.
+	 */
+	softcx::u64 wire_faults;
 	softcx::u32 wire;		/* __atomic: softcx::hw::Wire bits (hw/link.h) */
 	softcx::hw::Link link;		/* the adapter's link_lock */
 	softcx::prm::BusCounters bus;		/* bus_add()/bus_read() only */

@@ -23,15 +23,15 @@ void sq_schedule(Function *fn, u32 sqn);
 void sq_run(Function *fn, u32 sqn);
 
 /*
- * RX: a frame arrives at fn from the wire, its FCS right or not (bad_fcs),
- * at timer value ts.
+ * RX: a frame arrives at fn from the wire, damaged or not (fault: a
+ * WireFault, hw/mac.h), at timer value ts.
  * Takes the chosen RQ's lock; interrupts it decides on are queued in irqs
  * for the caller to raise. buf is the receiver's to write: len +
  * prm::kFcsLen bytes. The frame is either already there (frame == buf) or
  * read where the sender keeps it, and copied to buf only when the RQ
  * changes it (a VLAN strip, the FCS an RQ with scatter_fcs places).
  */
-void rx_receive(Function *fn, const u8 *frame, u8 *buf, u32 len, bool bad_fcs, u64 ts,
+void rx_receive(Function *fn, const u8 *frame, u8 *buf, u32 len, u32 fault, u64 ts,
 		IrqBatch *irqs);
 
 /*
@@ -64,7 +64,7 @@ inline void wire_xmit(Function *fn, const u8 *frame, u8 *buf, u32 len, u64 ts, I
 	    wire_xmit_slow(fn, wire, frame, buf, len, ts, irqs))
 		return;
 	mac_tx(fn, frame, len);
-	rx_receive(fn->peer, frame, buf, len, mac_tx_fcs_error(fn), ts, irqs);
+	rx_receive(fn->peer, frame, buf, len, mac_tx_fault(fn), ts, irqs);
 }
 
 } /* namespace softcx::hw */

@@ -91,7 +91,8 @@ void link_resolve(Function *fn)
 		if (me.oper && !oper)
 			bus_add(&ends[i]->port.link_down_events, 1);
 		me.oper = oper;
-		me.fec_oper = up ? fec[i] : 0;
+		/* read by the RX engine (phy_rx_fault) without the link lock */
+		__atomic_store_n(&me.fec_oper, up ? fec[i] : (u16)0, __ATOMIC_RELAXED);
 		me.partner = negotiated ? other.admin : 0;
 		me.down_reason = down_reason(me, other, up, trained ? fec[i] : 0);
 		wire_set(ends[i], kWireUp, up);

@@ -21,6 +21,18 @@ void mac_count_special(const MacDir &d, const u8 *frame, u32 len)
 		bus_add(d.unsupported, 1);
 }
 
+bool phy_rx_fault(Function *fn, u32 fault)
+{
+	const u16 fec = __atomic_load_n(&fn->link.fec_oper, __ATOMIC_RELAXED);
+	const bool corrects = fec && fec != prm::kFecNone;
+
+	if (corrects)
+		bus_add(fault == kFaultBits ? &fn->port.fec_corrected_blocks :
+					      &fn->port.fec_uncorrectable_blocks,
+			1);
+	return !(corrects && fault == kFaultBits);
+}
+
 bool mac_rx_bad_fcs(Function *fn, u32 len)
 {
 	mac_rx_hist(&fn->port, prm::wire_len(len));

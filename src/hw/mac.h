@@ -87,15 +87,32 @@ void mac_count_special(const MacDir &d, const u8 *frame, u32 len);
  */
 bool mac_rx_bad_fcs(Function *fn, u32 len);
 
-/* An FCS error the test asked for (scx_hw_inject_fcs_errors) for the next frame fn sends? */
-[[gnu::always_inline]] inline bool mac_tx_fcs_error(Function *fn)
+/* What the wire does to a frame (Function::wire_faults). */
+enum WireFault : u32 {
+	kFaultNone = 0,
+	kFaultFcs = 1,	/* its FCS arrives wrong: a FEC could not correct it */
+	kFaultBits = 2,	/* bit errors: a FEC corrects them, else the FCS is wrong */
+};
+
+/* The fault a test asked for (scx_hw_inject_*_errors) for the next frame fn sends. */
+[[gnu::always_inline]] inline u32 mac_tx_fault(Function *fn)
 {
-	u32 n = __atomic_load_n(&fn->fcs_errors_to_send, __ATOMIC_RELAXED);
-	while (__builtin_expect(n != 0, 0))
-		if (__atomic_compare_exchange_n(&fn->fcs_errors_to_send, &n, n - 1, false,
+	u64 n = __atomic_load_n(&fn->wire_faults, __ATOMIC_RELAXED);
+	while (__builtin_expect(n != 0, 0)) {
+		const u64 one = (u32)n ? 1 : 1ull << 32;
+		if (__atomic_compare_exchange_n(&fn->wire_faults, &n, n - one, false,
 						__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			return true;
-	return false;
+			return (u32)n ? kFaultFcs : kFaultBits;
+	}
+	return kFaultNone;
 }
+
+/*
+ * A frame the wire damaged (fault not kFaultNone) reaches fn's PHY: a FEC
+ * running corrects bit errors (fec_corrected_blocks) and counts what it
+ * could not (fec_uncorrectable_blocks); one block per frame. True when the
+ * frame still reaches the MAC with a wrong FCS.
+ */
+bool phy_rx_fault(Function *fn, u32 fault);
 
 } /* namespace softcx::hw */

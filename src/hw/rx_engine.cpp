@@ -218,13 +218,17 @@ namespace {
  */
 template <bool kWire>
 [[gnu::always_inline]] inline void rx_frame(Function *fn, const u8 *data, u8 *buf, u32 len,
-					    bool bad_fcs, u64 ts, IrqBatch *irqs)
+					    u32 fault, u64 ts, IrqBatch *irqs)
 {
+	bool bad_fcs = false;
+
 	if (len < kMinFrame) {
 		bus_add(&fn->qc.rx_malformed, 1);
 		return;
 	}
 	if constexpr (kWire) {
+		if (__builtin_expect(fault != kFaultNone, 0))
+			bad_fcs = phy_rx_fault(fn, fault);
 		if (__builtin_expect(bad_fcs, 0)) {
 			if (!mac_rx_bad_fcs(fn, len))
 				return;
@@ -304,15 +308,15 @@ template <bool kWire>
 
 } /* namespace */
 
-void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, bool bad_fcs, u64 ts,
+void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, u32 fault, u64 ts,
 		IrqBatch *irqs)
 {
-	rx_frame<true>(fn, data, buf, len, bad_fcs, ts, irqs);
+	rx_frame<true>(fn, data, buf, len, fault, ts, irqs);
 }
 
 void rx_loopback(Function *fn, const u8 *data, u8 *buf, u32 len, u64 ts, IrqBatch *irqs)
 {
-	rx_frame<false>(fn, data, buf, len, false, ts, irqs);
+	rx_frame<false>(fn, data, buf, len, kFaultNone, ts, irqs);
 }
 
 bool wire_xmit_slow(Function *fn, u32 wire, const u8 *frame, u8 *buf, u32 len, u64 ts,

@@ -736,6 +736,7 @@ struct QueryBusCountersOut {
 
 struct QueryPortCountersOut {
 	CmdOut hdr;
+	SCX_PRM_FEC_COUNTERS(SCX_PRM_CTR_BE64)
 	SCX_PRM_PORT_COUNTERS(SCX_PRM_CTR_BE64)
 };
 
@@ -763,6 +764,7 @@ template <typename Load>
 void counters_put(QueryPortCountersOut *out, const PortCounters &c, Load load)
 {
 	SCX_PRM_PORT_COUNTERS(SCX_PRM_CTR_PUT)
+	SCX_PRM_FEC_COUNTERS(SCX_PRM_CTR_PUT)
 }
 
 inline void counters_get(const QueryQCounterOut &out, QCounters *c)
@@ -778,6 +780,7 @@ inline void counters_get(const QueryBusCountersOut &out, BusCounters *c)
 inline void counters_get(const QueryPortCountersOut &out, PortCounters *c)
 {
 	SCX_PRM_PORT_COUNTERS(SCX_PRM_CTR_GET)
+	SCX_PRM_FEC_COUNTERS(SCX_PRM_CTR_GET)
 }
 
 #undef SCX_PRM_CTR_PUT
@@ -978,7 +981,7 @@ static_assert(__builtin_offsetof(QueryBusCountersOut, hdr) == 0);
 /* One be64 a counter, in list order, right after the header. */
 static_assert(sizeof(QueryQCounterOut) == sizeof(CmdOut) + sizeof(QCounters));
 static_assert(sizeof(QueryBusCountersOut) == sizeof(CmdOut) + sizeof(BusCounters));
-static_assert(sizeof(QueryPortCountersOut) == 216);
+static_assert(sizeof(QueryPortCountersOut) == 232);
 static_assert(__builtin_offsetof(QueryPortCountersOut, hdr) == 0);
 static_assert(sizeof(QueryPortCountersOut) == sizeof(CmdOut) + sizeof(PortCounters));
 

@@ -63,6 +63,16 @@
 	SCX_PRM_RX_HIST(X, SCX_PRM_HIST_CTR)
 
 /*
+ * QUERY_PORT_COUNTERS, physical layer: FEC blocks, one per frame the wire
+ * damaged (scx_hw_inject_bit_errors, scx_hw_inject_fcs_errors) while the
+ * link ran a FEC. As mlx5, for ethtool's FEC statistics
+ * (--show-fec -I), not ethtool -S.
+ */
+#define SCX_PRM_FEC_COUNTERS(X)                                                            \
+	X(fec_corrected_blocks, "fec_corrected_blocks")	/* bit errors corrected */          \
+	X(fec_uncorrectable_blocks, "fec_uncorrectable_blocks")	/* errors it could not */
+
+/*
  * The received frames' length histogram,
  * in mlx5's buckets: H(X, field, ethtool name, low, high), bounds inclusive.
  * SCX_PRM_HIST_CTR makes each bucket an entry of the list above.

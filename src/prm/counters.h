@@ -29,7 +29,9 @@ struct BusCounters {
 	SCX_PRM_BUS_COUNTERS(SCX_PRM_CTR_U64)
 };
 
+/* the FEC blocks first: the histogram is the tail (below) */
 struct PortCounters {
+	SCX_PRM_FEC_COUNTERS(SCX_PRM_CTR_U64)
 	SCX_PRM_PORT_COUNTERS(SCX_PRM_CTR_U64)
 };
 

@@ -54,6 +54,14 @@ protected:
 	}
 	void scatter(bool on) { ASSERT_EQ(scx_port_set_rx_fcs(p[1].port, on), 0); }
 	void damage(uint32_t n) { scx_hw_inject_fcs_errors(scx_hw_function(adapter, 0), n); }
+	void noise(uint32_t n) { scx_hw_inject_bit_errors(scx_hw_function(adapter, 0), n); }
+	/* Port 1's FEC blocks: corrected, uncorrectable. */
+	std::pair<uint64_t, uint64_t> fec_blocks()
+	{
+		scx_mac_stats s;
+		scx_stats_mac(p[1].port, &s);
+		return { s.fec_corrected_blocks, s.fec_uncorrectable_blocks };
+	}
 };
 
 /*
@@ -205,6 +213,50 @@ TEST_F(Fcs, DamagedFramesDroppedOrLetIn)
 	damage(1);
 	EXPECT_EQ(cross({ a }).size(), 0u);
 	EXPECT_EQ(stat(1, "rx_crc_errors_phy"), 4u);
+}
+
+/*
+ * Bit errors on the wire: the FEC the link runs (RS(544,514) at cx7's
+ * 400G) corrects them, one corrected block a frame, and the frames arrive
+ * intact; an FCS error is a block it could not correct. FCS errors pending
+ * go first. Without FEC (100G, FEC off at both ends) bit errors are FCS
+ * errors and no block is counted.
+ */
+TEST_F(Fcs, BitErrorsCorrectedByTheFecElseFcsErrors)
+{
+	using Blocks = std::pair<uint64_t, uint64_t>;
+	Bytes a = tcp_frame(64, -1, 1), b = tcp_frame(65, -1, 2), c = tcp_frame(66, -1, 3);
+	noise(2);
+	auto got = cross({ a, b, c });
+	ASSERT_EQ(got.size(), 3u);
+	EXPECT_EQ(got[0].data, a);
+	EXPECT_EQ(got[1].data, b);
+	EXPECT_EQ(stat(1, "rx_crc_errors_phy"), 0u);
+	EXPECT_EQ(stat(1, "rx_packets_phy"), 3u);
+	EXPECT_EQ(fec_blocks(), Blocks(2, 0));
+
+	damage(1);
+	noise(1);
+	got = cross({ a, b });
+	ASSERT_EQ(got.size(), 1u) << "the FCS error first";
+	EXPECT_EQ(got[0].data, b);
+	EXPECT_EQ(stat(1, "rx_crc_errors_phy"), 1u);
+	EXPECT_EQ(fec_blocks(), Blocks(3, 1));
+
+	const char *why = nullptr;
+	for (int i = 0; i < 2; i++) {
+		ASSERT_EQ(scx_port_link_set(p[i].port, 1u << SCX_LINK_100GBASE_R4, 0, &why), 0);
+		ASSERT_EQ(scx_port_fec_set(p[i].port, SCX_FEC_NONE, &why), 0);
+	}
+	scx_link l;
+	ASSERT_EQ(scx_port_link_get(p[1].port, &l), 0);
+	ASSERT_EQ(l.fec_oper, SCX_FEC_NONE);
+	noise(2);
+	got = cross({ a, b, c });
+	ASSERT_EQ(got.size(), 1u);
+	EXPECT_EQ(got[0].data, c);
+	EXPECT_EQ(stat(1, "rx_crc_errors_phy"), 3u);
+	EXPECT_EQ(fec_blocks(), Blocks(3, 1)) << "no FEC, no block";
 }
 
 /* SHAMPO places no FCS: refused on a live HW-GRO set, and a HW-GRO set is not built with it. */
