@@ -305,30 +305,19 @@ int scx_set_fecparam(struct net_device *dev, struct ethtool_fecparam *fp)
 	struct scx_priv *priv = netdev_priv(dev);
 	const char *why = NULL;
 	u16 policy = 0;
+	unsigned int i;
 	int err;
 
 	if (hweight32(fp->fec) != 1) {
 		netdev_err(dev, "fec: give one encoding\n");
 		return -EOPNOTSUPP;
 	}
-	switch (fp->fec) {
-	case ETHTOOL_FEC_AUTO:
-		break;
-	case ETHTOOL_FEC_OFF:
-		policy = SCX_FEC_NONE;
-		break;
-	case ETHTOOL_FEC_BASER:
-		policy = SCX_FEC_FIRECODE;
-		break;
-	case ETHTOOL_FEC_RS:
-		policy = SCX_FEC_RS_528 | SCX_FEC_RS_544;
-		break;
-	case ETHTOOL_FEC_LLRS:
-		policy = SCX_FEC_LLRS;
-		break;
-	default:
+	/* the device modes ethtool's mode stands for; auto is policy 0 */
+	for (i = 0; i < ARRAY_SIZE(scx_fec_modes); i++)
+		if (scx_fec_modes[i].fec == fp->fec)
+			policy |= scx_fec_modes[i].dev;
+	if (!policy && fp->fec != ETHTOOL_FEC_AUTO)
 		return -EOPNOTSUPP;
-	}
 	err = scx_port_fec_set(priv->port, policy, &why);
 	if (err && why)
 		netdev_err(dev, "fec: %s\n", why);
