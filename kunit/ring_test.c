@@ -96,16 +96,19 @@ static void scx_ring_rx_layout(struct kunit *test)
 			KUNIT_EXPECT_EQ_MSG(test, room, frame, "mtu %u", mtu);
 			KUNIT_EXPECT_LE_MSG(test, bytes, ALIGN(frame, 2048), "mtu %u", mtu);
 		}
-		/* XDP: a whole page, or refused */
+		/* XDP: a whole page, or a page per fragment (multi-buffer frames) */
+		KUNIT_ASSERT_EQ(test, scx_kt_rx_layout(mtu, headroom, skb_headroom, tailroom, 1,
+						       &n, &bytes, &room), 0);
 		if (headroom + frame + tailroom <= 4096) {
-			KUNIT_ASSERT_EQ(test, scx_kt_rx_layout(mtu, headroom, skb_headroom, tailroom, 1,
-							       &n, &bytes, &room), 0);
+			KUNIT_EXPECT_EQ_MSG(test, n, 1u, "mtu %u", mtu);
 			KUNIT_EXPECT_EQ_MSG(test, bytes, 4096u, "mtu %u", mtu);
 			KUNIT_EXPECT_EQ_MSG(test, room, 4096u - headroom - tailroom, "mtu %u", mtu);
 		} else {
-			KUNIT_EXPECT_NE_MSG(test, scx_kt_rx_layout(mtu, headroom, skb_headroom,
-								   tailroom, 1, &n, &bytes, &room),
-					    0, "mtu %u", mtu);
+			/* the first page keeps the headroom and the tailroom */
+			KUNIT_EXPECT_EQ_MSG(test, n, 1 + DIV_ROUND_UP(frame - (4096 - headroom - tailroom),
+								 4096u), "mtu %u", mtu);
+			KUNIT_EXPECT_EQ_MSG(test, bytes, n * 4096u, "mtu %u", mtu);
+			KUNIT_EXPECT_EQ_MSG(test, room, frame, "mtu %u", mtu);
 		}
 	}
 	/* 1500: two frames a page; 9000: three 2 KiB fragments and a page, not 16 KiB */

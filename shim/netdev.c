@@ -14,7 +14,7 @@
 
 #include "softcx.h"
 
-void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
+void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, const struct bpf_prog *xdp,
 		     struct scx_port_params *params)
 {
 	*params = (struct scx_port_params){
@@ -23,7 +23,8 @@ void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
 		.log_sq_size = priv->log_sq_size,
 		.log_rq_size = priv->log_rq_size,
 		.tx_mpwqe = priv->tx_mpwqe,
-		.xdp = xdp,
+		.xdp = !!xdp,
+		.xdp_frags = xdp && xdp->aux->xdp_has_frags,
 		.xdp_tx_mpwqe = priv->xdp_tx_mpwqe,
 		/* the user's indirection table stays; else it spreads over the new set */
 		.rss_keep_table = netif_is_rxfh_configured(priv->netdev),
@@ -201,8 +202,8 @@ static int scx_change_mtu(struct net_device *dev, int new_mtu)
 	struct scx_priv *priv = netdev_priv(dev);
 	int err;
 
-	if (priv->xdp_prog && new_mtu > priv->xdp_max_mtu) {
-		netdev_err(dev, "MTU too large for XDP: %d > %u (one page per packet); detach the program first\n",
+	if (priv->xdp_prog && new_mtu > priv->xdp_max_mtu && !priv->xdp_prog->aux->xdp_has_frags) {
+		netdev_err(dev, "MTU too large for XDP: %d > %u for a program without multi-buffer support (SEC(\"xdp.frags\")); detach it first\n",
 			   new_mtu, priv->xdp_max_mtu);
 		return -EINVAL;
 	}

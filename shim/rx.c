@@ -42,7 +42,12 @@ struct scx_os_rxq *scx_os_rxq_create(void *os_channel, uint32_t size, uint32_t o
 	err = scx_dma_pool_add(ch->priv->dmadev, q->pool, order);
 	if (err)
 		goto err_pool;
-	err = xdp_rxq_info_reg(&q->xdp_rxq, ch->priv->netdev, ch->ix, ch->napi.napi_id);
+	/*
+	 * An XDP pool's buffers are whole pages: a multi-buffer frame's last
+	 * fragment may grow to its page's end (bpf_xdp_adjust_tail).
+	 */
+	err = __xdp_rxq_info_reg(&q->xdp_rxq, ch->priv->netdev, ch->ix, ch->napi.napi_id,
+				 flags & SCX_RXQ_XDP ? PAGE_SIZE : 0);
 	if (err)
 		goto err_view;
 	err = xdp_rxq_info_reg_mem_model(&q->xdp_rxq, MEM_TYPE_PAGE_POOL, q->pool);
@@ -156,7 +161,38 @@ static void scx_rx_complete(struct scx_chan *ch, struct sk_buff *skb,
 	napi_gro_receive(&ch->napi, skb);
 }
 
-int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+/*
+ * A multi-buffer XDP frame passed (scx_os_xdp_run() listed its later pages
+ * in the head page's shared info, where build_skb() keeps the list): the
+ * skb takes them as fragments.
+ */
+static noinline void scx_rx_xdp_frags(struct sk_buff *skb, u32 nr)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	bool pfmemalloc = false;
+	u32 i;
+
+	for (i = 0; i < nr; i++)
+		pfmemalloc |= page_is_pfmemalloc(skb_frag_page(&sh->frags[i]));
+	xdp_update_skb_shared_info(skb, nr, sh->xdp_frags_size, nr * PAGE_SIZE, pfmemalloc);
+}
+
+/* Those pages back to their pool: the skb could not be built. */
+static noinline void scx_rx_xdp_frags_put(void *buf, u32 size, u32 nr)
+{
+	struct skb_shared_info *sh = buf + size - SKB_DATA_ALIGN(sizeof(*sh));
+	u32 i;
+
+	for (i = 0; i < nr; i++) {
+		struct page *page = skb_frag_page(&sh->frags[i]);
+
+		page_pool_recycle_direct(page->pp, page);
+	}
+}
+
+/* The skb built around the packet's buffer; nr_frags: a multi-buffer XDP frame's later pages. */
+static __always_inline int scx_rx_deliver_page(void *os_channel, const struct scx_rx_pkt *pkt,
+					       u32 nr_frags)
 {
 	struct scx_chan *ch = os_channel;
 	struct page *page = pkt->page;
@@ -182,12 +218,26 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 	skb_put(skb, pkt->len);
 	if (pkt->meta_len)
 		skb_metadata_set(skb, pkt->meta_len);
+	if (nr_frags)
+		scx_rx_xdp_frags(skb, nr_frags);
 	scx_rx_complete(ch, skb, pkt);
 	return 0;
 
 drop:
+	if (nr_frags)
+		scx_rx_xdp_frags_put(page_address(page) + pkt->buf_off, size, nr_frags);
 	page_pool_recycle_direct(pool, page);
 	return -1;
+}
+
+int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+{
+	return scx_rx_deliver_page(os_channel, pkt, 0);
+}
+
+int scx_os_rx_deliver_xdp_mb(void *os_channel, const struct scx_rx_pkt *pkt, uint32_t nr_frags)
+{
+	return scx_rx_deliver_page(os_channel, pkt, nr_frags);
 }
 
 /*

@@ -239,8 +239,8 @@ void scx_stats_work(struct work_struct *work);
  * port up): the new set is built first; a failure leaves the old one running.
  */
 int scx_datapath_switch(struct scx_priv *priv, u32 nch, u32 mtu, struct bpf_prog *prog);
-/* The core's parameters for the port as configured, with nch, mtu and XDP on or off. */
-void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, bool xdp,
+/* The core's parameters for the port as configured, with nch, mtu and the XDP program (or none). */
+void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, const struct bpf_prog *xdp,
 		     struct scx_port_params *params);
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 

@@ -43,7 +43,7 @@ static int scx_xdp_set(struct net_device *dev, struct bpf_prog *prog,
 		struct scx_port_params params;
 		const char *why;
 
-		scx_fill_params(priv, priv->nch, dev->mtu, true, &params);
+		scx_fill_params(priv, priv->nch, dev->mtu, prog, &params);
 		why = scx_params_conflict(priv->port, &params);
 		if (why) {
 			/* the core's reason, a static string (NL_SET_ERR_MSG takes literals only) */
@@ -53,14 +53,12 @@ static int scx_xdp_set(struct net_device *dev, struct bpf_prog *prog,
 			return -EOPNOTSUPP;
 		}
 	}
-	if (prog && dev->mtu > priv->xdp_max_mtu) {
-		if (prog->aux->xdp_has_frags)
-			NL_SET_ERR_MSG_MOD(extack,
-					   "MTU too large for XDP: softcx has no multi-buffer XDP, a frame must fit one page");
-		else
-			NL_SET_ERR_MSG_MOD(extack,
-					   "MTU too large for XDP: a frame must fit one page with the XDP headroom");
-		netdev_warn(dev, "XDP refused: MTU %u > %u\n", dev->mtu, priv->xdp_max_mtu);
+	/* past a page a frame comes in several buffers: only for a program that takes them */
+	if (prog && dev->mtu > priv->xdp_max_mtu && !prog->aux->xdp_has_frags) {
+		NL_SET_ERR_MSG_MOD(extack,
+				   "MTU too large for XDP: a frame must fit one page with the XDP headroom, unless the program takes multi-buffer frames (xdp.frags)");
+		netdev_warn(dev, "XDP refused: MTU %u > %u for a program without multi-buffer support\n",
+			    dev->mtu, priv->xdp_max_mtu);
 		return -EINVAL;
 	}
 

@@ -15,6 +15,54 @@
 
 #include "softcx.h"
 
+/*
+ * A multi-buffer frame: its later pages as the xdp_buff's fragments, listed
+ * in the first page's shared info (where an skb built on the page finds
+ * them).
+ */
+static noinline void scx_xdp_frags_in(struct xdp_buff *xdp, const struct scx_xdp_buf *b,
+				      struct device *dev, enum dma_data_direction dir)
+{
+	struct skb_shared_info *sh = xdp_get_shared_info_from_buff(xdp);
+	u32 i, size = 0;
+
+	for (i = 0; i < b->nr_frags; i++) {
+		const struct scx_xdp_frag *f = &b->frags[i];
+		struct page *page = f->page;
+
+		scx_rx_sync_for_cpu(dev, f->dma + f->off, f->len, dir);
+		__skb_frag_set_page(&sh->frags[i], page);
+		skb_frag_off_set(&sh->frags[i], f->off);
+		skb_frag_size_set(&sh->frags[i], f->len);
+		if (page_is_pfmemalloc(page))
+			xdp_buff_set_frag_pfmemalloc(xdp);
+		size += f->len;
+	}
+	sh->nr_frags = b->nr_frags;
+	sh->xdp_frags_size = size;
+	xdp_buff_set_frags_flag(xdp);
+}
+
+/*
+ * What the program left of a multi-buffer frame: the fragments still its
+ * own (a tail cut short gave the others back to the pool) and their
+ * lengths; XDP_TX: synced for the device.
+ */
+static noinline void scx_xdp_frags_out(struct xdp_buff *xdp, struct scx_xdp_buf *b,
+				       struct device *dev, bool tx)
+{
+	struct skb_shared_info *sh = xdp_get_shared_info_from_buff(xdp);
+	u32 i;
+
+	b->nr_frags = xdp_buff_has_frags(xdp) ? sh->nr_frags : 0;
+	for (i = 0; i < b->nr_frags; i++) {
+		b->frags[i].len = skb_frag_size(&sh->frags[i]);
+		if (tx)
+			scx_rx_sync_for_device(dev, b->frags[i].dma + b->frags[i].off,
+					       b->frags[i].len);
+	}
+}
+
 int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
 {
 	struct scx_chan *ch = os_channel;
@@ -32,8 +80,13 @@ int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
 	scx_rx_sync_for_cpu(q->pool->p.dev, b->dma + b->headroom, b->len, q->dir);
 	xdp_init_buff(&xdp, b->frame_sz, &q->xdp_rxq);
 	xdp_prepare_buff(&xdp, va, b->headroom, b->len, true);
+	if (unlikely(b->nr_frags))
+		scx_xdp_frags_in(&xdp, b, q->pool->p.dev, q->dir);
 
 	act = bpf_prog_run_xdp(prog, &xdp);
+	/* all but a redirect that took the frame leave its pages to the core */
+	if (unlikely(b->nr_frags))
+		scx_xdp_frags_out(&xdp, b, q->pool->p.dev, act == XDP_TX);
 	switch (act) {
 	case XDP_PASS:
 	case XDP_TX:

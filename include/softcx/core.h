@@ -58,7 +58,7 @@ struct scx_port_caps {
 	uint32_t rx_striding;	/* striding RQs (multi-packet RX WQEs) */
 	uint32_t rx_cqe_compress;	/* RX CQE compression */
 	uint32_t rx_hw_gro;	/* SHAMPO: header-data split and hardware GRO (rx-gro-hw) */
-	uint32_t xdp_max_mtu;	/* largest MTU with an XDP program (one page per packet) */
+	uint32_t xdp_max_mtu;	/* largest MTU with an XDP program unaware of multi-buffer frames (one page a frame) */
 	/* ring sizes a user may set (ethtool -G), log2: SQ in WQEBBs, RQ in packets */
 	uint32_t min_log_sq_size, max_log_sq_size;
 	uint32_t min_log_rq_size, max_log_rq_size;
@@ -91,11 +91,18 @@ struct scx_port_params {
 	/* post eligible skbs in multi-packet WQE sessions (needs caps.tx_mpwqe) */
 	uint32_t tx_mpwqe;
 	/*
-	 * An XDP program is attached: every RQ buffer is one order-0 page
-	 * (the MTU must fit it, else -EINVAL), each RQ runs scx_os_xdp_run()
-	 * on every frame, and each channel gets an XDP_TX SQ.
+	 * An XDP program is attached: every RQ buffer is one order-0 page,
+	 * each RQ runs scx_os_xdp_run() on every frame, and each channel gets
+	 * an XDP_TX SQ. The MTU must let a frame fit one page
+	 * (caps.xdp_max_mtu), else -EINVAL, unless xdp_frags.
 	 */
 	uint32_t xdp;
+	/*
+	 * The program takes multi-buffer frames (BPF_F_XDP_HAS_FRAGS): past
+	 * caps.xdp_max_mtu a frame fills up to SCX_XDP_MAX_FRAGS + 1 pages of
+	 * a cyclic RQ (striding RQs need a frame in one page with XDP).
+	 */
+	uint32_t xdp_frags;
 	/* post XDP frames (XDP_TX and ndo_xdp_xmit) in MPWQE sessions (needs caps.xdp_tx_mpwqe) */
 	uint32_t xdp_tx_mpwqe;
 	/*

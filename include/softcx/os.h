@@ -202,6 +202,14 @@ enum { SCX_CSUM_NONE = 0, SCX_CSUM_UNNECESSARY = 1, SCX_CSUM_COMPLETE = 2 };
 /* Returns 0 when the stack took it, -1 when the skb could not be built (page recycled by the shim). */
 int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt);
 /*
+ * XDP_PASS of a multi-buffer frame (scx_xdp_buf.nr_frags > 0): as
+ * scx_os_rx_deliver() for its first page (buf_size: the whole page), and
+ * the skb takes the nr_frags pages after it as fragments, as
+ * scx_os_xdp_run() left them in that page's skb_shared_info (on failure
+ * the shim recycles them too).
+ */
+int scx_os_rx_deliver_xdp_mb(void *os_channel, const struct scx_rx_pkt *pkt, uint32_t nr_frags);
+/*
  * A packet in pieces (a non-linear RQ of either type): n pieces of pages of an
  * SCX_RXQ_FRAGS pool, in order, each holding one reference the shim takes
  * over; pkt gives the metadata and the total length (page and buffer
@@ -256,23 +264,41 @@ enum {
 	SCX_XDP_TX = 3,
 	SCX_XDP_REDIRECT = 4,
 };
+#define SCX_XDP_MAX_FRAGS 3	/* buffers of a multi-buffer frame after its first */
+/* A buffer of a multi-buffer frame after its first: a whole page of the RQ's pool. */
+struct scx_xdp_frag {
+	void *page;
+	uint64_t dma;		/* of the page */
+	uint32_t off;		/* the bytes' start in the page */
+	uint32_t len;		/* in/out: bytes (a program may shrink or grow the last) */
+};
 struct scx_xdp_buf {
 	struct scx_os_rxq *rxq;	/* the RQ's pool the page came from */
 	void *page;		/* RX buffer (page_pool page) */
 	uint64_t dma;		/* of the page */
 	uint32_t frame_sz;	/* buffer size */
 	uint32_t headroom;	/* in/out: frame start in the page */
-	uint32_t len;		/* in/out: frame length */
+	uint32_t len;		/* in/out: frame length (multi-buffer: in the first buffer) */
 	uint32_t meta_len;	/* out: metadata bytes before the frame (PASS) */
 	const uint8_t *data;	/* out (PASS, TX): CPU address of the frame start (TX inlines from it) */
+	/*
+	 * Multi-buffer frames (a program that takes them, an MTU past
+	 * caps.xdp_max_mtu): in, the buffers the frame filled after the
+	 * first; out, those still the frame's. A program that cut the tail
+	 * short gave the buffers it dropped back to their pool itself: from
+	 * frags[nr_frags] on they are no longer the core's.
+	 */
+	uint32_t nr_frags;
+	struct scx_xdp_frag frags[SCX_XDP_MAX_FRAGS];
 };
 /*
  * Run the channel's program on a received frame and return its verdict.
- * ABORTED / DROP: the page stays the core's (it recycles it). PASS: the
- * core delivers the adjusted frame with scx_os_rx_deliver(). TX: the
- * adjusted frame is synced for the device; the core posts it and recycles
- * the page on completion. REDIRECT: xdp_do_redirect() took the page (the
- * OS flushes at the end of its poll).
+ * ABORTED / DROP: the pages (the first and frags[0..nr_frags)) stay the
+ * core's (it recycles them). PASS: the core delivers the adjusted frame
+ * with scx_os_rx_deliver() (multi-buffer: scx_os_rx_deliver_xdp_mb()). TX: the adjusted frame
+ * is synced for the device; the core posts it and recycles the pages on
+ * completion. REDIRECT: xdp_do_redirect() took the pages (the OS flushes
+ * at the end of its poll).
  */
 int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b);
 /* A verdict the core could not carry out (XDP_TX with the SQ full or in error): trace it. */

@@ -102,16 +102,18 @@ using namespace softcx::en;
 extern "C" uint64_t scx_port_mem_estimate(uint32_t nch, uint32_t log_sq_size,
 					  uint32_t log_rq_size, const scx_os_layout *os)
 {
-	RqLayout rx;
+	RqLayout rx, rx_xdp;
 	u64 per_ch, set;
 
 	if (!nch || nch > SCX_MAX_CHANNELS || log_sq_size < kMinLogSqSize ||
 	    log_sq_size > kMaxLogQueue || log_rq_size < kMinLogRqSize ||
 	    log_rq_size > kMaxLogQueue || !os_layout_ok(*os))
 		return 0;
-	/* the largest buffers any MTU can ask for (an XDP set has smaller ones) */
-	if (!rx_layout(*os, SCX_MAX_MTU, false, &rx))
+	/* the largest buffers any MTU can ask for: the stack's, or a multi-buffer XDP set's (a page a fragment) */
+	if (!rx_layout(*os, SCX_MAX_MTU, false, &rx) || !rx_layout(*os, SCX_MAX_MTU, true, &rx_xdp))
 		return 0;
+	if (rq_cost(log_rq_size, rx_xdp) > rq_cost(log_rq_size, rx))
+		rx = rx_xdp;
 	/* the stack's SQ, the XDP_TX SQ (with a program) and the ndo_xdp_xmit SQ; the RQ */
 	per_ch = 3 * sq_cost(log_sq_size) + rq_cost_max(log_rq_size, *os, rx);
 	set = nch * per_ch + heap_cost((u64)nch * sizeof(Channel));

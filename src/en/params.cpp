@@ -171,20 +171,27 @@ bool rx_layout(const scx_os_layout &os, u32 mtu, bool xdp, RqLayout *out)
 		*out = l;
 		return true;
 	}
+	/*
+	 * XDP, multi-buffer: a page per fragment, the first with the XDP
+	 * headroom and the skb_shared_info the frame's fragments are listed
+	 * in; the others headroom-less. Else non-linear, headroom-less: the
+	 * skb's head is a copy of the headers.
+	 */
+	u32 max = xdp || frame > kPageSize + (kMaxRxFrags - 1) * kRxFragSize ? kPageSize
+									     : kRxFragSize;
 	if (xdp)
-		return false;	/* no multi-buffer XDP */
-	/* non-linear, headroom-less: the skb's head is a copy of the headers */
-	u32 max = frame > kPageSize + (kMaxRxFrags - 1) * kRxFragSize ? kPageSize : kRxFragSize;
+		l.headroom = headroom;
 	for (u32 left = frame; left; l.nfrags++) {
+		u32 cap = xdp && !l.nfrags ? kPageSize - headroom - os.rx_tailroom : max;
 		u32 size = left;
 
 		if (l.nfrags == kMaxRxFrags)
 			return false;
-		if (l.nfrags < kMaxRxFrags - 1 && size > max)
-			size = max;
+		if ((l.nfrags < kMaxRxFrags - 1 || xdp) && size > cap)
+			size = cap;
 		if (size > kPageSize)
 			return false;
-		l.frag[l.nfrags] = { (u16)size, (u16)(1u << log2_ceil(size)) };
+		l.frag[l.nfrags] = { (u16)size, (u16)(xdp ? kPageSize : 1u << log2_ceil(size)) };
 		left -= size;
 	}
 	l.log_wqe_segs = (u8)log2_ceil(l.nfrags);
@@ -396,8 +403,11 @@ int params_build(const Port *p, const scx_port_params *params, ChannelParams *cp
 	cp->rx_csum = p->rx_csum;
 	cp->rx_csum_complete = !p->rx_no_csum_complete;
 	cp->rx_fcs = p->rx_fcs;
-	/* XDP: one packet per order-0 page, so XDP_TX and redirect can recycle by page */
-	if (cp->xdp && params->mtu > xdp_max_mtu(p->os))
+	/*
+	 * XDP: one packet per order-0 page, so XDP_TX and redirect can recycle
+	 * by page; past that only for a program that takes a frame in pages
+	 */
+	if (cp->xdp && params->mtu > xdp_max_mtu(p->os) && !params->xdp_frags)
 		return -SCX_EINVAL;
 	if (params->rx_hw_gro) {
 		/* SHAMPO places no FCS (the kernel drops rx-gro-hw while rx-fcs is on) */

@@ -177,7 +177,8 @@ constexpr prm::CqeCompLayout rx_comp_layout(RxComp c)
  * its headroom and tailroom, and the skb is built on it (XDP: a whole
  * page); non-linear: a frame spans up to kMaxRxFrags fragments headroom-
  * less, and the headers are copied into a small skb with the fragments the
- * frame used attached. Striding: WQEs of pages_per_wqe order-0 pages cut
+ * frame used attached (XDP: a page each, the first with the headroom; the
+ * program sees the frame in several buffers). Striding: WQEs of pages_per_wqe order-0 pages cut
  * into 2^log_stride-byte strides; linear: every frame fits one stride with
  * its headroom and tailroom and the skb is built on the stride (XDP: one
  * stride per page); non-linear: frames span strides, the headers are
@@ -190,7 +191,7 @@ struct RxFragInfo {
 	u16 stride;		/* bytes it takes of its page: a power of two */
 };
 struct RqLayout {
-	u32 headroom;		/* bytes before the frame in its buffer (its stride when linear) */
+	u32 headroom;		/* bytes before the frame in its first buffer (its stride when linear) */
 	u32 frame_room;		/* bytes the device may write at headroom (striding: the frame limit) */
 	u8 nfrags;		/* cyclic: fragments a WQE takes */
 	u8 log_wqe_segs;	/* cyclic: data segments a WQE has (those past nfrags end the list) */
@@ -251,8 +252,9 @@ static_assert(kRxMaxHead <= 1u << kLogNonLinearStride);
  * (the OS's XDP headroom with a program, its skb headroom without) and
  * tailroom fits a page, in a stride of that rounded up to a power of two
  * (XDP: a page); otherwise kRxFragSize fragments, the last sized to the
- * rest (kPageSize ones when four of kRxFragSize cannot hold a frame).
- * False when no layout holds a frame (XDP and more than a page).
+ * rest (kPageSize ones when four of kRxFragSize cannot hold a frame);
+ * with XDP, a page per fragment, the first keeping the XDP headroom and
+ * tailroom (a multi-buffer frame). False when no layout holds a frame.
  */
 bool rx_layout(const scx_os_layout &os, u32 mtu, bool xdp, RqLayout *out);
 /*

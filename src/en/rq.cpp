@@ -13,31 +13,34 @@
 
 namespace softcx::en {
 
+/*
+ * Run the program on the frame b describes and carry out its verdict;
+ * the caller recycles the pages of a Dropped frame (b's, as the program
+ * left them).
+ */
 template <RxXdp X>
-XdpFate rx_run_xdp(Rq *rq, void *page, u64 dma, u32 frame_sz, scx_rx_pkt *pkt)
+[[gnu::always_inline]] inline XdpFate xdp_verdict(Rq *rq, scx_xdp_buf *b, scx_rx_pkt *pkt)
 {
-	scx_xdp_buf b = {};
-
-	b.rxq = rq->pool;
-	b.page = page;
-	b.dma = dma;
-	b.frame_sz = frame_sz;
-	b.headroom = pkt->headroom;
-	b.len = pkt->len;
-	switch (scx_os_xdp_run(rq->os_channel, &b)) {
+	switch (scx_os_xdp_run(rq->os_channel, b)) {
 	case SCX_XDP_PASS:
-		pkt->headroom = b.headroom;
-		pkt->len = b.len;
-		pkt->meta_len = (u16)b.meta_len;
+		pkt->headroom = b->headroom;
+		pkt->len = b->len;
+		pkt->meta_len = (u16)b->meta_len;
 		return XdpFate::Pass;
 	case SCX_XDP_TX: {
 		Sq *sq = rq->xdpsq;
-		XdpTxDesc d = {dma + b.headroom, b.data, b.len, page};
+		XdpTxDesc d = {b->dma + b->headroom, b->data, b->len, b->page};
 
 		/* counted as full or err when refused */
 		if (__builtin_expect(!__atomic_load_n(&sq->recovering, __ATOMIC_RELAXED), 1)) {
-			if (!xdpsq_xmit<SqKind::Page, X == RxXdp::TxMpw>(sq, d))
-				return XdpFate::Taken;	/* the SQ holds the page until its completion */
+			/* the SQ holds the pages until its completion */
+			if (__builtin_expect(!b->nr_frags, 1)) {
+				if (!xdpsq_xmit<SqKind::Page, X == RxXdp::TxMpw>(sq, d))
+					return XdpFate::Taken;
+			} else if (!xdpsq_send_frags<X == RxXdp::TxMpw>(sq, d, b->frags,
+									 b->nr_frags)) {
+				return XdpFate::Taken;
+			}
 		} else {
 			sq->xstats->err.inc();	/* in ERR and not recovered yet */
 		}
@@ -52,6 +55,23 @@ XdpFate rx_run_xdp(Rq *rq, void *page, u64 dma, u32 frame_sz, scx_rx_pkt *pkt)
 	}
 	rq->stats->xdp_drop.inc();
 	return XdpFate::Dropped;
+}
+
+template <RxXdp X>
+XdpFate rx_run_xdp(Rq *rq, void *page, u64 dma, u32 frame_sz, scx_rx_pkt *pkt)
+{
+	scx_xdp_buf b;
+
+	b.rxq = rq->pool;
+	b.page = page;
+	b.dma = dma;
+	b.frame_sz = frame_sz;
+	b.headroom = pkt->headroom;
+	b.len = pkt->len;
+	b.meta_len = 0;
+	b.data = nullptr;
+	b.nr_frags = 0;		/* frags[] unread */
+	return xdp_verdict<X>(rq, &b, pkt);
 }
 
 template XdpFate rx_run_xdp<RxXdp::Off>(Rq *, void *, u64, u32, scx_rx_pkt *);
@@ -102,6 +122,66 @@ void nonlinear_frame(Rq *rq, const RxSlot *s, scx_rx_pkt *pkt)
 	rq_deliver_pieces(rq, pkt, pieces, n);
 }
 
+/*
+ * XDP, a frame over several pages (an MTU past one page, a program that
+ * takes multi-buffer frames): the first page's bytes and the others as
+ * fragments. The pages it did not fill go back at once.
+ */
+template <RxXdp X>
+void xdp_multi_frame(Rq *rq, const RxSlot *s, scx_rx_pkt *pkt)
+{
+	const RqLayout &l = rq->layout;
+	scx_xdp_buf b;
+	u32 left = pkt->len, n = 0;
+
+	b.rxq = rq->pool;
+	b.page = s[0].page;
+	b.dma = s[0].dma;
+	b.frame_sz = kPageSize;
+	b.headroom = s[0].off + l.headroom;
+	b.len = left < l.frag[0].size ? left : l.frag[0].size;
+	b.meta_len = 0;
+	b.data = nullptr;
+	left -= b.len;
+	for (u32 i = 1; i < l.nfrags; i++) {
+		u32 take = left < l.frag[i].size ? left : l.frag[i].size;
+
+		if (!take) {
+			scx_os_rx_recycle(rq->pool, s[i].page, 1);
+			continue;
+		}
+		b.frags[n++] = scx_xdp_frag{s[i].page, s[i].dma, s[i].off, take};
+		left -= take;
+	}
+	b.nr_frags = n;
+
+	pkt->page = s[0].page;
+	pkt->buf_off = s[0].off;
+	pkt->buf_size = kPageSize;
+	pkt->headroom = b.headroom;
+	switch (xdp_verdict<X>(rq, &b, pkt)) {
+	case XdpFate::Taken:
+		return;
+	case XdpFate::Dropped:
+		scx_os_rx_recycle(rq->pool, b.page, 1);
+		for (u32 i = 0; i < b.nr_frags; i++)
+			scx_os_rx_recycle(rq->pool, b.frags[i].page, 1);
+		return;
+	case XdpFate::Pass:
+		break;
+	}
+	u32 bytes = pkt->len;
+
+	for (u32 i = 0; i < b.nr_frags; i++)
+		bytes += b.frags[i].len;
+	if (b.nr_frags ? scx_os_rx_deliver_xdp_mb(rq->os_channel, pkt, b.nr_frags)
+		       : scx_os_rx_deliver(rq->os_channel, pkt)) {
+		rq->stats->skb_err.inc();
+		return;
+	}
+	rx_count_delivered(rq->stats, *pkt, 1, bytes);
+}
+
 /* inlined in each poll loop (one per CQE compression mode) */
 template <RxXdp X>
 __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::Cqe64 *cqe)
@@ -140,9 +220,12 @@ __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::
 		return;
 	}
 	rx_pkt_meta(cqe, &pkt, rx_ts_mask(rq), rx_csum_mask(rq));
-	/* XDP: always linear, a whole page (rx_layout) */
-	if (X == RxXdp::Off && !rq->layout.linear) {
-		nonlinear_frame(rq, slot, &pkt);
+	/* XDP: a whole page, or a page per fragment (rx_layout) */
+	if (!rq->layout.linear) {
+		if (X == RxXdp::Off)
+			nonlinear_frame(rq, slot, &pkt);
+		else
+			xdp_multi_frame<X>(rq, slot, &pkt);
 		return;
 	}
 	pkt.page = slot->page;
@@ -170,7 +253,8 @@ __attribute__((always_inline)) inline void handle_cyclic_cqe(Rq *rq, const prm::
  * them, one reference each, so they all go out with the fragments. The
  * carving state stays in registers through the loop. A WQE that cannot
  * have all its fragments gives back those it took and ends the refill.
- * Linear: one fragment a WQE, at the layout's headroom (non-linear has none).
+ * Linear: one fragment a WQE, at the layout's headroom (non-linear: only
+ * XDP's first fragment has one).
  */
 template <bool Linear>
 void cyclic_post(Rq *rq)
@@ -214,7 +298,8 @@ void cyclic_post(Rq *rq)
 				off = 0;
 			}
 			s[i] = RxSlot{page, dma, off};
-			put_dseg(&d[i], dma + off + headroom, frag[i].size, lkey);
+			/* the headroom is the first fragment's (non-linear without XDP: 0) */
+			put_dseg(&d[i], dma + off + (i ? 0 : headroom), frag[i].size, lkey);
 			off += frag[i].stride;
 			left--;
 		}

@@ -59,6 +59,7 @@ template <SqKind K> u32 release_entry(Sq *sq, const TxDmaEntry &e, Release *r)
 		scx_os_tx_free(sq->os_channel, e.obj, r->napi);
 	} else if constexpr (K == SqKind::Page) {
 		scx_os_rx_recycle(sq->pool, e.obj, r->napi ? 1 : 0);
+		return e.kind != kDmaXdpFrag;
 	} else {
 		scx_os_dma_unmap(sq->os_dev, e.dma, e.len, SCX_DMA_SINGLE);
 		if (!r->napi) {

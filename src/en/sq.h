@@ -43,9 +43,11 @@ struct TxWqeInfo {
 struct TxDmaEntry {
 	u64 dma;
 	u32 len;
-	u32 kind;
+	u32 kind;	/* SCX_DMA_*; on the XDP_TX SQ kDmaXdpFrag for a frame's later pages */
 	void *obj;
 };
+/* XDP_TX SQ: a multi-buffer frame's page after its first (recycled, not a frame of its own). */
+constexpr u32 kDmaXdpFrag = 0x100;
 
 /* The open enhanced multi-packet send WQE ("session"); ctrl == nullptr: none open. */
 struct MpwSession {

@@ -144,6 +144,57 @@ template <SqKind K> int xdpsq_mpw(Sq *sq, const XdpTxDesc &d)
 	return 0;
 }
 
+/*
+ * A multi-buffer frame of the XDP_TX SQ: d is its first buffer (the
+ * inline headers come from it), frags the RQ pages after it. One SEND
+ * WQE with a data segment per buffer, outside any MPWQE session (the
+ * open one is closed first, as a session's segments are whole frames);
+ * each page is recycled on completion, and the frame counts once.
+ */
+template <bool kMpw>
+int xdpsq_send_frags(Sq *sq, const XdpTxDesc &d, const scx_xdp_frag *frags, u32 n)
+{
+	u32 ihs = sq->lim.min_inline, len = d.len;
+
+	for (u32 i = 0; i < n; i++)
+		len += frags[i].len;
+	if (__builtin_expect(!xdp_len_ok(sq, len) || d.len < ihs, 0))
+		return xdp_invalid<SqKind::Page>(sq);
+	if (kMpw)
+		mpw_close(sq);
+
+	u32 ds = prm::kEmptyDsCount + inline_ds(ihs) + (d.len > ihs ? 1 : 0) + n;
+	u32 num_wqebbs = div_round_up(ds, prm::kDsPerWqeBB);
+
+	if (__builtin_expect(!sq->has_room(wqe_room(num_wqebbs)), 0))
+		return xdp_full(sq);
+	pad_to_edge<SqKind::Page>(sq, num_wqebbs);
+
+	u8 *wqe = sq->wqe_at(sq->pc);
+	auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(wqe);
+	auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
+	auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + (prm::kEmptyDsCount + inline_ds(ihs)) *
+								   prm::kSendWqeDS);
+
+	__builtin_memset(wqe, 0, num_wqebbs * prm::kSendWqeBB);
+	if (ihs)
+		put_inline_hdr(eth, d.data, ihs);
+	if (d.len > ihs)
+		put_dseg(dseg++, d.dma + ihs, d.len - ihs, sq->lkey);
+	fifo_push(sq, d.dma, d.len, SCX_DMA_SINGLE, d.obj);
+	for (u32 i = 0; i < n; i++) {
+		put_dseg(dseg++, frags[i].dma + frags[i].off, frags[i].len, sq->lkey);
+		fifo_push(sq, frags[i].dma + frags[i].off, frags[i].len, kDmaXdpFrag,
+			  frags[i].page);
+	}
+	ctrl->set(prm::kOpSend, sq->pc, sq->sqn, ds);
+	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, (u16)num_wqebbs, (u16)(1 + n)};
+	sq->doorbell_cseg = ctrl;
+	sq->pc += num_wqebbs;
+	sq->xstats->xmit.inc();
+	return 0;
+}
+
 template <SqKind K, bool kMpw> inline int xdpsq_xmit(Sq *sq, const XdpTxDesc &d)
 {
 	return kMpw ? xdpsq_mpw<K>(sq, d) : xdpsq_send<K>(sq, d);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* A multi-buffer aware program (SEC("xdp.frags"): BPF_F_XDP_HAS_FRAGS) that
- * passes every frame: softcx has no multi-buffer XDP, so its MTU limit is
- * the same as for single-buffer programs, with its own extack message. */
+ * passes every frame: it may attach at an MTU past one page (t-xdp-mtu). */
 #include "common.h"
 
 SEC("xdp.frags")

@@ -46,6 +46,7 @@ scx_port_params Pair::params(uint32_t mtu, int port) const
 	prm.log_rq_size = opt.log_rq;
 	prm.tx_mpwqe = opt.tx_mpwqe;
 	prm.xdp = (opt.xdp_ports >> port) & 1;
+	prm.xdp_frags = prm.xdp && opt.xdp_frags;
 	prm.xdp_tx_mpwqe = opt.xdp_mpwqe;
 	prm.rx_striding = opt.rx_striding;
 	prm.rx_cqe_compress = opt.rx_cqe_compress;

@@ -42,6 +42,7 @@ struct Options {
 	bool tx_mpwqe = false;
 	uint32_t xdp_ports = 0;		/* bit i: port i runs with an XDP program */
 	bool xdp_mpwqe = false;		/* xdp_tx_mpwqe (both ports) */
+	bool xdp_frags = false;		/* the XDP programs take multi-buffer frames */
 	bool rx_striding = false;	/* rx_striding_rq (both ports) */
 	bool rx_cqe_compress = false;	/* rx_cqe_compress (both ports) */
 	bool rx_hw_gro = false;		/* rx-gro-hw: SHAMPO (both ports; needs rx_striding) */

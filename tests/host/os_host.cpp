@@ -146,6 +146,8 @@ std::map<void *, std::vector<host::TxTstamp>> g_tx_tstamps;
 uint64_t g_recycles[2];		/* [napi] */
 host::XdpProg g_xdp_prog;
 std::map<void *, std::vector<host::Bytes>> g_redirected;
+/* A passed multi-buffer frame's later buffers, by its first page, until delivered (the skb_shared_info) */
+std::map<void *, std::vector<scx_xdp_frag>> g_xdp_frags;
 std::map<std::pair<void *, int>, uint64_t> g_xdp_exceptions;
 std::map<void *, std::vector<void *>> g_frames_freed;
 std::map<void *, uint32_t> g_frame_bulks;
@@ -683,8 +685,30 @@ int scx_os_rx_deliver_hds(void *os_channel, const struct scx_rx_pkt *pkt, const 
 	return deliver_gathered(os_channel, pkt, std::move(data), ok, pieces, n, gso);
 }
 
-int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+namespace {
+
+int rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt, uint32_t nr_frags)
 {
+	std::vector<scx_xdp_frag> frags;
+	{
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		auto f = g_xdp_frags.find(pkt->page);
+		if (nr_frags) {
+			if (f == g_xdp_frags.end() || f->second.size() != nr_frags)
+				host_error("rx_deliver: %u XDP fragments, the program left %zu",
+					   nr_frags, f == g_xdp_frags.end() ? (size_t)0 : f->second.size());
+			else
+				frags = f->second;
+		} else if (f != g_xdp_frags.end()) {
+			host_error("rx_deliver: a multi-buffer frame delivered without its fragments");
+		}
+		if (f != g_xdp_frags.end())
+			g_xdp_frags.erase(f);
+	}
+	auto put_frags = [&frags] {
+		for (const auto &f : frags)
+			rxbuf_put(f.page);
+	};
 	{
 		std::lock_guard<std::recursive_mutex> l(g_mu);
 		auto it = g_rxbufs.find(pkt->page);
@@ -707,21 +731,43 @@ int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
 			g_fail_deliveries--;
 		else {
 			const uint8_t *p = static_cast<const uint8_t *>(pkt->page) + pkt->headroom;
-			g_delivered[os_channel].push_back(
-				host::RxRecord{ std::vector<uint8_t>(p, p + pkt->len), *pkt, scx_rx_gso{},
-						end - pkt->buf_off });
+			host::RxRecord r{ std::vector<uint8_t>(p, p + pkt->len), *pkt, scx_rx_gso{},
+					  end - pkt->buf_off, nr_frags };
+			for (const auto &f : frags) {
+				const uint8_t *q = static_cast<const uint8_t *>(f.page) + f.off;
+				r.data.insert(r.data.end(), q, q + f.len);
+				r.truesize += 4096u;
+			}
+			g_delivered[os_channel].push_back(std::move(r));
 			rxbuf_put(pkt->page);
+			put_frags();
 			return 0;
 		}
 	}
 	rxbuf_put(pkt->page);
+	put_frags();
 	return -1;
+}
+
+} /* namespace */
+
+int scx_os_rx_deliver(void *os_channel, const struct scx_rx_pkt *pkt)
+{
+	return rx_deliver(os_channel, pkt, 0);
+}
+
+int scx_os_rx_deliver_xdp_mb(void *os_channel, const struct scx_rx_pkt *pkt, uint32_t nr_frags)
+{
+	if (!nr_frags)
+		host_error("rx_deliver_xdp_mb without fragments");
+	return rx_deliver(os_channel, pkt, nr_frags);
 }
 
 int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
 {
 	host::XdpProg prog;
 	uint8_t *page = static_cast<uint8_t *>(b->page);
+	std::vector<scx_xdp_frag> in;
 	{
 		std::lock_guard<std::recursive_mutex> l(g_mu);
 		auto it = g_rxbufs.find(b->page);
@@ -736,17 +782,53 @@ int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
 		if (b->frame_sz != 4096u || b->headroom + b->len > b->frame_sz)
 			host_error("xdp_run: frame_sz %u headroom %u len %u", b->frame_sz,
 				   b->headroom, b->len);
+		if (b->nr_frags > SCX_XDP_MAX_FRAGS) {
+			host_error("xdp_run: %u fragments", b->nr_frags);
+			return SCX_XDP_ABORTED;
+		}
+		/* the xdp_buff's fragments: whole pages of the same pool, each filled */
+		for (uint32_t i = 0; i < b->nr_frags; i++) {
+			const scx_xdp_frag &f = b->frags[i];
+			auto fi = g_rxbufs.find(f.page);
+			if (fi == g_rxbufs.end() || fi->second.q != it->second.q ||
+			    fi->second.dma != f.dma || !f.len || f.off + f.len > 4096u)
+				host_error("xdp_run: fragment %u (page %p, off %u, len %u) is not a filled page of the pool",
+					   i, f.page, f.off, f.len);
+			in.push_back(f);
+		}
+		if (b->nr_frags && b->headroom + b->len + host::kOsLayout.rx_tailroom > b->frame_sz)
+			host_error("xdp_run: a multi-buffer frame's first buffer leaves no room for the fragment list");
 		prog = g_xdp_prog;
 	}
 	int verdict = prog ? prog(os_channel, page, b) : SCX_XDP_PASS;
 	b->data = page + b->headroom;
+	/* a program may only drop fragments from the tail (bpf_xdp_adjust_tail): the kernel frees them */
+	if (b->nr_frags > in.size()) {
+		host_error("xdp_run: the program added fragments (%u > %zu)", b->nr_frags, in.size());
+		b->nr_frags = (uint32_t)in.size();
+	}
+	for (uint32_t i = 0; i < b->nr_frags; i++)
+		if (b->frags[i].page != in[i].page || b->frags[i].off != in[i].off)
+			host_error("xdp_run: the program moved fragment %u", i);
+	for (size_t i = b->nr_frags; i < in.size(); i++)
+		rxbuf_put(in[i].page);
 	if (verdict == SCX_XDP_REDIRECT) {
-		/* xdp_do_redirect: the frame leaves with its page */
+		/* xdp_do_redirect: the frame leaves with its pages */
+		host::Bytes frame(b->data, b->data + b->len);
+		for (uint32_t i = 0; i < b->nr_frags; i++) {
+			const uint8_t *q = static_cast<const uint8_t *>(b->frags[i].page) + b->frags[i].off;
+			frame.insert(frame.end(), q, q + b->frags[i].len);
+		}
 		{
 			std::lock_guard<std::recursive_mutex> l(g_mu);
-			g_redirected[os_channel].emplace_back(b->data, b->data + b->len);
+			g_redirected[os_channel].push_back(std::move(frame));
 		}
 		rxbuf_put(b->page);
+		for (uint32_t i = 0; i < b->nr_frags; i++)
+			rxbuf_put(b->frags[i].page);
+	} else if (verdict == SCX_XDP_PASS && b->nr_frags) {
+		std::lock_guard<std::recursive_mutex> l(g_mu);
+		g_xdp_frags[b->page].assign(b->frags, b->frags + b->nr_frags);
 	}
 	return verdict;
 }
@@ -1079,6 +1161,7 @@ void reset()
 	g_recycles[0] = g_recycles[1] = 0;
 	g_xdp_prog = nullptr;
 	g_redirected.clear();
+	g_xdp_frags.clear();
 	g_xdp_exceptions.clear();
 	g_frames_freed.clear();
 	g_frame_bulks.clear();

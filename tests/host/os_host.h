@@ -62,6 +62,7 @@ struct RxRecord {
 	scx_rx_pkt meta;
 	scx_rx_gso gso;		/* scx_os_rx_deliver_hds of a session: segs > 1; else all 0 */
 	uint32_t truesize;	/* page bytes the skb holds: its buffer, or its pieces' truesize */
+	uint32_t xdp_frags;	/* scx_os_rx_deliver_xdp_mb: the later pages of a multi-buffer frame */
 };
 /* Packets delivered on an os_channel (scx_os_rx_deliver), oldest first. */
 const std::vector<RxRecord> &rx_delivered(void *os_channel);

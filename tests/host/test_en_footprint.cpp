@@ -16,7 +16,7 @@
 namespace {
 
 scx_port_params port_params(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uint32_t mtu,
-			    bool striding)
+			    bool striding, bool xdp = false)
 {
 	scx_port_params prm = {};
 
@@ -25,12 +25,13 @@ scx_port_params port_params(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uint
 	prm.log_sq_size = log_sq;
 	prm.log_rq_size = log_rq;
 	prm.rx_striding = striding;
+	prm.xdp = prm.xdp_frags = xdp;
 	return prm;
 }
 
 /* Peak bytes of one port from before its first open to a prepared second set. */
 uint64_t measure_switch_peak(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uint32_t mtu,
-			     bool striding)
+			     bool striding, bool xdp = false)
 {
 	int os_dev = 0, irq_ctx = 0;
 	std::vector<int> os_ch(nch);
@@ -49,7 +50,7 @@ uint64_t measure_switch_peak(uint32_t nch, uint32_t log_sq, uint32_t log_rq, uin
 	EXPECT_EQ(scx_port_create(scx_hw_function(adapter, 0), &os_dev, nullptr, nch, &host::kOsLayout, &port), 0);
 	if (port) {
 		base = host::mem_peak_reset();
-		scx_port_params prm = port_params(nch, log_sq, log_rq, mtu, striding);
+		scx_port_params prm = port_params(nch, log_sq, log_rq, mtu, striding, xdp);
 		EXPECT_EQ(scx_port_open(port, &prm, chans.data()), 0);
 		EXPECT_EQ(scx_port_prepare(port, &prm, chans.data()), 0);
 		peak = host::mem_peak() - base;
@@ -90,6 +91,10 @@ TEST(Footprint, EstimateBoundsTwoSetsAtTheLargestMtu)
 		/* the larger of the two RQ types (the striding one at this MTU) */
 		uint64_t all = std::max(measure_switch_peak(g.nch, g.log_sq, g.log_rq, SCX_MAX_MTU, false),
 					measure_switch_peak(g.nch, g.log_sq, g.log_rq, SCX_MAX_MTU, true));
+		/* a multi-buffer XDP set: a page a fragment, and the XDP_TX SQ */
+		uint64_t xdp = measure_switch_peak(g.nch, g.log_sq, g.log_rq, SCX_MAX_MTU, true, true);
+
+		EXPECT_GE(est, xdp - device_bytes(g.nch)) << g.nch << " channels, XDP";
 
 		ASSERT_GT(all, device_bytes(g.nch));
 		uint64_t got = all - device_bytes(g.nch);

@@ -91,7 +91,21 @@ TEST(Params, XdpMtuIsOnePage)
 	EXPECT_EQ(l.nfrags, 1u);
 	EXPECT_EQ(l.frag[0].stride, 4096u);
 	EXPECT_EQ(l.headroom, 256u);
-	EXPECT_FALSE(en::rx_layout(host::kOsLayout, kXdpMaxMtu + 1, true, &l));
+	EXPECT_TRUE(l.linear);
+	/* past it a page per fragment: the first keeps the headroom and the fragment list's room */
+	ASSERT_TRUE(en::rx_layout(host::kOsLayout, kXdpMaxMtu + 1, true, &l));
+	EXPECT_FALSE(l.linear);
+	EXPECT_EQ(l.nfrags, 2u);
+	EXPECT_EQ(l.headroom, 256u);
+	EXPECT_EQ(l.frag[0].size, 4096u - 256u - 320u);
+	EXPECT_EQ(l.frag[1].size, 1u);
+	EXPECT_EQ(l.page_frags[0], 1u);
+	EXPECT_EQ(l.page_frags[1], 1u);
+	ASSERT_TRUE(en::rx_layout(host::kOsLayout, SCX_MAX_MTU, true, &l));
+	EXPECT_EQ(l.nfrags, 3u);
+	for (uint32_t i = 0; i < l.nfrags; i++)
+		EXPECT_EQ(l.frag[i].stride, 4096u) << i;
+	EXPECT_EQ(l.frag[0].size + l.frag[1].size + l.frag[2].size, SCX_MAX_MTU + en::kHwMtuOverhead);
 	/* without a program the skb headroom: still one linear fragment */
 	ASSERT_TRUE(en::rx_layout(host::kOsLayout, kXdpMaxMtu + 1, false, &l));
 	EXPECT_TRUE(l.linear);

@@ -242,6 +242,242 @@ TEST_F(Xdp, ProgramSeesEveryFrameOnEveryChannel)
 	EXPECT_EQ(sum, odd);
 }
 
+/* ---- multi-buffer frames (MTU 9000, a program that takes them) ---- */
+
+namespace {
+
+/* The first buffer's room at MTU 9000: a page less the headroom and the fragment list's room. */
+constexpr uint32_t kFirstRoom = 4096 - kHeadroom - host::kOsLayout.rx_tailroom;
+
+/* The frame as the program sees it: the first buffer's bytes, then each fragment's. */
+Bytes xdp_bytes(const uint8_t *page, const scx_xdp_buf *b)
+{
+	Bytes f(page + b->headroom, page + b->headroom + b->len);
+
+	for (uint32_t i = 0; i < b->nr_frags; i++) {
+		const uint8_t *q = static_cast<const uint8_t *>(b->frags[i].page) + b->frags[i].off;
+		f.insert(f.end(), q, q + b->frags[i].len);
+	}
+	return f;
+}
+
+} /* namespace */
+
+class XdpMb : public Xdp {
+protected:
+	void SetUp() override
+	{
+		host::reset();
+		build(opts());
+	}
+	static Options opts(bool mpwqe = false, int model = 7)
+	{
+		Options o;
+		o.model = model;
+		o.mtu = 9000;
+		o.xdp_ports = 2;
+		o.xdp_frags = true;
+		o.xdp_mpwqe = mpwqe;
+		return o;
+	}
+	/* UDP frames of these total lengths (Ethernet header to the end) */
+	static std::vector<Bytes> frames_of(std::initializer_list<size_t> lens)
+	{
+		std::vector<Bytes> v;
+		uint8_t seed = 1;
+
+		for (size_t len : lens)
+			v.push_back(udp_frame(len - udp_frame(0).size(), 1000, seed++));
+		return v;
+	}
+};
+
+TEST_F(XdpMb, OnlyAProgramThatTakesThemGetsAnMtuPastAPage)
+{
+	scx_port_params prm = params(9000, 1);
+	prm.xdp_frags = 0;
+	EXPECT_EQ(switch_to(1, prm), -SCX_EINVAL) << "a single-buffer program needs a frame in one page";
+	prm.xdp_frags = 1;
+	EXPECT_EQ(switch_to(1, prm), 0);
+	prm.rx_striding = 1;
+	EXPECT_EQ(switch_to(1, prm), 0) << "striding asked for: the cyclic RQ takes the frame in pages";
+	Bytes f = udp_frame(8000);
+	ASSERT_EQ(send(0, f), 0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), 1u);
+	EXPECT_EQ(rx(1)[0].data, f);
+	poll(0);
+}
+
+TEST_F(XdpMb, PassDeliversEveryBufferByteExact)
+{
+	std::vector<std::pair<uint32_t, uint32_t>> seen;	/* nr_frags, whole length */
+	host::set_xdp_prog([&seen](void *, uint8_t *page, scx_xdp_buf *b) {
+		seen.emplace_back(b->nr_frags, (uint32_t)xdp_bytes(page, b).size());
+		return SCX_XDP_PASS;
+	});
+	auto fs = frames_of({100, kFirstRoom, kFirstRoom + 1, kFirstRoom + 4096, kFirstRoom + 4097,
+			     9014});
+	uint64_t bytes = 0;
+	for (const Bytes &f : fs) {
+		ASSERT_EQ(send(0, f), 0);
+		bytes += f.size();
+	}
+	poll(1);
+	ASSERT_EQ(seen.size(), fs.size());
+	const uint32_t want_frags[] = {0, 0, 1, 1, 2, 2};
+	for (size_t i = 0; i < fs.size(); i++) {
+		EXPECT_EQ(seen[i].first, want_frags[i]) << i;
+		EXPECT_EQ(seen[i].second, fs[i].size()) << i;
+	}
+	ASSERT_EQ(rx(1).size(), fs.size());
+	for (size_t i = 0; i < fs.size(); i++) {
+		EXPECT_EQ(rx(1)[i].data, fs[i]) << i;
+		EXPECT_EQ(rx(1)[i].xdp_frags, want_frags[i]) << i;
+		EXPECT_EQ(rx(1)[i].truesize, 4096u * (1 + want_frags[i])) << i;
+	}
+	EXPECT_EQ(stat(1, "rx_packets"), fs.size());
+	EXPECT_EQ(stat(1, "rx_bytes"), bytes) << "every buffer's bytes";
+	EXPECT_EQ(stat(1, "rx_xdp_drop"), 0u);
+	/* a WQE's pages the frame did not fill went back at once */
+	EXPECT_EQ(host::rx_recycled(true), 2u + 2u + 1u + 1u);
+	poll(0);
+}
+
+TEST_F(XdpMb, DropRecyclesEveryPage)
+{
+	verdict_prog(SCX_XDP_DROP);
+	for (const Bytes &f : frames_of({100, 5000, 9014}))
+		ASSERT_EQ(send(0, f), 0);
+	verdict_prog(SCX_XDP_ABORTED);
+	ASSERT_EQ(send(0, udp_frame(8000)), 0);
+	EXPECT_EQ(poll(1), 4);
+	EXPECT_EQ(rx(1).size(), 0u);
+	EXPECT_EQ(stat(1, "rx_xdp_drop"), 4u);
+	EXPECT_EQ(host::rx_recycled(true), 4u * 3u) << "the three pages of each WQE";
+	EXPECT_EQ(host::rx_recycled(false), 0u);
+	poll(0);
+}
+
+/*
+ * bpf_xdp_adjust_tail on a multi-buffer frame: cutting into the last
+ * fragment shrinks it, cutting past it frees whole fragments (the kernel
+ * gives their pages back); what is left is delivered, or sent.
+ */
+TEST_F(XdpMb, ShrunkTailLeavesTheRestToTheKernel)
+{
+	int verdict = SCX_XDP_PASS;
+	host::set_xdp_prog([&verdict](void *, uint8_t *page, scx_xdp_buf *b) {
+		if (verdict == SCX_XDP_TX)
+			for (int i = 0; i < 6; i++)
+				std::swap(page[b->headroom + i], page[b->headroom + 6 + i]);
+		/* keep the first buffer and 100 bytes of the first fragment */
+		b->nr_frags = 1;
+		b->frags[0].len = 100;
+		return verdict;
+	});
+	Bytes f = udp_frame(8500);	/* three buffers */
+	Bytes want(f.begin(), f.begin() + kFirstRoom + 100);
+	ASSERT_EQ(send(0, f), 0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), 1u);
+	EXPECT_EQ(rx(1)[0].data, want);
+	EXPECT_EQ(rx(1)[0].xdp_frags, 1u);
+	EXPECT_EQ(stat(1, "rx_bytes"), want.size());
+	EXPECT_EQ(host::rx_recycled(true), 0u) << "the cut page went back through the kernel";
+
+	verdict = SCX_XDP_TX;
+	ASSERT_EQ(send(0, f), 0);
+	poll(1);
+	poll(0);
+	ASSERT_EQ(rx(0).size(), 1u);
+	EXPECT_EQ(rx(0)[0].data, swap_macs(want));
+	uint64_t before = host::rx_recycled(true);	/* port 0's unfilled fragments */
+	poll(1);
+	EXPECT_EQ(host::rx_recycled(true), before + 2) << "the two pages sent, on completion";
+	verdict = SCX_XDP_DROP;
+	ASSERT_EQ(send(0, f), 0);
+	poll(1);
+	EXPECT_EQ(host::rx_recycled(true), before + 4);
+	EXPECT_EQ(stat(1, "rx_xdp_drop"), 1u);
+	poll(0);
+}
+
+TEST_F(XdpMb, RedirectTakesEveryPage)
+{
+	verdict_prog(SCX_XDP_REDIRECT);
+	Bytes f = udp_frame(8000);
+	ASSERT_EQ(send(0, f), 0);
+	poll(1);
+	EXPECT_EQ(stat(1, "rx_xdp_redirect"), 1u);
+	ASSERT_EQ(host::xdp_redirected(&p[1].os_ch[0]).size(), 1u);
+	EXPECT_EQ(host::xdp_redirected(&p[1].os_ch[0])[0], f);
+	EXPECT_EQ(host::rx_recycled(true), 0u) << "all three pages filled: the OS owns them";
+	poll(0);
+}
+
+class XdpMbTx : public XdpMb, public ::testing::WithParamInterface<std::tuple<bool, int>> {};
+
+/* Single- and multi-buffer frames reflected in order; SEND WQEs for the latter, MPWQE or not. */
+TEST_P(XdpMbTx, ReflectedFramesArriveByteExactInOrder)
+{
+	auto [mpwqe, model] = GetParam();
+	build(opts(mpwqe, model));
+	host::set_xdp_prog(reflect);
+	auto fs = frames_of({100, 9014, 120, 140, kFirstRoom + 1, 5000, 160});
+	for (const Bytes &f : fs)
+		ASSERT_EQ(post(0, f), 0);
+	doorbell(0);
+	poll(1);
+	const uint64_t unfilled = 2 + 0 + 2 + 2 + 1 + 1 + 2;	/* pages of the WQEs the frames left */
+	EXPECT_EQ(host::rx_recycled(true), unfilled);
+	poll(0);
+	ASSERT_EQ(rx(0).size(), fs.size());
+	for (size_t i = 0; i < fs.size(); i++)
+		EXPECT_EQ(rx(0)[i].data, swap_macs(fs[i])) << i;
+	EXPECT_EQ(stat(1, "rx_xdp_tx_xmit"), fs.size());
+	EXPECT_EQ(stat(1, "rx_xdp_tx_err"), 0u);
+	EXPECT_EQ(stat(1, "rx_xdp_tx_full"), 0u);
+	/* sessions: 100 | 120 140 | 160, each closed by the multi-buffer frame after it */
+	EXPECT_EQ(stat(1, "rx_xdp_tx_mpwqe"), mpwqe ? 3u : 0u);
+	uint64_t before = host::rx_recycled(true);	/* with port 0's unfilled fragments */
+	poll(1);
+	EXPECT_EQ(host::rx_recycled(true), before + 3 * fs.size() - unfilled)
+		<< "every page sent back to the pool on completion";
+	EXPECT_EQ(stat(1, "rx_xdp_tx_cqe"), 1u);
+	poll(0);
+}
+
+INSTANTIATE_TEST_SUITE_P(MpwqeModel, XdpMbTx,
+			 ::testing::Values(std::make_tuple(false, 7), std::make_tuple(true, 7),
+					   std::make_tuple(false, 4)));
+
+/* A full XDP_TX SQ refuses a multi-buffer frame whole: counted, traced, every page back. */
+TEST_F(XdpMb, FullSqRefusesTheWholeFrame)
+{
+	Options o = opts();
+	o.log_sq = 6;
+	o.log_rq = 8;
+	build(o);
+	host::set_xdp_prog(reflect);
+	Bytes f = udp_frame(8000);
+	const int n = 40;	/* two WQEBBs each: more than 64 */
+	for (int i = 0; i < n; i++)
+		ASSERT_EQ(post(0, f), 0);
+	doorbell(0);
+	poll(1);
+	uint64_t sent = stat(1, "rx_xdp_tx_xmit"), full = stat(1, "rx_xdp_tx_full");
+	EXPECT_GT(full, 0u);
+	EXPECT_EQ(sent + full, (uint64_t)n);
+	EXPECT_EQ(stat(1, "rx_xdp_drop"), full);
+	EXPECT_EQ(host::xdp_exceptions(&p[1].os_ch[0], SCX_XDP_TX), full);
+	EXPECT_EQ(host::rx_recycled(true), 3 * full) << "a refused frame's pages back at once";
+	poll(0);
+	EXPECT_EQ(rx(0).size(), sent);
+	poll(1);
+	poll(0);
+}
+
 /* ---- XDP_TX ---- */
 
 class XdpTx : public Xdp, public ::testing::WithParamInterface<bool> {};

@@ -6,9 +6,10 @@
 # XDP_PACKET_HEADROOM (256) and skb_shared_info (320) room: MTU <= 3498 on
 # 4 KiB pages (4096 - 256 - 320 - 22).
 # - MTU 9000: `ip link set dev scx1 xdp obj xdp_drop.o` fails, ip prints the
-#   driver's extack ("MTU too large for XDP"), nothing is attached; the same
-#   for a multi-buffer aware program (xdp_frags.o, SEC("xdp.frags")): softcx
-#   has no multi-buffer XDP; generic mode is the kernel's business and attaches;
+#   driver's extack ("MTU too large for XDP"), nothing is attached; a
+#   multi-buffer aware program (xdp_frags.o, SEC("xdp.frags")) attaches
+#   natively (frames in several buffers: t-xdp-mb) and jumbo pings pass it;
+#   generic mode is the kernel's business and attaches;
 # - MTU 3499 refused likewise; MTU 3498 accepted: xdp_pass.o attached, and
 #   ping -s 3470 -M do (3512-byte frames, the largest) passes through it;
 # - with the program attached, MTU 3499 and 9000 are refused with the message
@@ -49,8 +50,14 @@ refused_mtu() {
 
 set_mtu 9000
 refused_attach 9000
-# A multi-buffer aware program gets no further: softcx has no multi-buffer XDP.
-refused_attach 9000 xdp_frags xdp.frags
+# A multi-buffer aware program takes the frame in several buffers.
+xdp_attach scx1 "$NS" "$BPF/xdp_frags.o" xdp xdp.frags
+read -r mode _ <<< "$(xdp_attached scx1 "$NS")"
+assert_eq "xdp.frags attach at MTU 9000: mode (1 = native)" 1 "$mode"
+wait_carrier scx1 "$NS"
+ping_ok "" "$IP1" 3 -s 8972 -Mdo
+xdp_detach scx1 "$NS"
+wait_carrier scx1 "$NS"
 xdp_attach scx1 "$NS" "$BPF/xdp_drop.o" xdpgeneric
 read -r mode _ <<< "$(xdp_attached scx1 "$NS")"
 assert_eq "generic attach at MTU 9000: mode (2 = skb)" 2 "$mode"
