@@ -7,6 +7,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/etherdevice.h>
 #include <linux/ethtool.h>
 #include <linux/ethtool_netlink.h>
 #include <linux/netdevice.h>
@@ -607,14 +608,16 @@ static int scx_ntuple_type(u32 flow_type)
 	case TCP_V6_FLOW: return SCX_RSS_TCP6;
 	case UDP_V6_FLOW: return SCX_RSS_UDP6;
 	case IPV6_USER_FLOW: return SCX_RSS_IP6;
+	case ETHER_FLOW: return SCX_FLOW_ETHER;
 	default: return -1;
 	}
 }
 
-static const u32 scx_ntuple_flow[SCX_RSS_NTYPES] = {
+static const u32 scx_ntuple_flow[SCX_FLOW_ETHER + 1] = {
 	[SCX_RSS_TCP4] = TCP_V4_FLOW, [SCX_RSS_UDP4] = UDP_V4_FLOW,
 	[SCX_RSS_IP4] = IPV4_USER_FLOW, [SCX_RSS_TCP6] = TCP_V6_FLOW,
 	[SCX_RSS_UDP6] = UDP_V6_FLOW, [SCX_RSS_IP6] = IPV6_USER_FLOW,
+	[SCX_FLOW_ETHER] = ETHER_FLOW,
 };
 
 /* Addresses of a rule from a spec's value (h) and mask (m) source and destination, len bytes. */
@@ -648,14 +651,24 @@ static const char *scx_flow_from_spec(const struct ethtool_rxnfc *nfc, struct sc
 
 	memset(r, 0, sizeof(*r));
 	if (type < 0)
-		return "flow types tcp4, udp4, ip4, tcp6, udp6 and ip6 only";
-	if (fs->flow_type & FLOW_MAC_EXT)
-		return "no destination MAC match";
-	if ((fs->flow_type & FLOW_EXT) &&
-	    (fs->m_ext.vlan_etype || fs->m_ext.vlan_tci || fs->m_ext.data[0] || fs->m_ext.data[1]))
-		return "no VLAN or user-def match";
+		return "flow types tcp4, udp4, ip4, tcp6, udp6, ip6 and ether only";
+	if (fs->flow_type & FLOW_EXT) {
+		if (fs->m_ext.vlan_etype || fs->m_ext.data[0] || fs->m_ext.data[1])
+			return "no vlan-etype or user-def match";
+		/* the core takes the VLAN ID whole: ethtool's "vlan N vlan-mask 0xf000" */
+		r->vlan_id = be16_to_cpu(fs->h_ext.vlan_tci);
+		r->vlan_id_mask = be16_to_cpu(fs->m_ext.vlan_tci);
+	}
 	r->type = type;
 	switch (type) {
+	case SCX_FLOW_ETHER:
+		ether_addr_copy(r->dst_mac, h->ether_spec.h_dest);
+		ether_addr_copy(r->dst_mac_mask, m->ether_spec.h_dest);
+		ether_addr_copy(r->src_mac, h->ether_spec.h_source);
+		ether_addr_copy(r->src_mac_mask, m->ether_spec.h_source);
+		r->ethertype = be16_to_cpu(h->ether_spec.h_proto);
+		r->ethertype_mask = be16_to_cpu(m->ether_spec.h_proto);
+		break;
 	case SCX_RSS_TCP4:
 	case SCX_RSS_UDP4:
 		if (m->tcp_ip4_spec.tos)
@@ -699,6 +712,11 @@ static const char *scx_flow_from_spec(const struct ethtool_rxnfc *nfc, struct sc
 		r->l4proto_mask = m->usr_ip6_spec.l4_proto;
 		break;
 	}
+	/* dst-mac of any flow type (an ether flow's own one gives way to it) */
+	if ((fs->flow_type & FLOW_MAC_EXT) && !is_zero_ether_addr(fs->m_ext.h_dest)) {
+		ether_addr_copy(r->dst_mac, fs->h_ext.h_dest);
+		ether_addr_copy(r->dst_mac_mask, fs->m_ext.h_dest);
+	}
 	if (fs->ring_cookie == RX_CLS_FLOW_DISC) {
 		r->action = SCX_FLOW_DROP;
 	} else if (fs->ring_cookie == RX_CLS_FLOW_WAKE) {
@@ -728,7 +746,25 @@ static void scx_flow_to_spec(const struct scx_flow_rule *r, u32 loc, struct etht
 	fs->location = loc;
 	fs->ring_cookie = r->action == SCX_FLOW_DROP ? RX_CLS_FLOW_DISC : r->action;
 	nfc->rss_context = r->context;
+	if (r->vlan_id_mask) {
+		fs->flow_type |= FLOW_EXT;
+		fs->h_ext.vlan_tci = cpu_to_be16(r->vlan_id);
+		fs->m_ext.vlan_tci = cpu_to_be16(r->vlan_id_mask);
+	}
+	if (r->type != SCX_FLOW_ETHER && !is_zero_ether_addr(r->dst_mac_mask)) {
+		fs->flow_type |= FLOW_MAC_EXT;
+		ether_addr_copy(fs->h_ext.h_dest, r->dst_mac);
+		ether_addr_copy(fs->m_ext.h_dest, r->dst_mac_mask);
+	}
 	switch (r->type) {
+	case SCX_FLOW_ETHER:
+		ether_addr_copy(h->ether_spec.h_dest, r->dst_mac);
+		ether_addr_copy(m->ether_spec.h_dest, r->dst_mac_mask);
+		ether_addr_copy(h->ether_spec.h_source, r->src_mac);
+		ether_addr_copy(m->ether_spec.h_source, r->src_mac_mask);
+		h->ether_spec.h_proto = cpu_to_be16(r->ethertype);
+		m->ether_spec.h_proto = cpu_to_be16(r->ethertype_mask);
+		break;
 	case SCX_RSS_TCP4:
 	case SCX_RSS_UDP4:
 		scx_flow_addrs_out(r, &h->tcp_ip4_spec.ip4src, &m->tcp_ip4_spec.ip4src,

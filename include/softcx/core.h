@@ -193,19 +193,28 @@ int scx_port_rss_ctx_get(const struct scx_port *p, uint32_t ctx, struct scx_rss 
 /*
  * Flow rules (ethtool -N/-n, ntuple filters): matched before RSS, the
  * lowest location first. Addresses in network order (IPv4: the first 4
- * bytes, the rest 0), ports in host order; a mask bit set compares that
- * bit (a zero mask: any value). l4proto only for SCX_RSS_IP4/IP6 (the
- * protocol byte). action: SCX_FLOW_DROP, a channel, or with a context the
- * offset added to the channel its table picks (ethtool's FLOW_RSS).
+ * bytes, the rest 0), ports and the ethertype in host order; a mask bit
+ * set compares that bit (a zero mask: any value). l4proto only for
+ * SCX_RSS_IP4/IP6 (the protocol byte). SCX_FLOW_ETHER: no IP field, the
+ * source MAC and the ethertype (after any VLAN tags) instead. Every type:
+ * the destination MAC, and the VLAN ID of an outer 802.1Q tag (mask 0 or
+ * 0xfff: the whole ID; the frame must carry such a tag). action:
+ * SCX_FLOW_DROP, a channel, or with a context the offset added to the
+ * channel its table picks (ethtool's FLOW_RSS).
  */
 #define SCX_FLOW_DROP 0xffffffffu
+#define SCX_FLOW_ETHER SCX_RSS_NTYPES	/* a rule type: L2 fields only */
 struct scx_flow_rule {
-	uint32_t type;			/* enum scx_rss_type */
+	uint32_t type;			/* enum scx_rss_type, or SCX_FLOW_ETHER */
 	uint8_t src_ip[16], src_ip_mask[16];
 	uint8_t dst_ip[16], dst_ip_mask[16];
 	uint16_t src_port, src_port_mask;
 	uint16_t dst_port, dst_port_mask;
 	uint8_t l4proto, l4proto_mask;
+	uint8_t dst_mac[6], dst_mac_mask[6];
+	uint16_t vlan_id, vlan_id_mask;
+	uint8_t src_mac[6], src_mac_mask[6];	/* SCX_FLOW_ETHER */
+	uint16_t ethertype, ethertype_mask;	/* SCX_FLOW_ETHER */
 	uint32_t action;
 	uint32_t context;		/* 0: none */
 };

@@ -29,7 +29,7 @@ namespace {
  */
 constexpr u32 kMaxFlowRules = 1024;
 
-bool is_v6(u32 type) { return type >= SCX_RSS_TCP6; }
+bool is_v6(u32 type) { return type >= SCX_RSS_TCP6 && type <= SCX_RSS_IP6; }
 
 /* The IP protocol a flow type fixes (0: ip4/ip6, the rule's l4proto). */
 u8 type_proto(u32 type)
@@ -78,14 +78,27 @@ bool ctx_exists(const Port *p, u32 id)
 
 int rule_check(const Port *p, u32 nch, const scx_flow_rule &r, const char **why)
 {
-	if (r.type >= SCX_RSS_NTYPES)
-		return refuse_err(why, "flow types tcp4, udp4, ip4, tcp6, udp6 and ip6 only",
+	if (r.type > SCX_FLOW_ETHER)
+		return refuse_err(why, "flow types tcp4, udp4, ip4, tcp6, udp6, ip6 and ether only",
 			     SCX_EINVAL);
+	if (r.vlan_id_mask && r.vlan_id_mask != 0xfff)
+		return refuse_err(why, "a VLAN match takes the whole VLAN ID (mask 0xfff)", SCX_EINVAL);
+	if (r.vlan_id > 0xfff)
+		return refuse_err(why, "a VLAN ID is below 4096", SCX_EINVAL);
+	if (r.type == SCX_FLOW_ETHER) {
+		if (any_byte(r.src_ip_mask, 0, 16) || any_byte(r.dst_ip_mask, 0, 16) ||
+		    r.src_port_mask || r.dst_port_mask || r.l4proto_mask)
+			return refuse_err(why, "an ether flow matches MAC addresses, the ethertype and the VLAN only",
+				     SCX_EINVAL);
+	} else if (any_byte(r.src_mac_mask, 0, 6) || r.ethertype_mask) {
+		return refuse_err(why, "the source MAC and the ethertype are for ether flows", SCX_EINVAL);
+	}
 	if (type_proto(r.type) && (r.l4proto || r.l4proto_mask))
 		return refuse_err(why, "l4proto is for ip4 and ip6 flows", SCX_EINVAL);
 	if (!type_proto(r.type) && (r.src_port_mask || r.dst_port_mask))
 		return refuse_err(why, "ports are for tcp and udp flows", SCX_EINVAL);
-	if (!is_v6(r.type) && (any_byte(r.src_ip, 4, 16) || any_byte(r.src_ip_mask, 4, 16) ||
+	if (r.type != SCX_FLOW_ETHER && !is_v6(r.type) &&
+	    (any_byte(r.src_ip, 4, 16) || any_byte(r.src_ip_mask, 4, 16) ||
 			       any_byte(r.dst_ip, 4, 16) || any_byte(r.dst_ip_mask, 4, 16)))
 		return refuse_err(why, "an IPv4 address has 4 bytes", SCX_EINVAL);
 	if (r.context) {
@@ -111,6 +124,21 @@ template <typename Set> auto *ctx_obj_find(Set &set, u32 ctx, u32 off)
 	return decltype(&set.ctx_obj[0]){};
 }
 
+/* Where the entry of rule r sends its frames. */
+void entry_action(const ChannelSet &set, const scx_flow_rule &r, prm::SetFlowEntryIn *in)
+{
+	if (r.action == SCX_FLOW_DROP) {
+		in->action = prm::kFlowDrop;
+	} else if (r.context) {
+		const ChannelSet::CtxObj *o = ctx_obj_find(set, r.context, r.action);
+		in->action = prm::kFlowFwdRss;
+		in->dest.set(o ? o->num : 0);	/* none: the device refuses the entry */
+	} else {
+		in->action = prm::kFlowFwdRq;
+		in->dest.set(set.ch[r.action].rq.rqn);
+	}
+}
+
 /* The device entry of rule r at loc over the set's RQs and context objects. */
 void entry_build(const ChannelSet &set, u32 loc, const scx_flow_rule &r, prm::SetFlowEntryIn *in)
 {
@@ -119,6 +147,24 @@ void entry_build(const ChannelSet &set, u32 loc, const scx_flow_rule &r, prm::Se
 	prm::FlowFields &m = in->mask, &v = in->value;
 
 	in->flow_index.set(loc);
+	for (u32 i = 0; i < 6; i++) {
+		m.dmac[i] = r.dst_mac_mask[i];
+		v.dmac[i] = r.dst_mac[i] & r.dst_mac_mask[i];
+	}
+	if (r.vlan_id_mask) {
+		m.cvlan.set(prm::kFlowCvlanTag | r.vlan_id_mask);
+		v.cvlan.set(prm::kFlowCvlanTag | r.vlan_id);
+	}
+	if (r.type == SCX_FLOW_ETHER) {
+		for (u32 i = 0; i < 6; i++) {
+			m.smac[i] = r.src_mac_mask[i];
+			v.smac[i] = r.src_mac[i] & r.src_mac_mask[i];
+		}
+		m.ethertype.set(r.ethertype_mask);
+		v.ethertype.set(r.ethertype & r.ethertype_mask);
+		entry_action(set, r, in);
+		return;
+	}
 	m.ip_version = 0xff;
 	v.ip_version = is_v6(r.type) ? 6 : 4;
 	m.ip_protocol = proto ? 0xff : r.l4proto_mask;
@@ -137,16 +183,7 @@ void entry_build(const ChannelSet &set, u32 loc, const scx_flow_rule &r, prm::Se
 		m.dst_ip[i] = r.dst_ip_mask[i];
 		v.dst_ip[i] = r.dst_ip[i] & r.dst_ip_mask[i];
 	}
-	if (r.action == SCX_FLOW_DROP) {
-		in->action = prm::kFlowDrop;
-	} else if (r.context) {
-		const ChannelSet::CtxObj *o = ctx_obj_find(set, r.context, r.action);
-		in->action = prm::kFlowFwdRss;
-		in->dest.set(o ? o->num : 0);	/* none: the device refuses the entry */
-	} else {
-		in->action = prm::kFlowFwdRq;
-		in->dest.set(set.ch[r.action].rq.rqn);
-	}
+	entry_action(set, r, in);
 }
 
 int entry_install(Port *p, const ChannelSet &set, u32 loc, const scx_flow_rule &r)

@@ -298,7 +298,8 @@ struct Rss {
  * under each entry's mask. Read by RX engines without a lock under the
  * sequence count, as an RSS object; written by commands.
  */
-constexpr u32 kFlowWords = 10;	/* version/protocol/l4_ok, ports, 4 + 4 address words */
+/* version/protocol/l4_ok, ports, 4 + 4 address words, DMAC + ethertype, SMAC + cvlan */
+constexpr u32 kFlowWords = 14;
 struct FlowEntry {
 	u32 mask[kFlowWords];
 	u32 value[kFlowWords];	/* only bits of mask */

@@ -760,8 +760,9 @@ CmdStatus set_flow_entry(CmdEnv &e)
 	}
 	flow_fields_words(in.mask, mask);
 	flow_fields_words(in.value, value);
-	if (in.mask.rsvd || in.value.rsvd)
-		return reject(e, prm::kStatBadParam, "reserved match byte set", "flow");
+	if (in.mask.rsvd || in.value.rsvd || (in.mask.cvlan.get() & prm::kFlowCvlanRsvd) ||
+	    (in.value.cvlan.get() & prm::kFlowCvlanRsvd))
+		return reject(e, prm::kStatBadParam, "reserved match bits set", "flow");
 	for (u32 w = 0; w < kFlowWords; w++)
 		if (value[w] & ~mask[w])
 			return reject(e, prm::kStatBadParam, "value has bits outside the mask", "flow");

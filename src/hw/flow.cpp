@@ -27,7 +27,16 @@ constexpr u32 kWordProto = 0;	/* ip_version << 24 | ip_protocol << 16 | l4_ok <<
 constexpr u32 kWordPorts = 1;	/* src_port << 16 | dst_port */
 constexpr u32 kWordSrc = 2;
 constexpr u32 kWordDst = 6;
-static_assert(kWordDst + 4 == kFlowWords);
+constexpr u32 kWordDmac = 10;	/* dmac[0..3]; then dmac[4..5] << 16 | ethertype */
+constexpr u32 kWordSmac = 12;	/* smac[0..3]; then smac[4..5] << 16 | cvlan */
+static_assert(kWordSmac + 2 == kFlowWords);
+
+/* A MAC address and the 16 bits after it as two words. */
+inline void mac_words(const u8 *mac, u32 low16, u32 *w)
+{
+	w[0] = be_word(mac);
+	w[1] = (u32)mac[4] << 24 | (u32)mac[5] << 16 | low16;
+}
 
 inline u32 proto_word(u32 version, u32 proto, u32 l4_ok)
 {
@@ -75,6 +84,15 @@ void flow_key(const u8 *frame, const PacketInfo &pi, u32 *key)
 {
 	for (u32 w = 0; w < kFlowWords; w++)
 		key[w] = 0;
+	if (pi.l3_off < kEthHdrLen)
+		return;	/* shorter than an Ethernet header: the parser read nothing */
+	/* L2: the type the parser stopped at (after the tags) sits right before l3_off */
+	u16 outer = prm::load_be16(frame + 12);
+	u32 cvlan = outer == kEthTypeVlan && pi.l3_off >= kEthHdrLen + kVlanHdrLen
+			    ? prm::kFlowCvlanTag | (prm::load_be16(frame + kEthHdrLen) & 0xfff)
+			    : 0;
+	mac_words(frame, prm::load_be16(frame + pi.l3_off - 2), key + kWordDmac);
+	mac_words(frame + 6, cvlan, key + kWordSmac);
 	if (pi.l3 == L3::None)
 		return;
 	const u8 *ip = frame + pi.l3_off;
@@ -94,6 +112,8 @@ void flow_fields_words(const prm::FlowFields &f, u32 *w)
 	w[kWordPorts] = (u32)f.src_port.get() << 16 | f.dst_port.get();
 	addr_words(f.src_ip, 16, w + kWordSrc);
 	addr_words(f.dst_ip, 16, w + kWordDst);
+	mac_words(f.dmac, f.ethertype.get(), w + kWordDmac);
+	mac_words(f.smac, f.cvlan.get(), w + kWordSmac);
 }
 
 FlowVerdict flow_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssResult *out)

@@ -679,7 +679,11 @@ struct RssIn {
  * ip_version 4 or 6 (0: not IP), ip_protocol (IPv4 protocol, IPv6 next
  * header), l4_ok 1 when a complete TCP or UDP header was found (then the
  * ports; else the ports read 0), the addresses (IPv4: bytes 0..3, the
- * rest 0), all in network order.
+ * rest 0), all in network order. L2, as the frame came off the wire
+ * (before any VLAN stripping): the MAC addresses, the ethertype after
+ * the VLAN tags (up to two, as the parser reads them), and cvlan: bit 15
+ * set when the outer tag is 802.1Q (0x8100), bits 0-11 its VLAN ID
+ * (bits 12-14 reserved, 0 in mask and value).
  *
  * SET writes the entry at flow_index, replacing what was there (frames in
  * flight see the old or the new entry, never a mix). dest must name a live
@@ -704,7 +708,13 @@ struct FlowFields {
 	be16 dst_port;
 	u8 src_ip[16];
 	u8 dst_ip[16];
+	u8 smac[6];
+	be16 ethertype;
+	u8 dmac[6];
+	be16 cvlan;		/* kFlowCvlanTag | VLAN ID */
 };
+constexpr u16 kFlowCvlanTag = 1u << 15;
+constexpr u16 kFlowCvlanRsvd = 7u << 12;
 
 struct SetFlowEntryIn {
 	CmdIn hdr;
@@ -954,7 +964,11 @@ static_assert(__builtin_offsetof(RssIn, type_fields) == 17);
 static_assert(__builtin_offsetof(RssIn, flags) == 23);
 static_assert(__builtin_offsetof(RssIn, toeplitz_key) == 24);
 static_assert(__builtin_offsetof(RssIn, rqn) == 64);
-static_assert(sizeof(FlowFields) == 40);
+static_assert(sizeof(FlowFields) == 56);
+static_assert(__builtin_offsetof(FlowFields, smac) == 40);
+static_assert(__builtin_offsetof(FlowFields, ethertype) == 46);
+static_assert(__builtin_offsetof(FlowFields, dmac) == 48);
+static_assert(__builtin_offsetof(FlowFields, cvlan) == 54);
 static_assert(__builtin_offsetof(FlowFields, ip_version) == 0);
 static_assert(__builtin_offsetof(FlowFields, ip_protocol) == 1);
 static_assert(__builtin_offsetof(FlowFields, l4_ok) == 2);
@@ -963,14 +977,14 @@ static_assert(__builtin_offsetof(FlowFields, src_port) == 4);
 static_assert(__builtin_offsetof(FlowFields, dst_port) == 6);
 static_assert(__builtin_offsetof(FlowFields, src_ip) == 8);
 static_assert(__builtin_offsetof(FlowFields, dst_ip) == 24);
-static_assert(sizeof(SetFlowEntryIn) == 104);
+static_assert(sizeof(SetFlowEntryIn) == 136);
 static_assert(__builtin_offsetof(SetFlowEntryIn, flow_index) == 8);
 static_assert(__builtin_offsetof(SetFlowEntryIn, action) == 12);
 static_assert(__builtin_offsetof(SetFlowEntryIn, rsvd) == 13);
 static_assert(__builtin_offsetof(SetFlowEntryIn, dest) == 16);
 static_assert(__builtin_offsetof(SetFlowEntryIn, rsvd2) == 20);
 static_assert(__builtin_offsetof(SetFlowEntryIn, mask) == 24);
-static_assert(__builtin_offsetof(SetFlowEntryIn, value) == 64);
+static_assert(__builtin_offsetof(SetFlowEntryIn, value) == 80);
 static_assert(sizeof(DeleteFlowEntryIn) == 16);
 static_assert(__builtin_offsetof(DeleteFlowEntryIn, flow_index) == 8);
 static_assert(__builtin_offsetof(DeleteFlowEntryIn, rsvd) == 12);

@@ -755,7 +755,7 @@ void op_rss_fill(State &s, Input &in, uint32_t f)
  * SET_FLOW_TABLE_ENTRY: an index in or out of the table, any action, a
  * dest naming an RQ, an RSS object or anything, match bytes from the input
  * (the value within its mask or not). The PRM's order of checks: index,
- * action and dest, reserved bytes, value bits outside the mask.
+ * action and dest, reserved bytes and bits, value bits outside the mask.
  */
 void op_flow_set(State &s, Input &in, uint32_t f)
 {
@@ -772,8 +772,10 @@ void op_flow_set(State &s, Input &in, uint32_t f)
 				    number(s, in, pick(s, in, Ty::Rq));
 	c.dest.set(dest);
 	in.bytes(reinterpret_cast<uint8_t *>(&c.mask), in.u8() & 1 ? sizeof(c.mask) : 8);
-	if (in.u8() & 1)
+	if (in.u8() & 1) {
 		c.mask.rsvd = 0;	/* mostly valid */
+		c.mask.cvlan.set(c.mask.cvlan.get() & ~prm::kFlowCvlanRsvd);
+	}
 	auto *m = reinterpret_cast<const uint8_t *>(&c.mask);
 	auto *v = reinterpret_cast<uint8_t *>(&c.value);
 	uint8_t stray = in.u8();
@@ -798,7 +800,8 @@ void op_flow_set(State &s, Input &in, uint32_t f)
 		want = prm::kStatBadParam;
 	else if (c.action == prm::kFlowFree || c.action > prm::kFlowDrop)
 		want = prm::kStatBadParam;
-	else if (c.mask.rsvd || c.value.rsvd || outside)
+	else if (c.mask.rsvd || c.value.rsvd || (c.mask.cvlan.get() & prm::kFlowCvlanRsvd) ||
+		 (c.value.cvlan.get() & prm::kFlowCvlanRsvd) || outside)
 		want = prm::kStatBadParam;
 	expect(st, want, "SET_FLOW_TABLE_ENTRY");
 	if (st != prm::kStatOk)

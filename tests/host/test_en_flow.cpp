@@ -160,6 +160,79 @@ TEST_F(EnFlow, RuleSteersItsFlowToItsChannel)
 	EXPECT_EQ(scx_port_flow_count(port()), 0u);
 }
 
+/*
+ * L2 matches (ethtool's ether flows, FLOW_EXT VLAN and FLOW_MAC_EXT): an
+ * ethertype (ARP, not IP), a source MAC prefix, a UDP rule only for frames
+ * tagged with its VLAN ID (stripped or not on the way up), and one only for
+ * a destination MAC the address filter would turn away; each read back.
+ */
+TEST_F(EnFlow, EtherVlanAndDestinationMacRules)
+{
+	const uint8_t own[6] = { 0x02, 0, 0, 0, 0, 0x02 };	/* frames::build's destination */
+	frames::Bytes arp(60, 0);
+	memcpy(arp.data(), own, 6);
+	arp[6] = 0x02;
+	arp[12] = 0x08;
+	arp[13] = 0x06;
+
+	scx_flow_rule e = {};
+	e.type = SCX_FLOW_ETHER;
+	e.ethertype = 0x0806;
+	e.ethertype_mask = 0xffff;
+	e.action = 3;
+	ASSERT_EQ(add(0, e), 0);
+	for (int i = 0; i < 4; i++) {
+		arp[6 + 5] = (uint8_t)i;
+		EXPECT_EQ(land(arp), 3) << "ARP from source " << i;
+	}
+	EXPECT_LT(spread(5001, 8)[3], 8) << "IP keeps RSS";
+	scx_flow_rule got;
+	ASSERT_EQ(scx_port_flow_get(port(), 0, &got), 0);
+	EXPECT_EQ(got.type, (uint32_t)SCX_FLOW_ETHER);
+	EXPECT_EQ(got.ethertype, 0x0806);
+	EXPECT_EQ(got.ethertype_mask, 0xffff);
+
+	scx_flow_rule sm = {};
+	sm.type = SCX_FLOW_ETHER;
+	sm.src_mac[0] = 0x06;
+	sm.src_mac_mask[0] = 0xff;
+	sm.action = 2;
+	ASSERT_EQ(add(1, sm), 0);
+	frames::Bytes f = udp(3000, 7000);
+	EXPECT_NE(land(f), 2) << "source 02:...";
+	f[6] = 0x06;
+	EXPECT_EQ(land(f), 2) << "source 06:...";
+	ASSERT_EQ(scx_port_flow_delete(port(), 1), 0);
+
+	scx_flow_rule v = udp4_dport(5001, 1);
+	v.vlan_id = 100;
+	v.vlan_id_mask = 0xfff;
+	ASSERT_EQ(add(2, v), 0);
+	for (int i = 0; i < 8; i++) {
+		frames::Bytes u = udp((uint16_t)(3000 + i), 5001);
+		EXPECT_EQ(land(frames::vlan_insert(u, 100)), 1) << i;
+		EXPECT_NE(land(frames::vlan_insert(u, 101)), -1) << i;
+	}
+	EXPECT_LT(spread(5001, 8)[1], 8) << "untagged: RSS";
+	ASSERT_EQ(scx_port_flow_get(port(), 2, &got), 0);
+	EXPECT_EQ(got.vlan_id, 100);
+	EXPECT_EQ(got.vlan_id_mask, 0xfff);
+
+	scx_flow_rule d = udp4_dport(5002, 2);
+	const uint8_t other[6] = { 0x02, 0, 0, 0, 0, 0x99 };
+	memcpy(d.dst_mac, other, 6);
+	memset(d.dst_mac_mask, 0xff, 6);
+	ASSERT_EQ(add(3, d), 0);
+	ASSERT_EQ(scx_port_set_rx_filter(port(), 0, own, 1, nullptr, 0), 0);
+	frames::Bytes o = udp(3000, 5002);
+	memcpy(o.data(), other, 6);
+	EXPECT_EQ(land(o), 2) << "the rule's destination, not the port's";
+	EXPECT_LT(spread(5002, 8)[2], 8) << "the port's own destination: RSS";
+	ASSERT_EQ(scx_port_flow_get(port(), 3, &got), 0);
+	EXPECT_EQ(memcmp(got.dst_mac, other, 6), 0);
+	poll(0);
+}
+
 /* Masks: a /24 source rule; the lower location wins where two rules match. */
 TEST_F(EnFlow, MasksAndPriorityByLocation)
 {
@@ -388,7 +461,18 @@ TEST_F(EnFlow, BadInputIsRefused)
 	scx_flow_rule v4_long = udp4_dport(1, 0);
 	v4_long.dst_ip_mask[5] = 0xff;
 	scx_flow_rule bad_type = udp4_dport(1, 0);
-	bad_type.type = SCX_RSS_NTYPES;
+	bad_type.type = SCX_FLOW_ETHER + 1;
+	scx_flow_rule ether_ports = udp4_dport(1, 0);
+	ether_ports.type = SCX_FLOW_ETHER;
+	scx_flow_rule udp_ethertype = udp4_dport(1, 0);
+	udp_ethertype.ethertype_mask = 0xffff;
+	scx_flow_rule udp_smac = udp4_dport(1, 0);
+	udp_smac.src_mac_mask[5] = 0xff;
+	scx_flow_rule vlan_prio = udp4_dport(1, 0);
+	vlan_prio.vlan_id_mask = 0xffff;
+	scx_flow_rule vlan_big = udp4_dport(1, 0);
+	vlan_big.vlan_id = 4096;
+	vlan_big.vlan_id_mask = 0xfff;
 	scx_flow_rule drop_ctx = udp4_dport(1, SCX_FLOW_DROP, ctx);
 	struct {
 		uint32_t loc;
@@ -405,6 +489,11 @@ TEST_F(EnFlow, BadInputIsRefused)
 		{ 0, ip_ports, "ports" },
 		{ 0, v4_long, "4 bytes" },
 		{ 0, bad_type, "flow types" },
+		{ 0, ether_ports, "ether flow matches" },
+		{ 0, udp_ethertype, "for ether flows" },
+		{ 0, udp_smac, "for ether flows" },
+		{ 0, vlan_prio, "whole VLAN ID" },
+		{ 0, vlan_big, "below 4096" },
 	};
 	for (auto &b : bad) {
 		EXPECT_EQ(add(b.loc, b.r, &why), -SCX_EINVAL) << b.why;

@@ -262,6 +262,79 @@ TEST_F(HwFlow, MatchEachFieldUnderItsMask)
 	EXPECT_EQ(fn1->flows.n, 0u);
 }
 
+/*
+ * L2 fields, as the frame came off the wire: destination and source MAC
+ * under their masks, the ethertype after the VLAN tags, and an outer
+ * 802.1Q tag's VLAN ID (an 802.1ad outer tag or no tag never matches it).
+ */
+TEST_F(HwFlow, MatchL2Fields)
+{
+	const Mac other_src = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	auto with_src = [](frames::Bytes f, const Mac &m) {
+		memcpy(f.data() + 6, m.data(), 6);
+		return f;
+	};
+	auto tagged = [this](uint16_t tpid, uint16_t vid) {
+		frames::Bytes f = frames::vlan_insert(to(kOwn), vid);
+		f[12] = (uint8_t)(tpid >> 8);
+		f[13] = (uint8_t)tpid;
+		return f;
+	};
+	frames::Bytes arp(60, 0);
+	memcpy(arp.data(), kOwn.data(), 6);
+	arp[12] = 0x08;
+	arp[13] = 0x06;
+
+	prm::FlowFields m = {}, v = {};
+	memset(m.dmac, 0xff, 6);
+	memcpy(v.dmac, kOwn.data(), 6);
+	ASSERT_EQ(set(0, prm::kFlowFwdRq, rq[1].rqn, m, v), prm::kStatOk);
+	EXPECT_EQ(land(to(kOwn)), 1) << "dmac exact";
+	EXPECT_EQ(land(arp), 1) << "dmac exact, not IP";
+	EXPECT_EQ(land(to(kBcast)), 0) << "another dmac";
+
+	m = {}, v = {};
+	m.smac[0] = 0xff;
+	m.smac[1] = 0xff;
+	v.smac[0] = 0x02;
+	v.smac[1] = 0x11;
+	ASSERT_EQ(set(0, prm::kFlowFwdRq, rq[2].rqn, m, v), prm::kStatOk);
+	EXPECT_EQ(land(with_src(to(kOwn), other_src)), 2) << "smac prefix";
+	EXPECT_EQ(land(to(kOwn)), 0) << "another smac";
+
+	m = {}, v = {};
+	m.ethertype.set(0xffff);
+	v.ethertype.set(0x0806);
+	ASSERT_EQ(set(0, prm::kFlowFwdRq, rq[3].rqn, m, v), prm::kStatOk);
+	EXPECT_EQ(land(arp), 3) << "ARP";
+	EXPECT_EQ(land(to(kOwn)), 0) << "IPv4";
+	v.ethertype.set(0x0800);
+	ASSERT_EQ(set(0, prm::kFlowFwdRq, rq[3].rqn, m, v), prm::kStatOk);
+	EXPECT_EQ(land(to(kOwn)), 3) << "IPv4";
+	EXPECT_EQ(land(tagged(0x8100, 100)), 3) << "the ethertype after the tag";
+	EXPECT_EQ(land(arp), 0);
+
+	m = {}, v = {};
+	m.cvlan.set(prm::kFlowCvlanTag | 0xfff);
+	v.cvlan.set(prm::kFlowCvlanTag | 100);
+	ASSERT_EQ(set(0, prm::kFlowFwdRq, rq[1].rqn, m, v), prm::kStatOk);
+	EXPECT_EQ(land(tagged(0x8100, 100)), 1) << "C-tag 100";
+	EXPECT_EQ(land(tagged(0x8100, 101)), 0) << "C-tag 101";
+	EXPECT_EQ(land(tagged(0x88a8, 100)), 0) << "S-tag 100";
+	EXPECT_EQ(land(to(kOwn)), 0) << "untagged";
+	/* a tag's priority bits are not part of the VLAN ID */
+	frames::Bytes prio = tagged(0x8100, 100);
+	prio[14] |= 0xa0;
+	EXPECT_EQ(land(prio), 1) << "C-tag 100, priority 5";
+
+	m.cvlan.set(prm::kFlowCvlanTag | 0x1fff);
+	EXPECT_EQ(set(0, prm::kFlowFwdRq, rq[1].rqn, m, v), prm::kStatBadParam)
+		<< "reserved cvlan bits";
+	EXPECT_EQ(land(tagged(0x8100, 100)), 1) << "the refused SET changed nothing";
+	ASSERT_EQ(del(0), prm::kStatOk);
+	EXPECT_EQ(land(tagged(0x8100, 100)), 0);
+}
+
 /* An FwdRq entry places without a hash (a direct TIR): no RSS fields in the CQE. */
 TEST_F(HwFlow, ForwardToRqCarriesNoHash)
 {

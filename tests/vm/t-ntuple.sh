@@ -20,8 +20,16 @@
 #   detach, a private flag (rx_striding_rq); -L below what they name is
 #   refused with the reason in the log;
 # - refused with the reason in the log: a queue beyond the channels, a
-#   missing context, tos, vlan, user-def, l4data, sctp4; deleting a
+#   missing context, tos, a VLAN match with its priority bits (mlx5 takes
+#   the VLAN ID only: `vlan N vlan-mask 0xf000`), VLAN 4096, vlan-etype,
+#   user-def, l4data, sctp4; deleting a
 #   context a rule uses; nothing changes;
+# - L2 (mlx5's ether flows, FLOW_EXT and FLOW_MAC_EXT): `flow-type ether
+#   src MAC0 proto 0x0800` takes scx0's IPv4 flows to rx3; a udp4 rule with
+#   `vlan 100 vlan-mask 0xf000` takes the datagrams of scx0.100 -> scx1.100
+#   to rx2 and leaves the same flows untagged to RSS; a udp4 rule with
+#   `dst-mac` for another address changes nothing, for scx1's takes its
+#   flows to rx1; each read back with ethtool -n;
 # - IPv6: with no rule, udp6 flows land where the Toeplitz hash of their
 #   IPv6 fields predicts; a udp6 rule (dst-ip, dst-port) takes them to rx2,
 #   a tcp6 rule on the same port does not, an ip6 rule with a prefix mask
@@ -230,13 +238,16 @@ refused "missing context" en -N scx1 flow-type udp4 dst-port 1 context 9 action 
 logged "missing context" "ntuple: no such RSS context"
 refused "tos" en -N scx1 flow-type udp4 tos 4 action 1 loc 30
 logged "tos" "ntuple: no tos match"
-refused "vlan" en -N scx1 flow-type udp4 vlan 5 action 1 loc 30
-logged "vlan" "ntuple: no VLAN or user-def match"
+refused "vlan with its priority (ethtool's default mask)" en -N scx1 flow-type udp4 vlan 5 action 1 loc 30
+logged "vlan" "ntuple: a VLAN match takes the whole VLAN ID (mask 0xfff)"
+refused "vlan 4096" en -N scx1 flow-type udp4 vlan 4096 vlan-mask 0xf000 action 1 loc 30
+refused "vlan-etype" en -N scx1 flow-type udp4 vlan-etype 0x8100 action 1 loc 30
+logged "vlan-etype" "ntuple: no vlan-etype or user-def match"
 refused "user-def" en -N scx1 flow-type udp4 user-def 0x5 action 1 loc 30
 refused "ip4 l4data" en -N scx1 flow-type ip4 l4data 0x1 action 1 loc 30
 logged "l4data" "ntuple: no l4data match"
 refused "sctp4" en -N scx1 flow-type sctp4 dst-port 1 action 1 loc 30
-logged "sctp4" "ntuple: flow types tcp4, udp4, ip4, tcp6, udp6 and ip6 only"
+logged "sctp4" "ntuple: flow types tcp4, udp4, ip4, tcp6, udp6, ip6 and ether only"
 refused "loc beyond the table" en -N scx1 flow-type udp4 dst-port 1 action 1 loc 4000
 refused "context in use" en -X scx1 context "$CTX" delete
 logged "context in use" "RSS context $CTX: an ntuple rule uses the RSS context"
@@ -272,6 +283,59 @@ grep -q "Dest IP addr: $B1 mask: ::" "$OUT/n.40" && grep -q "Action: Direct to q
 send_check "IPv4 rules unchanged beside the IPv6 ones" "0 0 32 0 0" 8 "${R5001[@]}"
 for loc in 39 38 40; do assert_ok "delete loc $loc" en -N scx1 delete $loc; done
 send_check "udp6 rules deleted: default RSS" "$DEF7001" 8 "${R7001[@]}"
+
+# ---- L2: an ether rule (source MAC, ethertype), a VLAN ID (FLOW_EXT) and
+# a destination MAC (FLOW_MAC_EXT) on udp4 rules, as mlx5 takes them; read back
+MAC0=$(dev_mac scx0) MAC1=$(dev_mac scx1 "$NS")
+R7500=() R7600=() R7700=() RV7600=()
+for p in 40001 40002 40003 40104 41005 50000 50001 33333; do
+	R7500+=("$IP0:$p->$IP1:7500") R7600+=("$IP0:$p->$IP1:7600") R7700+=("$IP0:$p->$IP1:7700")
+	RV7600+=("10.12.0.1:$p->10.12.0.2:7600")
+done
+en -x scx1 > "$OUT/x.main"
+assert_ok "rule ether src $MAC0 proto 0x0800 action 3 loc 41" \
+	en -N scx1 flow-type ether src "$MAC0" proto 0x0800 action 3 loc 41
+send_check "ether rule loc 41 -> rx3" "0 0 0 64 0" 8 "${R7500[@]}"
+en -n scx1 rule 41 > "$OUT/n.41" || fail "ethtool -n rule 41"
+grep -qi "Src MAC addr: $MAC0 mask: 00:00:00:00:00:00" "$OUT/n.41" &&
+	grep -qi "Ethertype: 0x800 mask: 0x0" "$OUT/n.41" ||
+	fail "rule 41 read back: $(tr '\n' '|' < "$OUT/n.41")"
+assert_ok "delete loc 41" en -N scx1 delete 41
+send_check "ether rule deleted: default RSS" "$(predict_want 8 "$OUT/x.main" "${R7500[@]}")" 8 \
+	"${R7500[@]}"
+
+modprobe 8021q
+ip link add link scx0 name scx0.100 type vlan id 100
+ip -n "$NS" link add link scx1 name scx1.100 type vlan id 100
+ip addr add 10.12.0.1/24 dev scx0.100
+ip -n "$NS" addr add 10.12.0.2/24 dev scx1.100
+ip link set scx0.100 up
+ip -n "$NS" link set scx1.100 up
+ip neigh replace 10.12.0.2 lladdr "$MAC1" dev scx0.100 nud permanent
+ip -n "$NS" neigh replace 10.12.0.1 lladdr "$MAC0" dev scx1.100 nud permanent
+assert_ok "rule udp4 dst-port 7600 vlan 100 vlan-mask 0xf000 action 2 loc 42" \
+	en -N scx1 flow-type udp4 dst-port 7600 vlan 100 vlan-mask 0xf000 action 2 loc 42
+send_check "VLAN 100 rule: tagged datagrams -> rx2" "0 0 64 0 0" 8 "${RV7600[@]}"
+send_check "VLAN 100 rule: untagged ones keep RSS" "$(predict_want 8 "$OUT/x.main" "${R7600[@]}")" 8 \
+	"${R7600[@]}"
+en -n scx1 rule 42 > "$OUT/n.42" || fail "ethtool -n rule 42"
+grep -q "VLAN: 0x64 mask: 0xf000" "$OUT/n.42" || fail "rule 42 read back: $(tr '\n' '|' < "$OUT/n.42")"
+assert_ok "delete loc 42" en -N scx1 delete 42
+ip link del scx0.100
+ip -n "$NS" link del scx1.100
+
+assert_ok "rule udp4 dst-port 7700 dst-mac 02:00:00:00:00:99 action 1 loc 43 (not scx1's)" \
+	en -N scx1 flow-type udp4 dst-port 7700 dst-mac 02:00:00:00:00:99 action 1 loc 43
+send_check "a dst-mac rule for another address: RSS" "$(predict_want 8 "$OUT/x.main" "${R7700[@]}")" 8 \
+	"${R7700[@]}"
+assert_ok "rule udp4 dst-port 7700 dst-mac $MAC1 action 1 loc 43" \
+	en -N scx1 flow-type udp4 dst-port 7700 dst-mac "$MAC1" action 1 loc 43
+send_check "dst-mac rule for scx1's address -> rx1" "0 64 0 0 0" 8 "${R7700[@]}"
+en -n scx1 rule 43 > "$OUT/n.43" || fail "ethtool -n rule 43"
+# (ethtool 6.1 prints the FLOW_MAC_EXT mask as the kernel holds it: FF compares)
+grep -qi "Dest MAC addr: $MAC1 mask: FF:FF:FF:FF:FF:FF" "$OUT/n.43" ||
+	fail "rule 43 read back: $(tr '\n' '|' < "$OUT/n.43")"
+assert_ok "delete loc 43" en -N scx1 delete 43
 
 # ---- delete: default RSS again; ntuple off removes the rest
 assert_ok "delete loc 10" en -N scx1 delete 10
