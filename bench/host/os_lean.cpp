@@ -320,6 +320,11 @@ int scx_os_rx_deliver_hds(void *, const struct scx_rx_pkt *, const void *, uint3
 }
 
 /* No program is ever attached here: the RX path never runs these. */
+int scx_os_rx_deliver_xdp_mb(void *, const struct scx_rx_pkt *, uint32_t)
+{
+	__builtin_trap();
+}
+
 int scx_os_xdp_run(void *os_channel, struct scx_xdp_buf *b)
 {
 	(void)os_channel;
