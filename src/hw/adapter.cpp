@@ -48,7 +48,8 @@ bool model_known(int model)
  * multi-packet WQE and no striding RQ (the others have it with the
  * extended stride-count range, 8..256 strides per WQE, so that a linear
  * RQ of 2 KiB strides fits a 32 KiB WQE); SHAMPO (HW-GRO) starts with
- * ConnectX-7. The limits are the same for all. The internal timer runs at
+ * ConnectX-7. The limits are the same for all, VXLAN's four UDP ports
+ * (stateless offloads from ConnectX-4 on) among them. The internal timer runs at
  * 156.25 MHz up to ConnectX-5, at 1 GHz from ConnectX-6 Dx.
  */
 constexpr u32 kTimerKhzSlow = 156250;
@@ -67,6 +68,7 @@ prm::HcaCaps model_caps(u8 model)
 	c.log_max_rss_tbl = prm::kRssMaxTableLog;
 	c.log_max_ft_size = kLogMaxFlowTable;
 	c.max_rss = kMaxRss;
+	c.max_vxlan_udp_ports = kMaxVxlanPorts;
 	c.max_sqs.set(kMaxSqs);
 	c.max_rqs.set(kMaxRqs);
 	c.max_cqs.set(kMaxCqs);

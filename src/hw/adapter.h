@@ -40,6 +40,7 @@ constexpr u32 kMaxStridingSegs = (1u << prm::kRxWqeStridingMaxLogStride) / 16 - 
 constexpr u32 kMaxCqs = kMaxSqs + kMaxRqs;	/* one for every queue */
 /* RSS objects: a channel set's default one and its contexts, two sets during a switch */
 constexpr u32 kMaxRss = 64;
+constexpr u32 kMaxVxlanPorts = 4;	/* cap max_vxlan_udp_ports, as mlx5 assumes without the cap */
 constexpr u32 kLogMaxFlowTable = 8;	/* flow table entries (prm::SetFlowEntryIn) */
 constexpr u32 kMaxFlowEntries = 1u << kLogMaxFlowTable;
 /* MODIFY_NIC_VPORT_CONTEXT's address lists */
@@ -370,6 +371,11 @@ struct scx_hw_function {
 	softcx::u32 timing;		/* __atomic: time doorbells into bus.emul_ns */
 	softcx::u32 fcs_chk_off;	/* __atomic: MODIFY_PORT fcs_chk 0 (bad FCS received) */
 	/*
+	 * ADD/DELETE_VXLAN_UDP_DPORT (command lock), 0 = free: stored with
+	 * __atomic, read by the engines without a lock (vxlan_port_known()).
+	 */
+	softcx::u16 vxlan_port[softcx::hw::kMaxVxlanPorts];
+	/*
 	 * __atomic: frames still to damage on the wire (hw/mac.h): FCS errors
 	 * (scx_hw_inject_fcs_errors) in the low 32 bits, bit errors
 	 * (scx_hw_inject_bit_errors) in the high ones; one load per frame.
@@ -406,6 +412,15 @@ using Adapter = struct ::scx_hw_adapter;
 
 inline const prm::HcaCaps &caps_of(const Function *fn) { return fn->adapter->caps; }
 inline void *os_dev_of(const Function *fn) { return fn->adapter->os_dev; }
+
+/* Whether UDP destination port `port` (host order) is one of the function's VXLAN ports. */
+inline bool vxlan_port_known(const Function *fn, u16 port)
+{
+	for (u32 i = 0; i < kMaxVxlanPorts; i++)
+		if (port && __atomic_load_n(&fn->vxlan_port[i], __ATOMIC_RELAXED) == port)
+			return true;
+	return false;
+}
 
 /*
  * The free-running internal timer (prm::kInitSegTimerH/L, CQE timestamps):

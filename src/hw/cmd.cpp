@@ -907,6 +907,35 @@ CmdStatus modify_nic_vport(CmdEnv &e)
 	return prm::kStatOk;
 }
 
+/* ---- VXLAN UDP ports: where the engines look for inner headers ---- */
+
+CmdStatus vxlan_udp_dport(CmdEnv &e)
+{
+	auto in = inbox<prm::VxlanUdpDportIn>(e);
+	const bool add = in.hdr.opcode.get() == prm::kCmdAddVxlanUdpDport;
+	const u16 port = in.vxlan_udp_port.get();
+	u16 *slot = nullptr;
+
+	if (!port)
+		return reject(e, prm::kStatBadParam, "UDP port 0", "vxlan");
+	for (u16 &p : e.fn->vxlan_port) {
+		u16 cur = __atomic_load_n(&p, __ATOMIC_RELAXED);
+		if (cur == port) {
+			if (add)
+				return reject(e, prm::kStatBadResState, "port already in the table", "vxlan");
+			slot = &p;
+			break;
+		}
+		if (add && !cur && !slot)
+			slot = &p;
+	}
+	if (!slot)
+		return add ? reject(e, prm::kStatExceedLim, "table full", "vxlan") :
+			     reject(e, prm::kStatBadParam, "port not in the table", "vxlan");
+	__atomic_store_n(slot, add ? port : (u16)0, __ATOMIC_RELAXED);
+	return prm::kStatOk;
+}
+
 /* ---- dispatch ---- */
 
 struct CmdDesc {
@@ -951,6 +980,10 @@ constexpr CmdDesc kCmds[] = {
 	  sizeof(prm::QueryModuleEepromOut), query_module_eeprom },
 	{ prm::kCmdModifyNicVportContext, sizeof(prm::ModifyNicVportIn), sizeof(prm::CmdOut),
 	  modify_nic_vport },
+	{ prm::kCmdAddVxlanUdpDport, sizeof(prm::VxlanUdpDportIn), sizeof(prm::CmdOut),
+	  vxlan_udp_dport },
+	{ prm::kCmdDeleteVxlanUdpDport, sizeof(prm::VxlanUdpDportIn), sizeof(prm::CmdOut),
+	  vxlan_udp_dport },
 };
 
 constexpr u32 kMaxOutbox = 256;

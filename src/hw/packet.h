@@ -26,6 +26,7 @@ using prm::kTcpCsumOff;
 using prm::kTcpMinHdr;
 using prm::kUdpCsumOff;
 using prm::kUdpHdr;
+using prm::kVxlanHdr;
 using prm::kVlanHdrLen;
 
 enum class L3 : u8 { None, Ipv4, Ipv6 };

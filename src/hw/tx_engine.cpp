@@ -118,6 +118,47 @@ u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
 	return 0;
 }
 
+constexpr u8 kCsInner = prm::kCsL3Inner | prm::kCsL4Inner;
+constexpr u8 kCsAny = prm::kCsL3 | prm::kCsL4 | kCsInner;
+
+/*
+ * Where the inner Ethernet frame of a VXLAN frame starts (0: pi's frame is
+ * not UDP to one of the function's VXLAN ports, or too short to carry the
+ * VXLAN header and an inner Ethernet header); *inner_len: its length, to
+ * the end of the outer UDP payload.
+ */
+u32 vxlan_inner(const Function *fn, const u8 *f, const PacketInfo &pi, u32 *inner_len)
+{
+	if (pi.l4_proto != kIpProtoUdp || pi.l4_len < kUdpHdr + kVxlanHdr + kEthHdrLen ||
+	    !vxlan_port_known(fn, prm::load_be16(f + pi.l4_off + 2)))
+		return 0;
+	*inner_len = pi.l4_len - kUdpHdr - kVxlanHdr;
+	return pi.l4_off + kUdpHdr + kVxlanHdr;
+}
+
+/*
+ * Checksums of a tunnel's frame: the inner ones first (kCsL3Inner,
+ * kCsL4Inner), then the outer ones over the result (kCsL3; kCsL4, the
+ * outer UDP checksum, only when asked). A frame the device finds no
+ * VXLAN frame in gets the outer ones alone: the inner headers stay as
+ * they came, as hardware that cannot see them leaves them.
+ */
+[[gnu::noinline]] void csum_offload_tunnel(const Function *fn, u8 *frame, u32 len, u8 cs_flags)
+{
+	PacketInfo pi, in;
+	u32 ilen = 0;
+
+	parse_frame(frame, len, &pi);
+	u32 ioff = vxlan_inner(fn, frame, pi, &ilen);
+	if (ioff) {
+		parse_frame(frame + ioff, ilen, &in);
+		csum_offload_tx(frame + ioff, ilen, in,
+				(u8)((cs_flags & prm::kCsL3Inner ? prm::kCsL3 : 0) |
+				     (cs_flags & prm::kCsL4Inner ? prm::kCsL4 : 0)));
+	}
+	csum_offload_tx(frame, len, pi, cs_flags & (prm::kCsL3 | prm::kCsL4));
+}
+
 /*
  * Offload checksums as asked and put the frame on the wire. Inlined into
  * its callers: once the MAC's counting (hw/mac.h) grew it, GCC stopped
@@ -125,7 +166,9 @@ u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
  */
 [[gnu::always_inline]] inline void finish_and_send(TxRun &t, u8 *frame, u32 len, u8 cs_flags)
 {
-	if (cs_flags & (prm::kCsL3 | prm::kCsL4)) {
+	if (__builtin_expect(cs_flags & kCsInner, 0)) {
+		csum_offload_tunnel(t.fn, frame, len, cs_flags);
+	} else if (cs_flags & (prm::kCsL3 | prm::kCsL4)) {
 		PacketInfo pi;
 		parse_frame(frame, len, &pi);
 		csum_offload_tx(frame, len, pi, cs_flags);
@@ -231,7 +274,7 @@ u8 exec_mpsw(TxRun &t, const Wqe &w)
 			 * scratch only if it must change it (rx_receive), one
 			 * copy of the frame fewer.
 			 */
-			if (!(eth.cs_flags & (prm::kCsL3 | prm::kCsL4))) {
+			if (!(eth.cs_flags & kCsAny)) {
 				wire_xmit(t.fn, src, frame, len, t.ts, t.irqs);
 				d += nds;
 				continue;
@@ -246,13 +289,22 @@ u8 exec_mpsw(TxRun &t, const Wqe &w)
 
 /* ---- LSO: replicate the inline headers for every mss bytes of payload ---- */
 
+/*
+ * An LSO template: Ethernet + IPv4/IPv6 + TCP/UDP, or a VXLAN tunnel's
+ * (outer Ethernet + IPv4/IPv6 + UDP to a VXLAN port, the VXLAN header,
+ * then the inner Ethernet + IPv4/IPv6 + TCP), ending at the L4 header
+ * that is segmented.
+ */
 struct LsoHdr {
 	u32 ihs;
 	u32 mss;
-	PacketInfo pi;		/* of the template */
+	u32 ioff;		/* a tunnel's inner frame in the template; 0: none */
+	PacketInfo pi;		/* of the segmented headers, offsets from ioff */
 	u16 ip_id;
 	u32 tcp_seq;
 	u8 tcp_flags;
+	PacketInfo outer;	/* a tunnel's outer headers */
+	u16 outer_ip_id;
 };
 
 /* Translate the whole payload first: an error must not leave half a send on the wire. */
@@ -283,19 +335,35 @@ u8 lso_gather_list(TxRun &t, const Wqe &w, u32 d, u32 *nseg, u32 *total)
 	return 0;
 }
 
-/* Per-segment header fields: lengths, IPv4 id, TCP sequence and flags, UDP length. */
-void lso_fix_headers(const LsoHdr &h, u8 *f, u32 k, u32 chunk, bool first, bool last)
+/* IP length and IPv4 id of segment k (chunk payload bytes; the headers end at ihs from f). */
+void lso_fix_ip(const PacketInfo &pi, u8 *f, u32 ihs, u16 ip_id, u32 k, u32 chunk)
 {
-	const PacketInfo &pi = h.pi;
 	u8 *ip = f + pi.l3_off;
-	u8 *l4 = f + pi.l4_off;
 
 	if (pi.l3 == L3::Ipv4) {
-		prm::store_be16(ip + 2, (u16)(h.ihs - pi.l3_off + chunk));
-		prm::store_be16(ip + 4, (u16)(h.ip_id + k));
+		prm::store_be16(ip + 2, (u16)(ihs - pi.l3_off + chunk));
+		prm::store_be16(ip + 4, (u16)(ip_id + k));
 	} else {
-		prm::store_be16(ip + 4, (u16)(h.ihs - pi.l3_off - kIpv6Hdr + chunk));
+		prm::store_be16(ip + 4, (u16)(ihs - pi.l3_off - kIpv6Hdr + chunk));
 	}
+}
+
+/*
+ * Per-segment header fields: lengths, IPv4 ids, TCP sequence and flags,
+ * UDP length; a tunnel's outer IP and UDP lengths and outer IPv4 id too.
+ */
+void lso_fix_headers(const LsoHdr &h, u8 *frame, u32 k, u32 chunk, bool first, bool last)
+{
+	const PacketInfo &pi = h.pi;
+	u8 *f = frame + h.ioff;
+	u32 ihs = h.ihs - h.ioff;
+	u8 *l4 = f + pi.l4_off;
+
+	if (h.ioff) {
+		lso_fix_ip(h.outer, frame, h.ihs, h.outer_ip_id, k, chunk);
+		prm::store_be16(frame + h.outer.l4_off + 4, (u16)(h.ihs - h.outer.l4_off + chunk));
+	}
+	lso_fix_ip(pi, f, ihs, h.ip_id, k, chunk);
 	if (pi.l4_proto == kIpProtoUdp) {
 		prm::store_be16(l4 + 4, (u16)(kUdpHdr + chunk));
 		return;
@@ -309,15 +377,37 @@ void lso_fix_headers(const LsoHdr &h, u8 *f, u32 k, u32 chunk, bool first, bool 
 	l4[13] = flags;
 }
 
-/* Validate the template: Ethernet + IPv4/IPv6 + TCP/UDP, ending exactly at ihs. */
-bool lso_parse_template(const u8 *hdr, LsoHdr *h)
+/*
+ * Validate the template: Ethernet + IPv4/IPv6 + TCP/UDP, ending exactly at
+ * ihs; or, running past a UDP header to one of the function's VXLAN
+ * ports, a tunnel whose inner frame is such a template with TCP.
+ */
+bool lso_parse_template(const Function *fn, const u8 *frame, LsoHdr *h)
 {
-	parse_headers(hdr, h->ihs, &h->pi);
+	const u8 *hdr = frame;
+	u32 ihs = h->ihs;
+
+	parse_headers(hdr, ihs, &h->pi);
+	if (h->pi.l4_proto == kIpProtoUdp && h->pi.l4_off + kUdpHdr < ihs) {
+		h->outer = h->pi;
+		u32 ioff = h->outer.l4_off + kUdpHdr + kVxlanHdr;
+		if (ioff + kEthHdrLen > ihs ||
+		    !vxlan_port_known(fn, prm::load_be16(hdr + h->outer.l4_off + 2)))
+			return false;
+		if (h->outer.l3 == L3::Ipv4)
+			h->outer_ip_id = prm::load_be16(hdr + h->outer.l3_off + 4);
+		h->ioff = ioff;
+		hdr += ioff;
+		ihs -= ioff;
+		parse_headers(hdr, ihs, &h->pi);
+		if (h->pi.l4_proto != kIpProtoTcp)
+			return false;
+	}
 	const PacketInfo &pi = h->pi;
 	if (!pi.l4_proto)
 		return false;
 	u32 l4_hdr = pi.l4_proto == kIpProtoTcp ? (u32)(hdr[pi.l4_off + 12] >> 4) * 4 : kUdpHdr;
-	if (pi.l4_off + l4_hdr != h->ihs)
+	if (pi.l4_off + l4_hdr != ihs)
 		return false;
 	if (pi.l3 == L3::Ipv4)
 		h->ip_id = prm::load_be16(hdr + pi.l3_off + 4);
@@ -349,7 +439,7 @@ u8 exec_lso(TxRun &t, const Wqe &w)
 	u32 first_ds = copy_inline(w, eth, s->lso_hdr, sizeof(s->lso_hdr));
 	if (!first_ds)
 		return prm::kSyndLocalLengthErr;
-	if (!lso_parse_template(s->lso_hdr, &h))
+	if (!lso_parse_template(t.fn, s->lso_hdr, &h))
 		return prm::kSyndLocalQpOpErr;
 
 	u32 nseg, total;
@@ -378,7 +468,10 @@ u8 exec_lso(TxRun &t, const Wqe &w)
 			}
 		}
 		lso_fix_headers(h, f, k, chunk, k == 0, k == segs - 1);
-		finish_and_send(t, f, h.ihs + chunk, prm::kCsL3 | prm::kCsL4);
+		/* a tunnel's outer UDP checksum only when the WQE asks for it */
+		finish_and_send(t, f, h.ihs + chunk,
+				h.ioff ? (u8)(prm::kCsL3 | kCsInner | (eth.cs_flags & prm::kCsL4)) :
+					 (u8)(prm::kCsL3 | prm::kCsL4));
 	}
 	return 0;
 }

@@ -19,6 +19,8 @@ enum CmdOpcode : u16 {
 	kCmdQueryCq = 0x402,
 	kCmdModifyCq = 0x403,
 	kCmdModifyNicVportContext = 0x755,	/* the function's RX address filter (below) */
+	kCmdAddVxlanUdpDport = 0x827,		/* the device's VXLAN UDP ports (below) */
+	kCmdDeleteVxlanUdpDport = 0x828,
 	kCmdQueryQCounter = 0x773,
 	kCmdCreateRss = 0x900,	/* TIR + RQT in one object */
 	kCmdModifyRss = 0x901,
@@ -104,7 +106,7 @@ struct HcaCaps {
 	u8 mini_cqe_resp_stride_index;	/* mini_cqe_res_format kMiniCqeCsumStridx */
 	u8 log_max_ft_size;	/* flow table entries (SET_FLOW_TABLE_ENTRY flow_index) */
 	u8 max_rss;		/* RSS objects a function holds at once */
-	u8 rsvd;
+	u8 max_vxlan_udp_ports;	/* ADD_VXLAN_UDP_DPORT entries; 0: no VXLAN offloads */
 	u8 ext_stride_num_range;	/* striding RQ: 8..256 strides per WQE too */
 	/*
 	 * The rate of the free-running internal timer (kInitSegTimerH/L)
@@ -117,6 +119,23 @@ struct HcaCaps {
 	u8 log_max_current_uc_list;
 	u8 log_max_current_mc_list;
 	u8 rsvd2[2];
+};
+
+/*
+ * VXLAN UDP destination ports (ADD_VXLAN_UDP_DPORT, DELETE_VXLAN_UDP_DPORT),
+ * up to cap max_vxlan_udp_ports per function. A frame whose outer UDP
+ * destination port is one of them is parsed on as VXLAN: its 8-byte VXLAN
+ * header, then the inner Ethernet frame. That is where the inner checksum
+ * flags of a WQE's eth segment (wqe.h kCsL3Inner, kCsL4Inner) and a
+ * tunnel LSO template (an inline header running past the outer UDP
+ * header) find their inner headers. Port 0, a port already in the table,
+ * a delete of a port not in it and an add past the cap are refused.
+ */
+struct VxlanUdpDportIn {
+	CmdIn hdr;
+	be16 rsvd;
+	be16 vxlan_udp_port;
+	u8 rsvd2[4];
 };
 
 struct QueryHcaCapOut {
@@ -841,7 +860,7 @@ static_assert(__builtin_offsetof(HcaCaps, enhanced_cqe_compression) == 26);
 static_assert(__builtin_offsetof(HcaCaps, mini_cqe_resp_stride_index) == 27);
 static_assert(__builtin_offsetof(HcaCaps, log_max_ft_size) == 28);
 static_assert(__builtin_offsetof(HcaCaps, max_rss) == 29);
-static_assert(__builtin_offsetof(HcaCaps, rsvd) == 30);
+static_assert(__builtin_offsetof(HcaCaps, max_vxlan_udp_ports) == 30);
 static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
 static_assert(__builtin_offsetof(HcaCaps, device_frequency_khz) == 32);
 static_assert(__builtin_offsetof(HcaCaps, log_max_current_uc_list) == 36);
@@ -935,6 +954,8 @@ static_assert(__builtin_offsetof(ModifyRqIn, vsd) == 20);
 static_assert(__builtin_offsetof(ModifyRqIn, scatter_fcs) == 21);
 static_assert(__builtin_offsetof(ModifyRqIn, rsvd) == 22);
 static_assert(sizeof(ModifyPortIn) == 16);
+static_assert(sizeof(VxlanUdpDportIn) == 16);
+static_assert(__builtin_offsetof(VxlanUdpDportIn, vxlan_udp_port) == 10);
 static_assert(__builtin_offsetof(ModifyPortIn, modify_bitmask) == 8);
 static_assert(__builtin_offsetof(ModifyPortIn, fcs_chk) == 12);
 static_assert(sizeof(QueryPortLinkOut) == 40);

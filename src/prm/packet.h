@@ -35,6 +35,7 @@ constexpr u32 kTcpFlagsOff = 13;
 constexpr u8 kTcpFin = 0x01, kTcpSyn = 0x02, kTcpRst = 0x04, kTcpPsh = 0x08, kTcpAck = 0x10,
 	     kTcpUrg = 0x20, kTcpEce = 0x40, kTcpCwr = 0x80;
 constexpr u32 kUdpHdr = 8;
+constexpr u32 kVxlanHdr = 8;	/* flags, reserved, VNI, reserved (RFC 7348) */
 constexpr u32 kUdpCsumOff = 6;
 
 /* Frame limits: the shortest frame is an Ethernet header; the longest the

@@ -869,7 +869,8 @@ void op_misc(State &s, Input &in, uint32_t f)
 			    prm::kCmdModifyPort, prm::kCmdQueryPortLink,
 			    prm::kCmdModifyPortLink, prm::kCmdSetFlowTableEntry,
 			    prm::kCmdDeleteFlowTableEntry, prm::kCmdModifyNicVportContext,
-			    prm::kCmdQueryModuleEeprom })
+			    prm::kCmdQueryModuleEeprom, prm::kCmdAddVxlanUdpDport,
+			    prm::kCmdDeleteVxlanUdpDport })
 		known |= k == opc;
 	if (!known) {
 		expect(st, prm::kStatBadOp, "unknown opcode");

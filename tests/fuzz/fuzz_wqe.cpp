@@ -22,7 +22,8 @@ namespace {
 enum {
 	kOkNop, kOkSend, kOkLso, kOkMpw, kOkSendInline, kOkSendInlineSeg, kOkMpwInline,
 	kOkLsoMultiSeg, kOkLsoUdp, kOkLsoV6, kOkCsum, kOkWrap, kErrLength, kErrQpOp, kErrProt,
-	kErrOpcode, kErrDbOverrun, kRecovered, kRxFrames, kRxMaxMtu, kNoCe, kModelCx4, kNrCov
+	kErrOpcode, kErrDbOverrun, kRecovered, kRxFrames, kRxMaxMtu, kNoCe, kModelCx4, kOkVxlan,
+	kNrCov
 };
 Cov g_cov[kNrCov] = {
 	{ "op NOP ok", true, 0 },
@@ -47,6 +48,7 @@ Cov g_cov[kNrCov] = {
 	{ "frame > 9000 bytes", true, 0 },
 	{ "WQE without CQE", false, 0 },
 	{ "model cx4", false, 0 },
+	{ "VXLAN inner offloads ok", false, 0 },
 };
 
 constexpr uint32_t kDataSize = 64 * 1024;
@@ -58,6 +60,17 @@ struct Posted {
 	bool ce;
 	uint32_t feat;	/* kOk* bits beyond the opcode */
 };
+
+/* ADD/DELETE_VXLAN_UDP_DPORT; returns the status */
+uint8_t vxlan_port(Fn *fn, uint16_t op, uint16_t port)
+{
+	prm::VxlanUdpDportIn in = {};
+	prm::CmdOut out = {};
+	in.hdr.opcode.set(op);
+	in.vxlan_udp_port.set(port);
+	FZ_CHECK(bus::cmd_exec(fn, &in, sizeof(in), &out, sizeof(out)), "VXLAN command delivered");
+	return out.status;
+}
 
 struct Tx {
 	Fn *fn0, *fn1;
@@ -195,6 +208,20 @@ uint32_t build_wqe(Tx &t, Input &in, uint8_t *img, Posted *p)
 	if (fl & 0x10) {
 		uint8_t tsel = in.u8();
 		ihs = build_headers(tsel, 0, hdr);
+		if ((fl & 0x0e) == 0x0a) {
+			/* inside VXLAN (IPv4/UDP to 4789, the port the session adds): inner offloads */
+			uint8_t inner[128];
+			memcpy(inner, hdr, ihs);
+			uint32_t o = build_headers(kV4Udp, 8 + ihs, hdr);
+			hdr[o - 6] = 0x12;	/* UDP destination port 4789 */
+			hdr[o - 5] = 0xb5;
+			memset(hdr + o, 0, 8);
+			hdr[o] = 0x08;		/* I flag */
+			memcpy(hdr + o + 8, inner, ihs);
+			ihs += o + 8;
+			eth.cs_flags |= prm::kCsL3Inner | prm::kCsL4Inner;
+			feat |= 1u << kOkVxlan;
+		}
 		if (opcode == prm::kOpLso) {
 			uint8_t tt = tsel % kNrTmpl;
 			if (tt == kV4Udp || tt == kV6Udp || tt == kQinQV6Udp)
@@ -314,6 +341,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool mpw = (sqfl & 4) && caps.enhanced_mpw;
 		FZ_CHECK(t.sq.create(t.fn0, t.txcq.cqn, log_sq, sqfl & 3, mpw) == prm::kStatOk, "SQ");
 		FZ_CHECK(t.sq.modify(prm::kQueueRst, prm::kQueueRdy) == prm::kStatOk, "SQ RDY");
+		uint8_t vx = vxlan_port(t.fn0, prm::kCmdAddVxlanUdpDport, 4789);
+		FZ_CHECK(vx == prm::kStatOk || vx == prm::kStatBadResState, "VXLAN port");
 		FZ_CHECK(t.rxcq.create(t.fn1, 8, 2) == prm::kStatOk, "RX CQ");
 		FZ_CHECK(t.rq.create(t.fn1, t.rxcq.cqn, 3, 10240) == prm::kStatOk, "RQ");
 		FZ_CHECK(t.rq.modify(prm::kQueueRst, prm::kQueueRdy) == prm::kStatOk, "RQ RDY");

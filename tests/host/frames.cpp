@@ -65,6 +65,20 @@ Bytes ip_bytes(const std::string &addr)
 	throw std::runtime_error("bad address " + addr);
 }
 
+Bytes vxlan(const Bytes &inner, uint16_t dport, uint16_t ip_id)
+{
+	Spec o;
+	o.proto = 17;
+	o.sport = 51000;
+	o.dport = dport;
+	o.ip_id = ip_id;
+	o.payload = { 0x08, 0, 0, 0, 0x00, 0x00, 0x2a, 0 };	/* I flag, VNI 42 */
+	o.payload.insert(o.payload.end(), inner.begin(), inner.end());
+	Bytes f = build(o);
+	put16(f, l4_off(f) + 6, 0);
+	return f;
+}
+
 Bytes payload(size_t n, uint8_t seed)
 {
 	Bytes p(n);

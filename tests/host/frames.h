@@ -49,6 +49,13 @@ enum : uint8_t {
 Bytes tcp_ts_option(uint32_t tsval, uint32_t tsecr);
 
 Bytes build(const Spec &s);
+/*
+ * inner (an Ethernet frame) in VXLAN (VNI 42) in UDP 51000 -> dport over
+ * IPv4 10.0.0.1 -> 10.0.0.2 with IP id ip_id: the outer IPv4 checksum
+ * right, the outer UDP checksum 0 (Linux's default for VXLAN over IPv4).
+ */
+constexpr size_t kVxlanInnerOff = 14 + 20 + 8 + 8;
+Bytes vxlan(const Bytes &inner, uint16_t dport = 4789, uint16_t ip_id = 0x1234);
 Bytes payload(size_t n, uint8_t seed = 1);
 /* A default-Spec frame with 10..16 payload bytes, length and content chosen by seed. */
 Bytes small(uint8_t seed);

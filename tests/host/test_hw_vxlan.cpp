@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The device's VXLAN UDP port table and what it enables: inner checksums
+ * of a SEND (eth segment kCsL3Inner/kCsL4Inner) and LSO of TCP inside a
+ * VXLAN tunnel, checked byte for byte against frames built independently.
+ */
+#include <algorithm>
+
+#include "frames.h"
+#include "hw_harness.h"
+
+using namespace hwt;
+
+namespace {
+
+class HwVxlan : public HwTest {};
+
+uint8_t vxlan_cmd(Fn *fn, uint16_t op, uint16_t port)
+{
+	prm::VxlanUdpDportIn in;
+	set_op(&in, op);
+	in.vxlan_udp_port.set(port);
+	prm::CmdOut out;
+	return exec(fn, in, &out);
+}
+
+uint8_t add_port(Fn *fn, uint16_t port) { return vxlan_cmd(fn, prm::kCmdAddVxlanUdpDport, port); }
+uint8_t del_port(Fn *fn, uint16_t port) { return vxlan_cmd(fn, prm::kCmdDeleteVxlanUdpDport, port); }
+
+/* The inner frame: TCP over IPv4 between other addresses, its own MACs and IP id. */
+frames::Spec inner_spec()
+{
+	frames::Spec s;
+	s.src = "192.168.7.1";
+	s.dst = "192.168.7.2";
+	s.sport = 40000;
+	s.dport = 5201;
+	s.ip_id = 0x4000;
+	s.tcp_seq = 0x10;
+	s.tcp_flags = 0x19;	/* FIN PSH ACK */
+	return s;
+}
+
+/*
+ * Post and ring one WQE with the inner checksum flags: a SEND of `data`,
+ * or (mss != 0) an LSO of template tmpl with `data` as its payload, in
+ * buffers cut at `cut` (0: one buffer).
+ */
+void post_tunnel(Link &l, const frames::Bytes &tmpl, const frames::Bytes &data, uint32_t mss,
+		 size_t cut = 0)
+{
+	SendWqe w;
+	w.opcode = mss ? prm::kOpLso : prm::kOpSend;
+	w.mss = (uint16_t)mss;
+	w.cs_flags = prm::kCsL3 | prm::kCsL3Inner | prm::kCsL4Inner;
+	w.inline_hdr = tmpl;
+	std::vector<frames::Bytes> parts;
+	if (cut)
+		parts = { frames::Bytes(data.begin(), data.begin() + (long)cut),
+			  frames::Bytes(data.begin() + (long)cut, data.end()) };
+	else
+		parts = { data };
+	for (auto &p : parts) {
+		l.tx_bufs.push_back(std::make_unique<TxBuf>(p));
+		w.segs.push_back(Seg{});
+		w.segs.back().addr = l.tx_bufs.back()->dma;
+		w.segs.back().len = (uint32_t)p.size();
+	}
+	w.ce = true;
+	l.sq.post(w);
+	l.sq.doorbell();
+}
+
+/* frames::vxlan() with a wrong outer IPv4 header checksum, for the device to fill */
+frames::Bytes vxlan_bad_outer(const frames::Bytes &inner, uint16_t dport)
+{
+	frames::Bytes f = frames::vxlan(inner, dport);
+	frames::put16(f, 14 + 10, 0xdead);
+	return f;
+}
+
+
+
+} /* namespace */
+
+TEST_F(HwVxlan, PortTableCommands)
+{
+	EXPECT_EQ(query_caps(fn0).max_vxlan_udp_ports, 4);
+	EXPECT_EQ(add_port(fn0, 0), prm::kStatBadParam);
+	EXPECT_EQ(del_port(fn0, 4789), prm::kStatBadParam) << "not in the table";
+	EXPECT_EQ(add_port(fn0, 4789), prm::kStatOk);
+	EXPECT_EQ(add_port(fn0, 4789), prm::kStatBadResState) << "already there";
+	EXPECT_EQ(add_port(fn0, 8472), prm::kStatOk);
+	EXPECT_EQ(add_port(fn0, 1), prm::kStatOk);
+	EXPECT_EQ(add_port(fn0, 2), prm::kStatOk);
+	EXPECT_EQ(add_port(fn0, 3), prm::kStatExceedLim) << "four ports at most";
+	EXPECT_EQ(add_port(fn1, 3), prm::kStatOk) << "each function has its own table";
+	EXPECT_EQ(del_port(fn0, 8472), prm::kStatOk);
+	EXPECT_EQ(del_port(fn0, 8472), prm::kStatBadParam);
+	EXPECT_EQ(add_port(fn0, 3), prm::kStatOk) << "a freed entry is taken again";
+	for (uint16_t p : { 4789, 1, 2, 3 })
+		EXPECT_EQ(del_port(fn0, p), prm::kStatOk) << p;
+	EXPECT_EQ(del_port(fn1, 3), prm::kStatOk);
+}
+
+/*
+ * SEND with L3 | L3_INNER | L4_INNER (mlx5's flags for an encapsulated
+ * CHECKSUM_PARTIAL skb): the inner IPv4 and TCP checksums and the outer
+ * IPv4 checksum are filled, the outer UDP checksum (0) is left. To a port
+ * the table does not hold, the device sees plain UDP: the outer IPv4
+ * checksum alone.
+ */
+TEST_F(HwVxlan, InnerChecksumsOfASend)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	ASSERT_EQ(add_port(fn0, 4789), prm::kStatOk);
+
+	frames::Spec is = inner_spec();
+	is.payload = frames::payload(700, 5);
+	is.good_csums = false;
+	frames::Bytes inner_bad = frames::build(is);
+	frames::Bytes inner_good = inner_bad;
+	frames::fill_reference_csums(inner_good);
+	ASSERT_NE(inner_bad, inner_good);
+
+	for (uint16_t dport : { 4789, 4790 }) {
+		frames::Bytes sent = vxlan_bad_outer(inner_bad, dport);
+		frames::Bytes want = frames::vxlan(dport == 4789 ? inner_good : inner_bad, dport);
+		ASSERT_NE(sent, want);
+
+		post_tunnel(l, {}, sent, 0);
+		auto rx = l.rxcq.poll_all();
+		ASSERT_EQ(rx.size(), 1u) << dport;
+		EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+		EXPECT_EQ(rx[0].byte_cnt.get(), want.size());
+		ASSERT_EQ(0, memcmp(l.rq.buffer(rx[0].wqe_counter.get()), want.data(), want.size()))
+			<< "UDP port " << dport;
+	}
+	ASSERT_EQ(del_port(fn0, 4789), prm::kStatOk);
+}
+
+/*
+ * LSO through a VXLAN tunnel: the template is outer Ethernet/IPv4/UDP,
+ * VXLAN, inner Ethernet/IPv4/TCP. Per segment the device sets both IP
+ * lengths, both IPv4 ids (+k), the outer UDP length, the inner TCP
+ * sequence and flags, and the outer IPv4, inner IPv4 and inner TCP
+ * checksums; the outer UDP checksum stays 0 (the WQE does not ask for it).
+ */
+TEST_F(HwVxlan, LsoSegmentsTcpInsideVxlan)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	ASSERT_EQ(add_port(fn0, 4789), prm::kStatOk);
+
+	const uint32_t mss = 1000, total = 4321;
+	frames::Spec is = inner_spec();
+	frames::Bytes tmpl = frames::vxlan(frames::build(is));
+	ASSERT_EQ(tmpl.size(), frames::kVxlanInnerOff + 54);
+	frames::Bytes pay = frames::payload(total, 11);
+
+	post_tunnel(l, tmpl, pay, mss, 1700);
+
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 5u);
+	for (uint32_t k = 0; k < 5; k++) {
+		uint32_t chunk = std::min(mss, total - k * mss);
+		frames::Spec e = is;
+		e.payload.assign(pay.begin() + k * mss, pay.begin() + k * mss + chunk);
+		e.tcp_seq = is.tcp_seq + k * mss;
+		e.ip_id = (uint16_t)(is.ip_id + k);
+		if (k != 4)
+			e.tcp_flags &= (uint8_t)~(frames::kFin | frames::kPsh);
+		/* the outer IP id steps too; the outer UDP checksum stays 0 */
+		frames::Bytes want = frames::vxlan(frames::build(e), 4789, (uint16_t)(0x1234 + k));
+		EXPECT_EQ(rx[k].byte_cnt.get(), want.size()) << k;
+		ASSERT_EQ(0, memcmp(l.rq.buffer(rx[k].wqe_counter.get()), want.data(), want.size()))
+			<< "segment " << k;
+	}
+	EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+	ASSERT_EQ(del_port(fn0, 4789), prm::kStatOk);
+}
+
+/*
+ * A template running past a UDP header to a port not in the table is no
+ * template the device can segment: error CQE, nothing on the wire. So is
+ * a tunnel whose inner L4 is not TCP.
+ */
+TEST_F(HwVxlan, LsoTunnelTemplateTheDeviceCannotParse)
+{
+	for (int c = 0; c < 2; c++) {
+		Link l;
+		l.setup(fn0, fn1);
+		ASSERT_EQ(add_port(fn0, 4789), prm::kStatOk);
+		frames::Spec is = inner_spec();
+		if (c == 1)
+			is.proto = 17;
+		frames::Bytes tmpl = frames::vxlan(frames::build(is), c == 0 ? 4790 : 4789);
+		post_tunnel(l, tmpl, frames::payload(3000, 2), 1000);
+		auto tx = l.txcq.poll_all();
+		ASSERT_EQ(tx.size(), 1u) << c;
+		EXPECT_EQ(tx[0].opcode(), prm::kCqeReqErr) << c;
+		EXPECT_EQ(reinterpret_cast<const prm::ErrCqe *>(&tx[0])->syndrome,
+			  prm::kSyndLocalQpOpErr) << c;
+		EXPECT_EQ(l.rxcq.poll_all().size(), 0u) << c;
+		ASSERT_EQ(del_port(fn0, 4789), prm::kStatOk);
+	}
+}
+
+/*
+ * GSO_PARTIAL (udpcsum tunnels, as mlx5 offers them): the segments are of
+ * one size and the template carries the outer UDP checksum of one of
+ * them; the device leaves it, and since each segment's inner checksums
+ * are right, it is right for every segment (their IPv4 ids differ).
+ */
+TEST_F(HwVxlan, LsoKeepsTheOuterUdpChecksumOfEqualSegments)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	ASSERT_EQ(add_port(fn0, 4789), prm::kStatOk);
+
+	const uint32_t mss = 800, segs = 4;
+	frames::Spec is = inner_spec();
+	frames::Bytes pay = frames::payload(mss * segs, 13);
+	/* the first segment, whole and with every checksum right: its outer UDP checksum */
+	frames::Spec first = is;
+	first.payload.assign(pay.begin(), pay.begin() + mss);
+	first.tcp_flags &= (uint8_t)~(frames::kFin | frames::kPsh);
+	frames::Bytes seg0 = frames::vxlan(frames::build(first));
+	const size_t udp = frames::l4_off(seg0);
+	frames::put16(seg0, udp + 6, frames::ref_l4_csum(seg0));
+	const uint16_t outer_csum = frames::get16(seg0, udp + 6);
+	ASSERT_NE(outer_csum, 0);
+
+	frames::Bytes tmpl = frames::vxlan(frames::build(is));
+	frames::put16(tmpl, udp + 6, outer_csum);
+	post_tunnel(l, tmpl, pay, mss);
+
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), segs);
+	for (uint32_t k = 0; k < segs; k++) {
+		frames::Bytes got(l.rq.buffer(rx[k].wqe_counter.get()),
+				  l.rq.buffer(rx[k].wqe_counter.get()) + rx[k].byte_cnt.get());
+		ASSERT_EQ(got.size(), seg0.size());
+		EXPECT_EQ(frames::get16(got, udp + 6), outer_csum) << "segment " << k;
+		EXPECT_EQ(frames::ref_l4_csum(got), outer_csum) << "segment " << k << ": still right";
+		EXPECT_EQ(frames::get16(got, 14 + 4), (uint16_t)(0x1234 + k)) << "outer IP id";
+		EXPECT_EQ(frames::ref_ipv4_hdr_csum(got), frames::get16(got, 14 + 10));
+	}
+	ASSERT_EQ(del_port(fn0, 4789), prm::kStatOk);
+}
