@@ -2,7 +2,7 @@
 # The KUnit build of softcx, included by ../Kbuild when the tree was overlaid
 # by scripts/kunit.sh (CONFIG_SOFTCX_KUNIT_TEST): the C++ core, the shim's
 # files that implement the core's OS hooks and the NAPI poll (os.c, dma.c,
-# cxxrt.c, rx.c, tx.c, xdp_path.c, napi.c, ptp.c; not the netdev registration,
+# cxxrt.c, rx.c, tx.c, xdp_path.c, napi.c, ptp.c, tunnel.c; not the netdev registration,
 # ethtool, ndo_bpf and module code) and the suites with their C++ test hooks,
 # as one built-in object.
 
@@ -11,7 +11,7 @@ scx-kunit-objs := $(patsubst $(scx-root)/%.c,%.o,$(wildcard $(scx-root)/kunit/*.
 
 obj-$(CONFIG_SOFTCX_KUNIT_TEST) += softcx-kunit.o
 scx-kunit-shim := shim/os.o shim/dma.o shim/cxxrt.o shim/rx.o shim/tx.o shim/xdp_path.o \
-		  shim/napi.o shim/ptp.o
+		  shim/napi.o shim/ptp.o shim/tunnel.o
 softcx-kunit-y := $(scx-core-objs) $(filter $(scx-kunit-shim),$(scx-shim-objs)) \
 		  $(scx-kunit-objs)
 

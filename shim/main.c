@@ -74,6 +74,7 @@ static void scx_port_free(struct scx_adapter *ad, u32 ix)
 	scx_ptp_fini(priv);	/* no PHC reads the port from here on */
 	scx_devlink_port_del(priv);	/* no recovery left to report */
 	if (priv->port) {
+		scx_tunnel_fini(priv);
 		scx_hw_set_irq_ctx(priv->fn, NULL);
 		scx_port_destroy(priv->port);
 	}
@@ -140,6 +141,9 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->min_inline = caps.min_inline;
 	priv->max_lso_hdr = caps.max_lso_hdr;
 	priv->xdp_max_mtu = caps.xdp_max_mtu;
+	err = scx_tunnel_init(priv, caps.max_vxlan_ports);
+	if (err)
+		return err;
 	priv->max_log_sq = caps.max_log_sq_size;
 	priv->max_log_rq = caps.max_log_rq_size;
 	err = scx_rx_mode_init(priv, caps.max_uc_addrs, caps.max_mc_addrs);

@@ -22,6 +22,7 @@
 #include <linux/timecounter.h>
 #include <net/devlink.h>
 #include <net/page_pool.h>
+#include <net/udp_tunnel.h>
 #include <net/xdp.h>
 
 #include <softcx/core.h>
@@ -37,6 +38,7 @@
  */
 #define SCX_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define SCX_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
+#define SCX_MAX_VXLAN_PORTS	4	/* the most the shim keeps of the caps' max_vxlan_ports */
 #define SCX_RX_MAX_HEAD		256	/* header bytes copied from a non-linear frame (core: kRxMaxHead) */
 #define SCX_OS_LAYOUT ((struct scx_os_layout){		\
 	.page_size = PAGE_SIZE,				\
@@ -152,6 +154,14 @@ struct scx_priv {
 	u32 min_inline;			/* headers each SEND inlines */
 	u32 max_lso_hdr;		/* longest LSO header (scx_features_check) */
 	u32 xdp_max_mtu;		/* largest MTU with an XDP program */
+	/*
+	 * tunnel.c: the device's VXLAN UDP ports (network order, 0 = free;
+	 * [0] is IANA's 4789, always there), written under RTNL with
+	 * WRITE_ONCE, read by scx_features_check() with READ_ONCE; and what
+	 * the kernel's UDP tunnel port table (udp_tunnel_nic) learns of them.
+	 */
+	__be16 vxlan_ports[SCX_MAX_VXLAN_PORTS];
+	struct udp_tunnel_nic_info tunnel_info;
 	u8 max_log_sq, max_log_rq;	/* ethtool -g maximums, log2 (scx_port_ring_check judges -G) */
 	u8 log_sq_size, log_rq_size;	/* ring sizes the channels run with (RTNL) */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
@@ -243,6 +253,12 @@ int scx_datapath_switch(struct scx_priv *priv, u32 nch, u32 mtu, struct bpf_prog
 void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, const struct bpf_prog *xdp,
 		     struct scx_port_params *params);
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
+
+/* tunnel.c */
+int scx_tunnel_init(struct scx_priv *priv, u32 max_ports);
+void scx_tunnel_fini(struct scx_priv *priv);
+netdev_features_t scx_tunnel_features_check(const struct scx_priv *priv, struct sk_buff *skb,
+					    netdev_features_t features);
 
 /* rx_mode.c */
 int scx_rx_mode_init(struct scx_priv *priv, u32 max_uc, u32 max_mc);

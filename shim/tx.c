@@ -120,9 +120,18 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 	    skb_transport_offset(skb) != skb_network_offset(skb) + sizeof(struct ipv6hdr) &&
 	    !(skb_is_gso(skb) && ipv6_has_hopopt_jumbo(skb)))
 		features &= ~(NETIF_F_CSUM_MASK | NETIF_F_GSO_MASK);
+	if (unlikely(skb->encapsulation) &&
+	    (skb->ip_summed == CHECKSUM_PARTIAL || skb_is_gso(skb))) {
+		features = scx_tunnel_features_check(netdev_priv(dev), skb, features);
+		if (!(features & NETIF_F_GSO_MASK))
+			return features;
+	}
 	if (skb_is_gso(skb)) {
 		const struct scx_priv *priv = netdev_priv(dev);
-		u32 hdr = skb_shinfo(skb)->gso_type & SKB_GSO_UDP_L4 ?
+		u32 gso_type = skb_shinfo(skb)->gso_type;
+		u32 hdr = gso_type & (SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM) ?
+			  skb_inner_tcp_all_headers(skb) :
+			  gso_type & SKB_GSO_UDP_L4 ?
 			  skb_transport_offset(skb) + sizeof(struct udphdr) :
 			  skb_tcp_all_headers(skb);
 

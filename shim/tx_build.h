@@ -67,7 +67,15 @@ static inline void scx_tx_gso(struct sk_buff *skb, struct scx_tx_pkt *pkt)
 	/* IPv6 BIG TCP: the core leaves the jumbo hop-by-hop header out of the template */
 	if ((sh->gso_type & SKB_GSO_TCPV6) && ipv6_has_hopopt_jumbo(skb))
 		pkt->hbh_off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
-	if (sh->gso_type & SKB_GSO_UDP_L4) {
+	if (sh->gso_type & (SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM)) {
+		/*
+		 * TCP in VXLAN (scx_features_check() lets no other tunnel GSO
+		 * through); with outer checksums only as GSO_PARTIAL: segments
+		 * of one size, whose outer UDP checksum the device keeps
+		 */
+		pkt->gso_type = SCX_TX_GSO_UDP_TUNNEL;
+		pkt->ihs = skb_inner_tcp_all_headers(skb);
+	} else if (sh->gso_type & SKB_GSO_UDP_L4) {
 		pkt->gso_type = SCX_TX_GSO_UDP_L4;
 		pkt->ihs = skb_transport_offset(skb) + sizeof(struct udphdr);
 	} else {
@@ -75,6 +83,21 @@ static inline void scx_tx_gso(struct sk_buff *skb, struct scx_tx_pkt *pkt)
 				SCX_TX_GSO_TCPV6 : SCX_TX_GSO_TCPV4;
 		pkt->ihs = skb_tcp_all_headers(skb);
 	}
+}
+
+/*
+ * Checksum offload of a CHECKSUM_PARTIAL skb: the L3 and L4 flags, or, for
+ * an encapsulated one whose partial checksum is the inner L4 one, mlx5's
+ * L3 | L3_INNER | L4_INNER (the outer UDP checksum is the stack's).
+ */
+static inline u32 scx_tx_csum(const struct sk_buff *skb)
+{
+	if (skb->ip_summed != CHECKSUM_PARTIAL)
+		return 0;
+	if (unlikely(skb->encapsulation) &&
+	    skb_checksum_start_offset(skb) == skb_inner_transport_offset(skb))
+		return SCX_TX_CSUM_L3 | SCX_TX_CSUM_L3_INNER | SCX_TX_CSUM_L4_INNER;
+	return SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4;
 }
 
 /*
@@ -116,8 +139,7 @@ static __always_inline int scx_tx_pkt_build(struct device *dmadev, u32 min_inlin
 	pkt->head = skb->data;
 	pkt->headlen = skb_headlen(skb);
 	pkt->len = skb->len;
-	pkt->csum = skb->ip_summed == CHECKSUM_PARTIAL ?
-		    SCX_TX_CSUM_L3 | SCX_TX_CSUM_L4 : 0;
+	pkt->csum = scx_tx_csum(skb);
 	pkt->vlan = !skb_vlan_tag_present(skb) ? SCX_TX_VLAN_NONE :
 		    skb->vlan_proto == htons(ETH_P_8021AD) ? SCX_TX_VLAN_8021AD : SCX_TX_VLAN_8021Q;
 	pkt->vlan_tci = skb_vlan_tag_get(skb);

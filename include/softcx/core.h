@@ -67,6 +67,8 @@ struct scx_port_caps {
 	uint32_t timer_khz;	/* the device timer's nominal rate (scx_port_read_clock, timestamps) */
 	/* addresses scx_port_set_rx_filter() lists before it falls back to a promiscuous mode */
 	uint32_t max_uc_addrs, max_mc_addrs;
+	/* UDP ports scx_port_vxlan_port() can name at once (0: no VXLAN offloads) */
+	uint32_t max_vxlan_ports;
 };
 
 /* Ring sizes the driver runs with. */
@@ -391,6 +393,15 @@ int scx_port_set_rx_fcs(struct scx_port *p, int on);
  */
 int scx_port_set_fcs_check(struct scx_port *p, int on);
 /*
+ * The device's VXLAN UDP ports (ADD/DELETE_VXLAN_UDP_DPORT), port in host
+ * order: the device finds inner headers behind them, for the inner
+ * checksum flags and tunnel LSO (SCX_TX_CSUM_*_INNER,
+ * SCX_TX_GSO_UDP_TUNNEL). Up to caps.max_vxlan_ports; a device setting,
+ * kept across channel sets, up and down. 0 or a negative errno (the
+ * table full, the port already there or not there).
+ */
+int scx_port_vxlan_port(struct scx_port *p, uint16_t udp_port, int add);
+/*
  * The port's link (the device's QUERY/MODIFY_PORT_LINK). Protocols are
  * bits of a mask, SCX_LINK_* (bit numbers), each of one speed
  * (scx_link_proto_mbps). The cable runs the fastest protocol both ends
@@ -586,11 +597,16 @@ int scx_channel_cq_error(struct scx_channel *c);
 #define SCX_TX_MAX_FRAGS 18	/* head + MAX_SKB_FRAGS (17) */
 #define SCX_TX_CSUM_L3 0x1
 #define SCX_TX_CSUM_L4 0x2
+/* a VXLAN frame's inner IPv4 header and inner TCP/UDP checksums (outer L4 left as it is) */
+#define SCX_TX_CSUM_L3_INNER 0x4
+#define SCX_TX_CSUM_L4_INNER 0x8
 /* scx_tx_pkt.gso_type */
 #define SCX_TX_GSO_NONE 0
 #define SCX_TX_GSO_TCPV4 1
 #define SCX_TX_GSO_TCPV6 2
 #define SCX_TX_GSO_UDP_L4 3
+/* TCP inside VXLAN on one of the ports scx_port_vxlan_port() named: ihs ends at the inner TCP header */
+#define SCX_TX_GSO_UDP_TUNNEL 4
 
 struct scx_tx_frag {
 	uint64_t dma;

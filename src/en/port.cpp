@@ -375,6 +375,16 @@ extern "C" int scx_port_set_fcs_check(scx_port *p, int on)
 	return cmd_run(p->fn, p->os_port, prm::kCmdModifyPort, &in, &out);
 }
 
+extern "C" int scx_port_vxlan_port(scx_port *p, uint16_t udp_port, int add)
+{
+	prm::VxlanUdpDportIn in = {};
+	prm::CmdOut out = {};
+
+	in.vxlan_udp_port.set(udp_port);
+	return cmd_run(p->fn, p->os_port,
+		       add ? prm::kCmdAddVxlanUdpDport : prm::kCmdDeleteVxlanUdpDport, &in, &out);
+}
+
 static_assert((int)SCX_LINK_1000BASE_X == prm::kLinkProto1000BaseX &&
 	      (int)SCX_LINK_10GBASE_R == prm::kLinkProto10GBaseR &&
 	      (int)SCX_LINK_40GBASE_R4 == prm::kLinkProto40GBaseR4 &&

@@ -105,13 +105,19 @@ template <SqKind K>
 
 u8 cs_flags_of(const scx_tx_pkt *pkt)
 {
-	return (u8)((pkt->csum & SCX_TX_CSUM_L3 ? prm::kCsL3 : 0) |
-		    (pkt->csum & SCX_TX_CSUM_L4 ? prm::kCsL4 : 0));
+	/* the ABI's bits are the eth segment's, shifted: L3, L4 to 0x40, 0x80; the inner ones to 0x10, 0x20 */
+	static_assert(SCX_TX_CSUM_L3 << 6 == prm::kCsL3 && SCX_TX_CSUM_L4 << 6 == prm::kCsL4 &&
+		      SCX_TX_CSUM_L3_INNER << 2 == prm::kCsL3Inner &&
+		      SCX_TX_CSUM_L4_INNER << 2 == prm::kCsL4Inner);
+	return (u8)((pkt->csum & 3) << 6 | (pkt->csum & 0xc) << 2);
 }
 
+/* csum_partial_inner for an encapsulated skb's inner flags, as mlx5 */
 void count_csum(Sq *sq, u8 cs_flags)
 {
-	if (cs_flags)
+	if (cs_flags & (prm::kCsL3Inner | prm::kCsL4Inner))
+		sq->stats->csum_partial_inner.inc();
+	else if (cs_flags)
 		sq->stats->csum_partial.inc();
 	else
 		sq->stats->csum_none.inc();
@@ -289,8 +295,13 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 			   (u16)pkt->gso_segs);
 	if (err)
 		return err;
-	sq->stats->tso_packets.inc();
-	sq->stats->tso_bytes.add(pkt->len - ihs);
+	if (pkt->gso_type == SCX_TX_GSO_UDP_TUNNEL) {
+		sq->stats->tso_inner_packets.inc();
+		sq->stats->tso_inner_bytes.add(pkt->len - ihs);
+	} else {
+		sq->stats->tso_packets.inc();
+		sq->stats->tso_bytes.add(pkt->len - ihs);
+	}
 	return 0;
 }
 

@@ -67,6 +67,7 @@ const StatDesc kStatDescs[] = {
 	SCX_SQ(tso_inner_packets),
 	SCX_SQ(tso_inner_bytes),
 	SCX_SQ(csum_partial),
+	SCX_SQ(csum_partial_inner),
 	SCX_SQ(csum_none),
 	SCX_SQ(added_vlan_packets),
 	SCX_SQ(mpwqe_blks),

@@ -53,6 +53,7 @@ struct SqStats {
 	Counter tso_inner_packets;
 	Counter tso_inner_bytes;
 	Counter csum_partial;
+	Counter csum_partial_inner;	/* encapsulated skbs with inner checksum offload */
 	Counter csum_none;
 	Counter added_vlan_packets;	/* skbs sent with a tag from metadata */
 	Counter mpwqe_blks;

@@ -222,6 +222,75 @@ TEST_P(Lso, MatchesReferenceSegmentation)
 INSTANTIATE_TEST_SUITE_P(MpwqeOffOn, Lso, ::testing::Bool());
 
 /*
+ * VXLAN (a port the core put in the device's table): an encapsulated
+ * packet with inner checksum offload (mlx5's L3 | L3_INNER | L4_INNER)
+ * arrives with its inner IPv4 and TCP checksums filled, and an LSO of TCP
+ * inside VXLAN as the reference segmentation of the inner frame, each
+ * segment wrapped with its own outer lengths and IPv4 id. Counted as
+ * csum_partial_inner and tso_inner_*, not as the plain ones. With MPWQE
+ * on, the checksum-offloaded packet rides a session of its own flags.
+ */
+TEST_P(Lso, VxlanInnerChecksumAndTunnelSegmentation)
+{
+	Options o;
+	o.tx_mpwqe = GetParam();
+	build(o);
+	ASSERT_EQ(scx_port_vxlan_port(p[0].port, 4789, 1), 0);
+	EXPECT_LT(scx_port_vxlan_port(p[0].port, 4789, 1), 0) << "already in the table";
+
+	frames::Spec is;
+	is.src = "192.168.7.1";
+	is.dst = "192.168.7.2";
+	is.payload = frames::payload(300, 4);
+	is.good_csums = false;
+	Bytes inner = frames::build(is);
+	Bytes want_inner = inner;
+	frames::fill_reference_csums(want_inner);
+	scx_tx_pkt t = {};
+	t.csum = SCX_TX_CSUM_L3 | SCX_TX_CSUM_L3_INNER | SCX_TX_CSUM_L4_INNER;
+	ASSERT_EQ(post_pkt(0, frames::vxlan(inner), t), 0);
+	doorbell(0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), 1u);
+	EXPECT_EQ(rx(1)[0].data, frames::vxlan(want_inner)) << "inner checksums filled";
+	EXPECT_EQ(stat(0, "tx_csum_partial_inner"), 1u);
+	EXPECT_EQ(stat(0, "tx_csum_partial"), 0u);
+
+	/* LSO: the inner frame's reference segmentation, each in its own outer headers */
+	is.good_csums = true;
+	is.payload = frames::payload(4000, 6);
+	is.tcp_flags = 0x19;	/* FIN PSH ACK */
+	Bytes whole_inner = frames::build(is);
+	Bytes f = frames::vxlan(whole_inner);
+	const uint32_t mss = 1400;
+	size_t inner_ihs = header_len(whole_inner);
+	auto want = ref_segment(whole_inner, inner_ihs, mss);
+	t.gso_type = SCX_TX_GSO_UDP_TUNNEL;
+	t.gso_size = mss;
+	t.gso_segs = (uint32_t)want.size();
+	t.ihs = (uint32_t)(frames::kVxlanInnerOff + inner_ihs);
+	ASSERT_EQ(post_pkt(0, f, t, { t.ihs + 1000 }), 0);
+	doorbell(0);
+	poll(1);
+	ASSERT_EQ(rx(1).size(), 1 + want.size());
+	for (size_t k = 0; k < want.size(); k++)
+		EXPECT_EQ(rx(1)[1 + k].data, frames::vxlan(want[k], 4789, (uint16_t)(0x1234 + k)))
+			<< "segment " << k;
+	scx_tx_done done = {};
+	scx_channel_poll(ch(0), 64, &done);
+	EXPECT_EQ(done.packets, 2u);
+	EXPECT_EQ(stat(0, "tx_tso_inner_packets"), 1u);
+	EXPECT_EQ(stat(0, "tx_tso_inner_bytes"), f.size() - t.ihs);
+	EXPECT_EQ(stat(0, "tx_tso_packets"), 0u);
+	EXPECT_EQ(stat(0, "tx_csum_partial_inner"), 2u);
+	EXPECT_EQ(stat(0, "tx_packets"), 1 + want.size());
+	EXPECT_EQ(stat(0, "tx_cqe_err"), 0u);
+	EXPECT_EQ(scx_port_vxlan_port(p[0].port, 4789, 0), 0);
+	EXPECT_LT(scx_port_vxlan_port(p[0].port, 4789, 0), 0) << "no longer there";
+	EXPECT_EQ(host::dma_tx_mappings(), 0u);
+}
+
+/*
  * LSO with the tag in metadata (tx-vlan-offload): the driver writes it into
  * the inline template, so every segment on the wire carries it, byte for
  * byte as segmenting the tagged frame; BQL and tx_bytes count it per

@@ -1,0 +1,137 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 420
+#
+# VXLAN offloads, as mlx5 has them: scx0 and scx1 offer
+# tx-udp_tnl-segmentation, tx-udp_tnl-csum-segmentation (as GSO_PARTIAL)
+# and rx-udp_tunnel-port-offload, and the kernel's
+# UDP tunnel port table (`ethtool --show-tunnels`) shows IANA's 4789 (put in
+# the device at probe) and the ports of the VXLAN devices the system
+# creates, up to the device's table. A VXLAN tunnel over the pair carries
+# TCP intact (SHA-256) with its segmentation and inner checksums offloaded
+# (tx_tso_inner_packets, tx_csum_partial_inner), no checksum error
+# anywhere. Traffic the device cannot parse goes out with software GSO and
+# checksums, intact: a port past the full table, a port after
+# rx-udp_tunnel-port-offload off (the kernel takes it out of the device),
+# tunnel segmentation off (inner checksums only). Deleting the VXLAN
+# devices empties the table.
+source "$(dirname "$0")/lib.sh"
+need_cmd ip ethtool python3
+modprobe vxlan || fail "cannot load the vxlan module"
+
+scx_setup channels=2
+feat=$(ethtool -k scx0)
+for f in tx-udp_tnl-segmentation tx-udp_tnl-csum-segmentation tx-gso-partial \
+	rx-udp_tunnel-port-offload; do
+	[[ "$feat" =~ $f:\ on ]] || fail "scx0 feature $f is not on: $(grep "$f" <<< "$feat")"
+done
+ethtool --show-tunnels scx0 > "$SCX_TEST_OUT/tunnels-0.txt" || fail "ethtool --show-tunnels scx0"
+grep -q "port 4789, vxlan" "$SCX_TEST_OUT/tunnels-0.txt" ||
+	fail "scx0's port table lacks IANA's 4789: $(cat "$SCX_TEST_OUT/tunnels-0.txt")"
+grep -q "Size: 3" "$SCX_TEST_OUT/tunnels-0.txt" ||
+	fail "scx0's port table should have 3 entries beside 4789: $(cat "$SCX_TEST_OUT/tunnels-0.txt")"
+
+# vxlan_pair NAME ID PORT N [OPTS]: VXLAN devices NAME0 (root) and NAME1
+# (ns1) over the pair, VNI ID, UDP port PORT, addresses 10.7N.0.1/.2,
+# ip-link options OPTS.
+vxlan_pair() {
+	local n=$1 id=$2 port=$3 net=10.7$4.0 opts=(${5:-})
+	ip link add "${n}0" type vxlan id "$id" local "$IP0" remote "$IP1" dstport "$port" dev scx0 \
+		"${opts[@]}"
+	ip -n "$NS" link add "${n}1" type vxlan id "$id" local "$IP1" remote "$IP0" dstport "$port" \
+		dev scx1 "${opts[@]}"
+	ip addr add "$net.1/24" dev "${n}0"
+	ip -n "$NS" addr add "$net.2/24" dev "${n}1"
+	ip link set "${n}0" up
+	ip -n "$NS" link set "${n}1" up
+	wait_for 10 ping -n -q -c 1 -W 1 "$net.2" > /dev/null || fail "no ping over VXLAN ${n}0 (port $port)"
+	log "VXLAN ${n}0 <-> ${n}1, VNI $id, port $port: $(ip -d link show "${n}0" | grep -o 'noudpcsum\|udpcsum' | head -n 1)"
+}
+# in_table DEV PORT [NS]: the kernel's port table of DEV lists PORT
+in_table() { in_ns "${3:-}" ethtool --show-tunnels "$1" 2>/dev/null | grep -q "port $2, vxlan"; }
+
+# xfer LABEL NET EXPECT_TSO: 4 MB of TCP over the tunnel of NET (SHA-256
+# checked); tx_tso_inner_packets must grow (1) or not (0); inner checksum
+# offload (tx_csum_partial_inner) grows whenever the port is offloaded.
+xfer() {
+	local label=$1 net=10.7$2.0 want=$3 csum=$4
+	local t0 tb0 c0 p0 e0 e1 t tb c
+	t0=$(ethtool_stat scx0 tx_tso_inner_packets); tb0=$(ethtool_stat scx0 tx_tso_inner_bytes)
+	c0=$(ethtool_stat scx0 tx_csum_partial_inner); p0=$(ethtool_stat scx0 tx_tso_packets)
+	e0=$(csum_errors ""); e1=$(csum_errors "$NS")
+	tcp_verified "$label" 4000000 "::ffff:$net.2"
+	t=$(( $(ethtool_stat scx0 tx_tso_inner_packets) - t0 ))
+	tb=$(( $(ethtool_stat scx0 tx_tso_inner_bytes) - tb0 ))
+	c=$(( $(ethtool_stat scx0 tx_csum_partial_inner) - c0 ))
+	log "$label: tx_tso_inner_packets +$t, tx_tso_inner_bytes +$tb, tx_csum_partial_inner +$c"
+	if [ "$want" == 1 ]; then
+		assert_gt "$label: tx_tso_inner_packets delta" 0 "$t"
+		# the payload of 4 MB, less what went in skbs too small for GSO
+		assert_gt "$label: tx_tso_inner_bytes delta" 2000000 "$tb"
+	else
+		assert_eq "$label: tx_tso_inner_packets delta" 0 "$t"
+	fi
+	if [ "$csum" == 1 ]; then
+		assert_gt "$label: tx_csum_partial_inner delta" 0 "$c"
+	else
+		assert_eq "$label: tx_csum_partial_inner delta" 0 "$c"
+	fi
+	assert_eq "$label: tx_tso_packets delta (no plain LSO in a tunnel)" 0 \
+		$(( $(ethtool_stat scx0 tx_tso_packets) - p0 ))
+	assert_eq "$label: root netns Tcp+Udp InCsumErrors delta" 0 $(( $(csum_errors "") - e0 ))
+	assert_eq "$label: ns1 Tcp+Udp InCsumErrors delta" 0 $(( $(csum_errors "$NS") - e1 ))
+}
+
+# IANA's port: the device has it from probe on. Linux's VXLAN sends outer
+# UDP checksums (udpcsum): GSO_PARTIAL, the device keeps the checksum.
+vxlan_pair vxa 42 4789 1
+xfer "vxlan 4789" 1 1 1
+
+# Linux's own default port: the kernel puts it in both devices' tables.
+# Without outer UDP checksums (noudpcsum): plain tunnel GSO.
+vxlan_pair vxb 43 8472 2 noudpcsum
+in_table scx0 8472 || fail "8472 not in scx0's port table: $(ethtool --show-tunnels scx0)"
+in_table scx1 8472 "$NS" || fail "8472 not in scx1's port table"
+xfer "vxlan 8472" 2 1 1
+
+# The table holds 3 besides 4789: the fifth port stays in software
+vxlan_pair vxc 44 9001 3
+vxlan_pair vxd 45 9002 4
+vxlan_pair vxe 46 9003 5
+in_table scx0 9002 || fail "9002 not in scx0's port table"
+if in_table scx0 9003; then fail "9003 in a full table: $(ethtool --show-tunnels scx0)"; fi
+xfer "vxlan 9003, table full" 5 0 0
+xfer "vxlan 9002" 4 1 1
+
+# rx-udp_tunnel-port-offload off: the kernel takes its ports out of the
+# device (4789 stays, the driver's own); on again, they come back
+ethtool -K scx0 rx-udp_tunnel-port-offload off
+wait_for 5 sh -c "! ethtool --show-tunnels scx0 | grep -q 'port 8472, vxlan'" ||
+	fail "8472 still in scx0's table with rx-udp_tunnel-port-offload off"
+xfer "vxlan 8472, port offload off" 2 0 0
+xfer "vxlan 4789, port offload off" 1 1 1
+ethtool -K scx0 rx-udp_tunnel-port-offload on
+wait_for 5 sh -c "ethtool --show-tunnels scx0 | grep -q 'port 8472, vxlan'" ||
+	fail "8472 not back in scx0's table with rx-udp_tunnel-port-offload on"
+xfer "vxlan 8472, port offload on again" 2 1 1
+
+# tunnel segmentation off (both kinds: these tunnels have outer UDP
+# checksums): software GSO, the segments' inner checksums still offloaded
+ethtool -K scx0 tx-udp_tnl-segmentation off tx-udp_tnl-csum-segmentation off
+xfer "vxlan 4789, tunnel segmentation off" 1 0 1
+ethtool -K scx0 tx-udp_tnl-segmentation on tx-udp_tnl-csum-segmentation on
+
+# Deleting the VXLAN devices empties the table (4789 stays)
+for n in vxa vxb vxc vxd vxe; do
+	ip link del "${n}0"
+	ip -n "$NS" link del "${n}1"
+done
+ethtool --show-tunnels scx0 > "$SCX_TEST_OUT/tunnels-1.txt"
+if grep -E "port (8472|9001|9002|9003), vxlan" "$SCX_TEST_OUT/tunnels-1.txt"; then
+	fail "ports left in scx0's table after the VXLAN devices went: $(cat "$SCX_TEST_OUT/tunnels-1.txt")"
+fi
+grep -q "port 4789, vxlan" "$SCX_TEST_OUT/tunnels-1.txt" || fail "4789 gone from scx0's table"
+assert_eq "scx0 tx_cqe_err" 0 "$(ethtool_stat scx0 tx_cqe_err)"
+assert_eq "scx1 rx_wqe_err" 0 "$(ethtool_stat scx1 rx_wqe_err "$NS")"
+sleep 0.5
+assert_pair_counters_agree
