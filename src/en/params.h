@@ -95,7 +95,7 @@ constexpr u32 kSqMaxDs = prm::kEmptyDsCount + inline_ds(kMaxLsoInline) + SCX_TX_
 constexpr u32 kSqMaxWqeBBs = (kSqMaxDs + prm::kDsPerWqeBB - 1) / prm::kDsPerWqeBB;
 static_assert(kSqMaxDs <= prm::kMaxDsCount);
 static_assert(kSqMaxWqeBBs <= prm::kMaxSendWqeBBs);
-/* An XDP SEND (minimum inline headers, one pointer) fits one WQEBB. */
+/* An XDP SEND of one buffer (minimum inline headers, one pointer) fits one WQEBB (xdpsq_send_wqe). */
 static_assert(prm::kEmptyDsCount + inline_ds(kMaxInline) + 1 <= prm::kDsPerWqeBB);
 
 /*

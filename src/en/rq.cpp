@@ -37,8 +37,8 @@ template <RxXdp X>
 			if (__builtin_expect(!b->nr_frags, 1)) {
 				if (!xdpsq_xmit<SqKind::Page, X == RxXdp::TxMpw>(sq, d))
 					return XdpFate::Taken;
-			} else if (!xdpsq_send_frags<X == RxXdp::TxMpw>(sq, d, b->frags,
-									 b->nr_frags)) {
+			} else if (!xdpsq_send_wqe<SqKind::Page, X == RxXdp::TxMpw>(
+					   sq, d, b->frags, b->nr_frags)) {
 				return XdpFate::Taken;
 			}
 		} else {

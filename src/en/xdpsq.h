@@ -63,22 +63,42 @@ inline int xdp_full(Sq *sq)
 	return -SCX_ENOSPC;
 }
 
-/* One SEND WQE: ctrl, eth (+ min inline headers), one pointer to the rest. */
-template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
+/*
+ * One SEND WQE: ctrl, eth (+ min inline headers), a pointer to the rest of
+ * d, then one per page of frags: n > 0 is a multi-buffer frame of the
+ * XDP_TX SQ, whose later pages are FIFO entries of their own
+ * (kDmaXdpFrag, recycled on completion; the frame counts once). Such a
+ * WQE stands outside MPWQE sessions (kMpw: the open one is closed first,
+ * as a session's segments are whole frames). A full SQ refuses the whole
+ * frame. The WQEBBs come from the DS count; n = 0 is one WQEBB (params.h
+ * asserts that the minimum inline and a pointer fit), never padded.
+ */
+template <SqKind K, bool kMpw>
+inline int xdpsq_send_wqe(Sq *sq, const XdpTxDesc &d, const scx_xdp_frag *frags, u32 n)
 {
-	u32 ihs = sq->lim.min_inline;
+	u32 ihs = sq->lim.min_inline, len = d.len, num_wqebbs = 1;
 
-	if (__builtin_expect(!xdp_len_ok(sq, d.len), 0))
+	for (u32 i = 0; i < n; i++)
+		len += frags[i].len;
+	/* the inline headers come from the first buffer (n = 0: xdp_len_ok checked it) */
+	if (__builtin_expect(!xdp_len_ok(sq, len) || (n && d.len < ihs), 0))
 		return xdp_invalid<K>(sq);
-	if (__builtin_expect(!sq->has_room(wqe_room(1)), 0))
+	if (kMpw)
+		mpw_close(sq);
+	if (n)
+		num_wqebbs = div_round_up(prm::kEmptyDsCount + inline_ds(ihs) + (d.len > ihs ? 1 : 0) + n,
+					  prm::kDsPerWqeBB);
+	if (__builtin_expect(!sq->has_room(wqe_room(num_wqebbs)), 0))
 		return xdp_full(sq);
+	if (n)
+		pad_to_edge<K>(sq, num_wqebbs);
 
 	u8 *wqe = sq->wqe_at(sq->pc);
 	auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(wqe);
 	auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
 	u32 ds = prm::kEmptyDsCount;
 
-	__builtin_memset(wqe, 0, prm::kSendWqeBB);
+	__builtin_memset(wqe, 0, num_wqebbs * prm::kSendWqeBB);
 	if (ihs) {
 		put_inline_hdr(eth, d.data, ihs);
 		ds += inline_ds(ihs);
@@ -89,12 +109,29 @@ template <SqKind K> int xdpsq_send(Sq *sq, const XdpTxDesc &d)
 		ds++;
 	}
 	fifo_push(sq, d.dma, d.len, SCX_DMA_SINGLE, d.obj);
+	for (u32 i = 0; i < n; i++, ds++) {
+		put_dseg(reinterpret_cast<prm::DataSeg *>(wqe + ds * prm::kSendWqeDS),
+			 frags[i].dma + frags[i].off, frags[i].len, sq->lkey);
+		fifo_push(sq, frags[i].dma + frags[i].off, frags[i].len, kDmaXdpFrag,
+			  frags[i].page);
+	}
 	ctrl->set(prm::kOpSend, sq->pc, sq->sqn, ds);
-	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, 1, 1};
+	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, (u16)num_wqebbs, (u16)(1 + n)};
 	sq->doorbell_cseg = ctrl;
-	sq->pc++;
+	sq->pc += num_wqebbs;
 	sq->xstats->xmit.inc();
 	return 0;
+}
+
+/*
+ * A single-buffer frame, outside MPWQE sessions. flatten rather than an
+ * always_inline builder: n = 0 folds either way, but only this way does
+ * GCC lay the function out as its own (an always_inline builder moved the
+ * data segment out of line, a jump more a frame).
+ */
+template <SqKind K> [[gnu::flatten]] int xdpsq_send(Sq *sq, const XdpTxDesc &d)
+{
+	return xdpsq_send_wqe<K, false>(sq, d, nullptr, 0);
 }
 
 /* Inline hysteresis, decided once per session on the frames still outstanding. */
@@ -141,57 +178,6 @@ template <SqKind K> int xdpsq_mpw(Sq *sq, const XdpTxDesc &d)
 	/* full: no room for one more frame of the largest kind this session takes */
 	if (sq->xdp_inline ? s.ds_count + kXdpInlineMaxDs > kMpwMaxDs : s.ds_count == kMpwMaxDs)
 		mpw_close(sq);
-	return 0;
-}
-
-/*
- * A multi-buffer frame of the XDP_TX SQ: d is its first buffer (the
- * inline headers come from it), frags the RQ pages after it. One SEND
- * WQE with a data segment per buffer, outside any MPWQE session (the
- * open one is closed first, as a session's segments are whole frames);
- * each page is recycled on completion, and the frame counts once.
- */
-template <bool kMpw>
-int xdpsq_send_frags(Sq *sq, const XdpTxDesc &d, const scx_xdp_frag *frags, u32 n)
-{
-	u32 ihs = sq->lim.min_inline, len = d.len;
-
-	for (u32 i = 0; i < n; i++)
-		len += frags[i].len;
-	if (__builtin_expect(!xdp_len_ok(sq, len) || d.len < ihs, 0))
-		return xdp_invalid<SqKind::Page>(sq);
-	if (kMpw)
-		mpw_close(sq);
-
-	u32 ds = prm::kEmptyDsCount + inline_ds(ihs) + (d.len > ihs ? 1 : 0) + n;
-	u32 num_wqebbs = div_round_up(ds, prm::kDsPerWqeBB);
-
-	if (__builtin_expect(!sq->has_room(wqe_room(num_wqebbs)), 0))
-		return xdp_full(sq);
-	pad_to_edge<SqKind::Page>(sq, num_wqebbs);
-
-	u8 *wqe = sq->wqe_at(sq->pc);
-	auto *ctrl = reinterpret_cast<prm::CtrlSeg *>(wqe);
-	auto *eth = reinterpret_cast<prm::EthSeg *>(wqe + sizeof(prm::CtrlSeg));
-	auto *dseg = reinterpret_cast<prm::DataSeg *>(wqe + (prm::kEmptyDsCount + inline_ds(ihs)) *
-								   prm::kSendWqeDS);
-
-	__builtin_memset(wqe, 0, num_wqebbs * prm::kSendWqeBB);
-	if (ihs)
-		put_inline_hdr(eth, d.data, ihs);
-	if (d.len > ihs)
-		put_dseg(dseg++, d.dma + ihs, d.len - ihs, sq->lkey);
-	fifo_push(sq, d.dma, d.len, SCX_DMA_SINGLE, d.obj);
-	for (u32 i = 0; i < n; i++) {
-		put_dseg(dseg++, frags[i].dma + frags[i].off, frags[i].len, sq->lkey);
-		fifo_push(sq, frags[i].dma + frags[i].off, frags[i].len, kDmaXdpFrag,
-			  frags[i].page);
-	}
-	ctrl->set(prm::kOpSend, sq->pc, sq->sqn, ds);
-	sq->wqe_info[sq->pc & sq->mask] = TxWqeInfo{nullptr, 0, (u16)num_wqebbs, (u16)(1 + n)};
-	sq->doorbell_cseg = ctrl;
-	sq->pc += num_wqebbs;
-	sq->xstats->xmit.inc();
 	return 0;
 }
 
