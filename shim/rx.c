@@ -180,7 +180,7 @@ static noinline void scx_rx_xdp_frags(struct sk_buff *skb, u32 nr)
 /* Those pages back to their pool: the skb could not be built. */
 static noinline void scx_rx_xdp_frags_put(void *buf, u32 size, u32 nr)
 {
-	struct skb_shared_info *sh = buf + size - SKB_DATA_ALIGN(sizeof(*sh));
+	struct skb_shared_info *sh = scx_rx_buf_shinfo(buf, size);
 	u32 i;
 
 	for (i = 0; i < nr; i++) {

@@ -361,6 +361,17 @@ static inline dma_addr_t scx_rx_page_dma(struct page *page)
 	return page_pool_get_dma_addr(page);
 }
 
+/*
+ * An RX buffer's skb_shared_info, where a multi-buffer XDP frame lists its
+ * later pages: the last SCX_RX_TAILROOM bytes of the size bytes at buf, as
+ * build_skb() places it and xdp_get_shared_info_from_buff() finds it for an
+ * xdp_buff over the buffer (data_hard_start, frame_sz).
+ */
+static inline struct skb_shared_info *scx_rx_buf_shinfo(void *buf, u32 size)
+{
+	return buf + size - SCX_RX_TAILROOM;
+}
+
 static inline void scx_rx_sync_for_cpu(struct device *dev, dma_addr_t dma, u32 len,
 				       enum dma_data_direction dir)
 {

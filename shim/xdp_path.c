@@ -23,7 +23,7 @@
 static noinline void scx_xdp_frags_in(struct xdp_buff *xdp, const struct scx_xdp_buf *b,
 				      struct device *dev, enum dma_data_direction dir)
 {
-	struct skb_shared_info *sh = xdp_get_shared_info_from_buff(xdp);
+	struct skb_shared_info *sh = scx_rx_buf_shinfo(xdp->data_hard_start, xdp->frame_sz);
 	u32 i, size = 0;
 
 	for (i = 0; i < b->nr_frags; i++) {
@@ -51,7 +51,7 @@ static noinline void scx_xdp_frags_in(struct xdp_buff *xdp, const struct scx_xdp
 static noinline void scx_xdp_frags_out(struct xdp_buff *xdp, struct scx_xdp_buf *b,
 				       struct device *dev, bool tx)
 {
-	struct skb_shared_info *sh = xdp_get_shared_info_from_buff(xdp);
+	struct skb_shared_info *sh = scx_rx_buf_shinfo(xdp->data_hard_start, xdp->frame_sz);
 	u32 i;
 
 	b->nr_frags = xdp_buff_has_frags(xdp) ? sh->nr_frags : 0;
