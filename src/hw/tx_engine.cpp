@@ -11,6 +11,7 @@
  */
 #include "hw/checksum.h"
 #include "hw/engine.h"
+#include "hw/vxlan.h"
 #include "prm/cqe.h"
 #include "prm/wqe.h"
 
@@ -120,21 +121,6 @@ u8 gather(TxRun &t, const Wqe &w, u32 d, u8 *frame, u32 *len)
 
 constexpr u8 kCsInner = prm::kCsL3Inner | prm::kCsL4Inner;
 constexpr u8 kCsAny = prm::kCsL3 | prm::kCsL4 | kCsInner;
-
-/*
- * Where the inner Ethernet frame of a VXLAN frame starts (0: pi's frame is
- * not UDP to one of the function's VXLAN ports, or too short to carry the
- * VXLAN header and an inner Ethernet header); *inner_len: its length, to
- * the end of the outer UDP payload.
- */
-u32 vxlan_inner(const Function *fn, const u8 *f, const PacketInfo &pi, u32 *inner_len)
-{
-	if (pi.l4_proto != kIpProtoUdp || pi.l4_len < kUdpHdr + kVxlanHdr + kEthHdrLen ||
-	    !vxlan_port_known(fn, prm::load_be16(f + pi.l4_off + 2)))
-		return 0;
-	*inner_len = pi.l4_len - kUdpHdr - kVxlanHdr;
-	return pi.l4_off + kUdpHdr + kVxlanHdr;
-}
 
 /*
  * Checksums of a tunnel's frame: the inner ones first (kCsL3Inner,
@@ -378,6 +364,25 @@ void lso_fix_headers(const LsoHdr &h, u8 *frame, u32 k, u32 chunk, bool first, b
 }
 
 /*
+ * A segment's checksums, from the template's parse (the segment differs
+ * from it only in its L4 length): IPv4 and TCP/UDP; a tunnel's inner
+ * ones, then its outer IPv4 one, and its outer UDP one only when the WQE
+ * asks for it (a GSO_PARTIAL send leaves the template's in place).
+ */
+void lso_csum(const LsoHdr &h, u8 *frame, u32 chunk, u8 cs_flags)
+{
+	PacketInfo pi = h.pi;
+	pi.l4_len = h.ihs - h.ioff - pi.l4_off + chunk;
+	csum_offload_tx(frame + h.ioff, h.ihs - h.ioff + chunk, pi, prm::kCsL3 | prm::kCsL4);
+	if (h.ioff) {
+		PacketInfo outer = h.outer;
+		outer.l4_len = h.ihs - outer.l4_off + chunk;
+		csum_offload_tx(frame, h.ihs + chunk, outer,
+				(u8)(prm::kCsL3 | (cs_flags & prm::kCsL4)));
+	}
+}
+
+/*
  * Validate the template: Ethernet + IPv4/IPv6 + TCP/UDP, ending exactly at
  * ihs; or, running past a UDP header to one of the function's VXLAN
  * ports, a tunnel whose inner frame is such a template with TCP.
@@ -389,11 +394,12 @@ bool lso_parse_template(const Function *fn, const u8 *frame, LsoHdr *h)
 
 	parse_headers(hdr, ihs, &h->pi);
 	if (h->pi.l4_proto == kIpProtoUdp && h->pi.l4_off + kUdpHdr < ihs) {
-		h->outer = h->pi;
-		u32 ioff = h->outer.l4_off + kUdpHdr + kVxlanHdr;
-		if (ioff + kEthHdrLen > ihs ||
-		    !vxlan_port_known(fn, prm::load_be16(hdr + h->outer.l4_off + 2)))
+		/* the template's UDP payload ends at ihs: l4_len says so */
+		u32 ilen;
+		u32 ioff = vxlan_inner(fn, hdr, h->pi, &ilen);
+		if (!ioff)
 			return false;
+		h->outer = h->pi;
 		if (h->outer.l3 == L3::Ipv4)
 			h->outer_ip_id = prm::load_be16(hdr + h->outer.l3_off + 4);
 		h->ioff = ioff;
@@ -468,10 +474,8 @@ u8 exec_lso(TxRun &t, const Wqe &w)
 			}
 		}
 		lso_fix_headers(h, f, k, chunk, k == 0, k == segs - 1);
-		/* a tunnel's outer UDP checksum only when the WQE asks for it */
-		finish_and_send(t, f, h.ihs + chunk,
-				h.ioff ? (u8)(prm::kCsL3 | kCsInner | (eth.cs_flags & prm::kCsL4)) :
-					 (u8)(prm::kCsL3 | prm::kCsL4));
+		lso_csum(h, f, chunk, eth.cs_flags);
+		wire_xmit(t.fn, f, f, h.ihs + chunk, t.ts, t.irqs);
 	}
 	return 0;
 }
