@@ -176,7 +176,12 @@ struct scx_rx_pkt {
 	uint16_t meta_len;	/* XDP metadata bytes right before the packet */
 	uint16_t vlan_tci;	/* vlan: the 802.1Q tag the device stripped (skb hwaccel tag) */
 	uint8_t vlan;
-	uint8_t rsvd;
+	/*
+	 * SCX_CSUM_UNNECESSARY of a VXLAN frame whose inner checksums the
+	 * device checked too: one checksum level more (csum_level 1), and the
+	 * skb is encapsulated.
+	 */
+	uint8_t csum_inner;
 	/*
 	 * SCX_CSUM_COMPLETE: the CQE's check_sum as it lies in the CQE (the
 	 * 16 bits of a folded, not inverted, one's-complement sum over the

@@ -57,6 +57,8 @@ inline u8 rx_csum_mask(const Rq *rq) { return __atomic_load_n(&rq->csum_mask, __
 inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask, u8 csum_mask)
 {
 	static_assert(SCX_CSUM_NONE == 0, "rx_pkt_meta masks the verdict to SCX_CSUM_NONE");
+	static_assert(SCX_CSUM_UNNECESSARY == 1 && SCX_CSUM_COMPLETE == 2 && prm::kCqeTunneled == 1,
+		      "csum_inner is the verdict's and the tunneled bit's AND");
 	pkt->ts = ((u64)cqe->timestamp_h.get() << 32 | cqe->timestamp_l.get()) & ts_mask;
 	pkt->hash = cqe->rss_hash_result.get();
 	pkt->hash_type = rx_hash_type(cqe);
@@ -65,7 +67,8 @@ inline void rx_pkt_meta(const prm::Cqe64 *cqe, scx_rx_pkt *pkt, u64 ts_mask, u8 
 	pkt->meta_len = 0;
 	pkt->vlan = cqe->has_vlan();
 	pkt->vlan_tci = cqe->vlan_info.get();
-	pkt->rsvd = 0;
+	/* 1 only for SCX_CSUM_UNNECESSARY (1) of a tunneled frame (kCqeTunneled 1) */
+	pkt->csum_inner = pkt->csum & cqe->tls_outer_l3_tunneled & prm::kCqeTunneled;
 }
 
 /*
@@ -77,8 +80,12 @@ inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt, u32 segs, u32 
 {
 	s->packets.add(segs);
 	s->bytes.add(bytes);
-	if (pkt.csum == SCX_CSUM_UNNECESSARY)
-		s->csum_unnecessary.add(segs);
+	if (pkt.csum == SCX_CSUM_UNNECESSARY) {
+		if (__builtin_expect(pkt.csum_inner, 0))
+			s->csum_unnecessary_inner.add(segs);
+		else
+			s->csum_unnecessary.add(segs);
+	}
 	else if (pkt.csum == SCX_CSUM_COMPLETE)
 		s->csum_complete.add(segs);
 	else

@@ -27,6 +27,7 @@ const StatDesc kStatDescs[] = {
 	SCX_RQ(packets),
 	SCX_RQ(bytes),
 	SCX_RQ(csum_unnecessary),
+	SCX_RQ(csum_unnecessary_inner),
 	SCX_RQ(csum_none),
 	SCX_RQ(csum_complete),
 	SCX_RQ(removed_vlan_packets),

@@ -16,6 +16,7 @@ struct RqStats {
 	Counter packets;
 	Counter bytes;
 	Counter csum_unnecessary;
+	Counter csum_unnecessary_inner;	/* the same for a VXLAN frame: its inner checksums too */
 	Counter csum_none;
 	Counter csum_complete;	/* handed up with the CQE's sum: CHECKSUM_COMPLETE */
 	Counter removed_vlan_packets;	/* delivered with the tag the device stripped */

@@ -375,6 +375,8 @@ struct scx_hw_function {
 	 * __atomic, read by the engines without a lock (vxlan_port_known()).
 	 */
 	softcx::u16 vxlan_port[softcx::hw::kMaxVxlanPorts];
+	/* __atomic: bit (port & 63) of each port in the table; RX tests it first */
+	softcx::u64 vxlan_port_bits;
 	/*
 	 * __atomic: frames still to damage on the wire (hw/mac.h): FCS errors
 	 * (scx_hw_inject_fcs_errors) in the low 32 bits, bit errors
@@ -420,6 +422,15 @@ inline bool vxlan_port_known(const Function *fn, u16 port)
 		if (port && __atomic_load_n(&fn->vxlan_port[i], __ATOMIC_RELAXED) == port)
 			return true;
 	return false;
+}
+
+/*
+ * False when `port` is surely not one of them: one load and a bit test
+ * for the receive path, where most UDP frames are not VXLAN.
+ */
+inline bool vxlan_port_maybe(const Function *fn, u16 port)
+{
+	return (__atomic_load_n(&fn->vxlan_port_bits, __ATOMIC_RELAXED) >> (port & 63)) & 1;
 }
 
 /*

@@ -933,6 +933,12 @@ CmdStatus vxlan_udp_dport(CmdEnv &e)
 		return add ? reject(e, prm::kStatExceedLim, "table full", "vxlan") :
 			     reject(e, prm::kStatBadParam, "port not in the table", "vxlan");
 	__atomic_store_n(slot, add ? port : (u16)0, __ATOMIC_RELAXED);
+	/* after the table: a frame that finds its bit still checks the table */
+	u64 bits = 0;
+	for (u16 &p : e.fn->vxlan_port)
+		if (u16 cur = __atomic_load_n(&p, __ATOMIC_RELAXED))
+			bits |= 1ull << (cur & 63);
+	__atomic_store_n(&e.fn->vxlan_port_bits, bits, __ATOMIC_RELAXED);
 	return prm::kStatOk;
 }
 

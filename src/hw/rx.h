@@ -25,7 +25,15 @@ struct RxFrame {
 	u8 vlan;		/* an outer 802.1Q tag was stripped (rx_strip_vlan): vlan_tci */
 	u16 vlan_tci;
 	u64 ts;			/* the internal timer when the frame arrived (CQE timestamp) */
+	u32 ioff;		/* a VXLAN frame's inner frame (hw/vxlan.h); 0: none */
 };
+
+/*
+ * A VXLAN frame's verdicts: the outer ones in cs, and the inner frame's
+ * IPv4 header and TCP/UDP checksums right too (an inner frame without
+ * TCP/UDP: no L4 verdict).
+ */
+void rx_tunnel_csum(const RxFrame &f, RxCsum *cs);
 
 /*
  * An RQ with vsd 0 takes the outer 802.1Q tag out of the frame (in place:
@@ -110,6 +118,10 @@ inline u8 l3_cqe_type(const RxFrame &f)
 	 */
 	RxCsum cs;
 	csum_rx(f.data, f.len + f.fcs, f.pi, &cs);
+	if (__builtin_expect(f.ioff != 0, 0)) {
+		rx_tunnel_csum(f, &cs);
+		cqe->tls_outer_l3_tunneled = prm::kCqeTunneled;
+	}
 	cqe->check_sum.set(cs.raw);
 	if (cs.l3_ok)
 		cqe->hds_ip_ext |= prm::kCqeL3Ok;

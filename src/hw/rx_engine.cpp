@@ -8,6 +8,7 @@
  */
 #include "hw/flow.h"
 #include "hw/rx.h"
+#include "hw/vxlan.h"
 #include "hw/vport.h"
 
 namespace softcx::hw {
@@ -297,6 +298,7 @@ template <bool kWire>
 		if (!rq->vsd)
 			rx_strip_vlan(buf, &f);
 	}
+	f.ioff = vxlan_inner_rx(fn, f.data, f.pi);
 	if (__builtin_expect(rq->shampo.en, 0))
 		rq_place_shampo(fn, rq, f, irqs);
 	else if (rq->striding)
@@ -307,6 +309,19 @@ template <bool kWire>
 }
 
 } /* namespace */
+
+void rx_tunnel_csum(const RxFrame &f, RxCsum *cs)
+{
+	const u8 *inner = f.data + f.ioff;
+	u32 len = f.pi.l4_off + f.pi.l4_len - f.ioff;
+	PacketInfo pi;
+	RxCsum in;
+
+	parse_frame(inner, len, &pi);
+	csum_rx_general(inner, len, pi, &in);
+	cs->l3_ok = cs->l3_ok && in.l3_ok;
+	cs->l4_ok = cs->l4_ok && in.l4_ok;
+}
 
 void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, u32 fault, u64 ts,
 		IrqBatch *irqs)

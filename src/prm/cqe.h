@@ -23,6 +23,13 @@ enum CqeOpcode : u8 {
 constexpr u8 kCqeFormatShift = 2;
 constexpr u8 kCqeFormatCompressed = 3;
 
+/*
+ * tls_outer_l3_tunneled bit 0: the frame is UDP to one of the function's
+ * VXLAN ports and the device parsed its inner frame; hds_ip_ext's L3/L4
+ * verdicts then cover the inner headers as well as the outer ones.
+ */
+constexpr u8 kCqeTunneled = 0x01;
+
 /* hds_ip_ext bits */
 constexpr u8 kCqeL2Ok = 0x01;
 constexpr u8 kCqeL3Ok = 0x02;
@@ -164,6 +171,7 @@ struct Cqe64 {
 	u8 l3_type() const { return (l4_l3_hdr_type >> 2) & 3; }
 	u8 l4_type() const { return (l4_l3_hdr_type >> 4) & 7; }
 	bool has_vlan() const { return l4_l3_hdr_type & kCqeVlanStripped; }
+	bool tunneled() const { return tls_outer_l3_tunneled & kCqeTunneled; }
 };
 static_assert(sizeof(Cqe64) == kCqeSize);
 

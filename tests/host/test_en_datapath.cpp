@@ -175,6 +175,20 @@ TEST_F(Pair, BadChecksumWithoutOffloadIsNotTrusted)
 	EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 0u);
 }
 
+/* A pair whose tests send one frame scx0 -> scx1 at a time and look at what scx1 handed up. */
+class RxCsum : public Pair {
+protected:
+	const host::RxRecord &cross(const Bytes &f)
+	{
+		size_t n = rx(1).size();
+		EXPECT_EQ(send(0, f), 0);
+		poll(1);
+		poll(0);
+		EXPECT_EQ(rx(1).size(), n + 1);
+		return rx(1).back();
+	}
+};
+
 /*
  * Which packets get the CQE's sum (CHECKSUM_COMPLETE), as mlx5e_handle_csum
  * decides: IP frames over 64 bytes whatever follows the IP header (no
@@ -182,7 +196,7 @@ TEST_F(Pair, BadChecksumWithoutOffloadIsNotTrusted)
  * fewer: the verdict; not IP: nothing. rx_no_csum_complete hands the
  * verdict up instead, in place and for sets opened later.
  */
-TEST_F(Pair, RxChecksumCompleteForIpOver64Bytes)
+TEST_F(RxCsum, CompleteForIpOver64Bytes)
 {
 	Bytes b60 = udp_frame(18), b64 = udp_frame(22), b65 = udp_frame(23);
 	ASSERT_EQ(b60.size(), 60u);
@@ -204,14 +218,6 @@ TEST_F(Pair, RxChecksumCompleteForIpOver64Bytes)
 	other.insert(other.end(), { 0x88, 0xb5 });	/* a local experimental ethertype */
 	other.resize(120, 0x5a);
 
-	auto cross = [&](const Bytes &f) -> const host::RxRecord & {
-		size_t n = rx(1).size();
-		EXPECT_EQ(send(0, f), 0);
-		poll(1);
-		poll(0);
-		EXPECT_EQ(rx(1).size(), n + 1);
-		return rx(1).back();
-	};
 	EXPECT_EQ(cross(b60).meta.csum, SCX_CSUM_UNNECESSARY);
 	EXPECT_EQ(cross(b64).meta.csum, SCX_CSUM_UNNECESSARY);
 	expect_complete(cross(b65));
@@ -240,6 +246,57 @@ TEST_F(Pair, RxChecksumCompleteForIpOver64Bytes)
 	EXPECT_EQ(stat(1, "rx_csum_complete"), 5u);
 	EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 4u);
 	EXPECT_EQ(stat(1, "rx_csum_none"), 2u);
+}
+
+/*
+ * A VXLAN frame to one of the port's VXLAN ports, when the verdict is
+ * handed up (rx_no_csum_complete): CHECKSUM_UNNECESSARY one level deeper
+ * (csum_inner: csum_level 1, encapsulated), counted as
+ * rx_csum_unnecessary_inner, as mlx5e; a wrong inner checksum: no
+ * verdict. The sum is handed up as for any frame; a port outside the
+ * table: the plain verdict.
+ */
+TEST_F(RxCsum, VxlanVerdictCoversTheInnerFrame)
+{
+	frames::Spec is;
+	is.src = "192.168.7.1";
+	is.dst = "192.168.7.2";
+	is.payload = frames::payload(200, 5);
+	const Bytes inner = frames::build(is);
+	Bytes bad_inner = inner;
+	bad_inner.back() ^= 0x20;
+
+	ASSERT_EQ(scx_port_vxlan_port(p[1].port, 4789, 1), 0);
+	scx_port_set_rx_no_csum_complete(p[1].port, 1);
+	{
+		const host::RxRecord &r = cross(frames::vxlan(inner));
+		EXPECT_EQ(r.data, frames::vxlan(inner));
+		EXPECT_EQ(r.meta.csum, SCX_CSUM_UNNECESSARY);
+		EXPECT_EQ(r.meta.csum_inner, 1);
+	}
+	EXPECT_EQ(cross(frames::vxlan(bad_inner)).meta.csum, SCX_CSUM_NONE) << "inner TCP checksum wrong";
+	EXPECT_EQ(cross(frames::vxlan(bad_inner)).meta.csum_inner, 0);
+	EXPECT_EQ(stat(1, "rx_csum_unnecessary_inner"), 1u);
+	EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 0u);
+	EXPECT_EQ(stat(1, "rx_csum_none"), 2u);
+
+	scx_port_set_rx_no_csum_complete(p[1].port, 0);
+	{
+		const host::RxRecord &r = cross(frames::vxlan(inner));
+		expect_complete(r);
+		EXPECT_EQ(r.meta.csum_inner, 0);
+	}
+	EXPECT_EQ(stat(1, "rx_csum_complete"), 1u);
+
+	scx_port_set_rx_no_csum_complete(p[1].port, 1);
+	ASSERT_EQ(scx_port_vxlan_port(p[1].port, 4789, 0), 0);
+	{
+		const host::RxRecord &r = cross(frames::vxlan(bad_inner));
+		EXPECT_EQ(r.meta.csum, SCX_CSUM_UNNECESSARY) << "outer checksums only";
+		EXPECT_EQ(r.meta.csum_inner, 0);
+	}
+	EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 1u);
+	EXPECT_EQ(stat(1, "rx_csum_unnecessary_inner"), 1u);
 }
 
 /*

@@ -81,7 +81,6 @@ frames::Bytes vxlan_bad_outer(const frames::Bytes &inner, uint16_t dport)
 
 
 
-} /* namespace */
 
 TEST_F(HwVxlan, PortTableCommands)
 {
@@ -249,3 +248,69 @@ TEST_F(HwVxlan, LsoKeepsTheOuterUdpChecksumOfEqualSegments)
 	}
 	ASSERT_EQ(del_port(fn0, 4789), prm::kStatOk);
 }
+
+/*
+ * RX: a frame UDP to one of the receiver's VXLAN ports gets the CQE's
+ * tunneled bit, and its L3/L4 verdicts cover the inner frame too (a
+ * wrong inner checksum clears them); the sum stays the outer frame's.
+ * Other ports, including one whose bit in the quick test is the same as
+ * 4789's (4789 + 64), and a table without the port: the outer verdicts
+ * alone, no tunneled bit.
+ */
+TEST_F(HwVxlan, RxVerdictsCoverTheInnerFrame)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec is = inner_spec();
+	is.payload = frames::payload(300, 7);
+	const frames::Bytes inner = frames::build(is);
+	const uint8_t ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
+	struct Want {
+		uint8_t tunneled, hds;
+	};
+	auto check = [&](const frames::Bytes &f, Want w, const char *what) {
+		l.send(f);
+		auto rx = l.rxcq.poll_all();
+		ASSERT_EQ(rx.size(), 1u) << what;
+		EXPECT_EQ(rx[0].tls_outer_l3_tunneled, w.tunneled) << what;
+		EXPECT_EQ(rx[0].hds_ip_ext, w.hds) << what;
+		EXPECT_EQ(rx[0].check_sum.get(), frames::ref_sum(f, frames::l3_off(f))) << what;
+		EXPECT_EQ(rx[0].l4_type(), prm::kCqeL4Udp) << what;
+	};
+	/* the outer UDP checksum filled in, not 0 as frames::vxlan() leaves it */
+	auto with_outer_csum = [&](const frames::Bytes &in, bool good) {
+		frames::Spec o;
+		o.proto = 17;
+		o.sport = 51000;
+		o.dport = 4789;
+		o.payload = { 0x08, 0, 0, 0, 0x00, 0x00, 0x2a, 0 };
+		o.payload.insert(o.payload.end(), in.begin(), in.end());
+		o.bad_l4_csum = !good;
+		return frames::build(o);
+	};
+	frames::Bytes bad_l4 = inner;
+	bad_l4.back() ^= 0x10;
+	frames::Bytes bad_l3 = inner;
+	bad_l3[14 + 10] ^= 0x01;
+	frames::Spec icmp = inner_spec();
+	icmp.proto = 1;
+	icmp.payload = frames::payload(64, 3);
+	const frames::Bytes no_l4 = frames::build(icmp);
+
+	check(frames::vxlan(inner), { 0, ok }, "no port in the table");
+	ASSERT_EQ(add_port(fn1, 4789), prm::kStatOk);
+	check(frames::vxlan(inner), { 1, ok }, "good inner frame, outer UDP checksum 0");
+	check(with_outer_csum(inner, true), { 1, ok }, "good inner frame, outer UDP checksum right");
+	check(with_outer_csum(inner, false), { 1, prm::kCqeL3Ok }, "outer UDP checksum wrong");
+	check(frames::vxlan(bad_l4), { 1, prm::kCqeL3Ok }, "inner TCP checksum wrong");
+	check(frames::vxlan(bad_l3), { 1, prm::kCqeL4Ok }, "inner IPv4 header checksum wrong");
+	check(frames::vxlan(no_l4), { 1, prm::kCqeL3Ok }, "inner frame without TCP/UDP");
+	check(frames::vxlan(bad_l4, 4789 + 64), { 0, ok }, "port outside the table, same quick-test bit");
+	check(frames::vxlan(bad_l4, 8472), { 0, ok }, "port outside the table");
+	ASSERT_EQ(del_port(fn1, 4789), prm::kStatOk);
+	check(frames::vxlan(bad_l4), { 0, ok }, "port deleted");
+	EXPECT_EQ(add_port(fn0, 4789), prm::kStatOk);
+	check(frames::vxlan(bad_l4), { 0, ok }, "the sender's table does not count");
+}
+
+} /* namespace */

@@ -14,7 +14,10 @@
 # checksums, intact: a port past the full table, a port after
 # rx-udp_tunnel-port-offload off (the kernel takes it out of the device),
 # tunnel segmentation off (inner checksums only). Deleting the VXLAN
-# devices empties the table.
+# devices empties the table. With rx_no_csum_complete on, scx1 hands up
+# the frames of a tunnel to a port in its table CHECKSUM_UNNECESSARY one
+# level deeper (rx_csum_unnecessary_inner), the others with the outer
+# verdict (rx_csum_unnecessary).
 source "$(dirname "$0")/lib.sh"
 need_cmd ip ethtool python3
 modprobe vxlan || fail "cannot load the vxlan module"
@@ -120,6 +123,37 @@ xfer "vxlan 8472, port offload on again" 2 1 1
 ethtool -K scx0 tx-udp_tnl-segmentation off tx-udp_tnl-csum-segmentation off
 xfer "vxlan 4789, tunnel segmentation off" 1 0 1
 ethtool -K scx0 tx-udp_tnl-segmentation on tx-udp_tnl-csum-segmentation on
+
+# RX verdicts: with rx_no_csum_complete on scx1 hands up the CQE's verdict.
+# The frames of a tunnel whose port is in scx1's table come up
+# CHECKSUM_UNNECESSARY one level deeper (the device checked the inner
+# checksums too): rx_csum_unnecessary_inner; the kernel takes the inner TCP
+# checksums as checked, and the data stay intact. 9003 is not in the
+# table: the outer verdict alone, rx_csum_unnecessary.
+# rx_verdicts LABEL N INNER: xfer over tunnel N, scx1's counters' deltas
+rx_verdicts() {
+	local label=$1 i0 u0 di du
+	i0=$(ethtool_stat scx1 rx_csum_unnecessary_inner "$NS")
+	u0=$(ethtool_stat scx1 rx_csum_unnecessary "$NS")
+	xfer "$label" "$2" "$3" "$3"
+	di=$(( $(ethtool_stat scx1 rx_csum_unnecessary_inner "$NS") - i0 ))
+	du=$(( $(ethtool_stat scx1 rx_csum_unnecessary "$NS") - u0 ))
+	log "$label: scx1 rx_csum_unnecessary_inner +$di, rx_csum_unnecessary +$du"
+	# 4 MB in segments of at most 1398 bytes: over 2800 frames
+	if [ "$3" == 1 ]; then
+		assert_gt "$label: scx1 rx_csum_unnecessary_inner delta" 2800 "$di"
+		# what is not tunneled (the handshake's ARP, if any) is a handful
+		[ "$du" -le 20 ] || fail "$label: scx1 rx_csum_unnecessary +$du: tunneled frames counted as plain"
+	else
+		assert_eq "$label: scx1 rx_csum_unnecessary_inner delta" 0 "$di"
+		assert_gt "$label: scx1 rx_csum_unnecessary delta" 2800 "$du"
+	fi
+}
+in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete on
+rx_verdicts "vxlan 4789, RX verdict handed up" 1 1
+rx_verdicts "vxlan 8472, RX verdict handed up" 2 1
+rx_verdicts "vxlan 9003, table full, RX verdict handed up" 5 0
+in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete off
 
 # Deleting the VXLAN devices empties the table (4789 stays)
 for n in vxa vxb vxc vxd vxe; do
