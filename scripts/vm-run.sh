@@ -167,11 +167,16 @@ fi
 } > "$RES/job.sh"
 
 # --- boot ---------------------------------------------------------------------
+# After `quiet`: warnings reach the console too (a soft lockup's or a hung
+# task's registers and stack are printed at the default level, which quiet
+# hides), with every CPU's backtrace for a soft lockup, so that a guest that
+# hangs for good still leaves in console.log where it hung.
+DIAG="loglevel=5 softlockup_all_cpu_backtrace=1"
 qemu=(qemu-system-x86_64 -m 2048 -smp "$SMP" -nographic -no-reboot -nic none -pidfile "$RES/qemu.pid" "${PLUGIN[@]}"
 	-kernel "$KERNEL" -initrd "$INITRD"
 	-virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap"
 	-virtfs "local,path=$RES,mount_tag=results,security_model=none,multidevs=remap"
-	-append "console=ttyS0 panic=-1 quiet scx.results=$RES $APPEND")
+	-append "console=ttyS0 panic=-1 quiet $DIAG scx.results=$RES $APPEND")
 printf '%q ' "${qemu[@]}" > "$RES/qemu-cmdline"; echo >> "$RES/qemu-cmdline"
 
 echo "vm-run: booting $KVER (TCG${ICOUNT:+ thread=single, instruction counter $ICOUNT}${VCLOCK:+, virtual clock}, $SMP vCPUs, timeout ${TIMEOUT}s): $SCRIPT $*" >&2
