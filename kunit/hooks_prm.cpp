@@ -94,7 +94,7 @@ constexpr Row kRows[] = {
 	SZ(ModifyRqIn, 24), OFF(ModifyRqIn, modify_bitmask, 16), OFF(ModifyRqIn, vsd, 20),
 	OFF(ModifyRqIn, scatter_fcs, 21), SZ(ModifyPortIn, 16), OFF(ModifyPortIn, fcs_chk, 12),
 	SZ(VxlanUdpDportIn, 16), OFF(VxlanUdpDportIn, vxlan_udp_port, 10),
-	OFF(HcaCaps, max_vxlan_udp_ports, 30),
+	OFF(HcaCaps, max_vxlan_udp_ports, 30), OFF(HcaCaps, geneve, 38),
 	SZ(RssIn, 1088), OFF(RssIn, type_fields, 17), OFF(RssIn, toeplitz_key, 24),
 	OFF(RssIn, rqn, 64),
 	OFF(RssIn, flags, 23),

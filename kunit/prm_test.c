@@ -8,7 +8,7 @@
 
 #include "hooks.h"
 
-#define SCX_KT_MAX_ROWS 192
+#define SCX_KT_MAX_ROWS 256
 
 static void scx_prm_layout(struct kunit *test)
 {

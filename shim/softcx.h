@@ -162,6 +162,7 @@ struct scx_priv {
 	 */
 	__be16 vxlan_ports[SCX_MAX_VXLAN_PORTS];
 	struct udp_tunnel_nic_info tunnel_info;
+	bool geneve;			/* GENEVE on 6081 offloaded too (caps.geneve) */
 	u8 max_log_sq, max_log_rq;	/* ethtool -g maximums, log2 (scx_port_ring_check judges -G) */
 	u8 log_sq_size, log_rq_size;	/* ring sizes the channels run with (RTNL) */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
@@ -255,7 +256,7 @@ void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, const struct
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 
 /* tunnel.c */
-int scx_tunnel_init(struct scx_priv *priv, u32 max_ports);
+int scx_tunnel_init(struct scx_priv *priv, u32 max_ports, bool geneve);
 void scx_tunnel_fini(struct scx_priv *priv);
 netdev_features_t scx_tunnel_features_check(const struct scx_priv *priv, struct sk_buff *skb,
 					    netdev_features_t features);

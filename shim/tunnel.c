@@ -7,13 +7,16 @@
  * As mlx5: the device parses inner headers only behind the UDP ports in
  * its table; IANA's 4789 is put there at probe and stays (the kernel's
  * table is told it is static), the others follow the VXLAN devices the
- * system creates, as long as rx-udp_tunnel-port-offload is on. An
- * encapsulated skb to any other port, or of another tunnel, goes out with
- * software checksums and segmentation.
+ * system creates, as long as rx-udp_tunnel-port-offload is on. Devices
+ * from ConnectX-5 on see into GENEVE on IANA's 6081 as well, a fixed port
+ * the kernel's table does not list (as mlx5: mlx5e_tunnel_features_check).
+ * An encapsulated skb to any other port, or of another tunnel, goes out
+ * with software checksums and segmentation.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/udp.h>
+#include <net/geneve.h>
 #include <net/vxlan.h>
 
 #include "softcx.h"
@@ -47,7 +50,7 @@ static int scx_tunnel_unset_port(struct net_device *dev, unsigned int table, uns
  * Before register_netdev(): the IANA port in the device, the kernel's
  * table for the rest, and the offload features. Nothing without ports.
  */
-int scx_tunnel_init(struct scx_priv *priv, u32 max_ports)
+int scx_tunnel_init(struct scx_priv *priv, u32 max_ports, bool geneve)
 {
 	struct net_device *dev = priv->netdev;
 	struct udp_tunnel_nic_info *info = &priv->tunnel_info;
@@ -60,6 +63,7 @@ int scx_tunnel_init(struct scx_priv *priv, u32 max_ports)
 	if (err)
 		return err;
 	priv->vxlan_ports[0] = htons(IANA_VXLAN_UDP_PORT);
+	priv->geneve = geneve;
 
 	info->set_port = scx_tunnel_set_port;
 	info->unset_port = scx_tunnel_unset_port;
@@ -107,13 +111,35 @@ static bool scx_vxlan_port_known(const struct scx_priv *priv, __be16 port)
 }
 
 /*
+ * The length of the tunnel header the device expects behind the skb's
+ * outer UDP header: VXLAN's to one of its VXLAN ports, GENEVE's (with its
+ * options) to 6081 when it parses GENEVE; 0 for any other port.
+ */
+static unsigned int scx_tunnel_hdr_len(const struct scx_priv *priv, struct sk_buff *skb)
+{
+	const struct udphdr *uh = udp_hdr(skb);
+	const struct genevehdr *gh = (const struct genevehdr *)(uh + 1);
+
+	if (scx_vxlan_port_known(priv, uh->dest))
+		return sizeof(struct vxlanhdr);
+	if (uh->dest != htons(GENEVE_UDP_PORT) || !priv->geneve ||
+	    skb_inner_mac_header(skb) - skb_transport_header(skb) <
+		    sizeof(struct udphdr) + sizeof(*gh) ||
+	    gh->ver || gh->proto_type != htons(ETH_P_TEB))
+		return 0;
+	return sizeof(*gh) + gh->opt_len * 4;
+}
+
+/*
  * An encapsulated skb with checksum or GSO offload: kept only for what the
  * device finds inner headers in, Ethernet in UDP to one of its VXLAN
- * ports, with an inner IPv6 header that no extension header follows.
+ * ports or to GENEVE's, with an inner IPv6 header that no extension
+ * header follows.
  */
 netdev_features_t scx_tunnel_features_check(const struct scx_priv *priv, struct sk_buff *skb,
 					    netdev_features_t features)
 {
+	unsigned int hlen;
 	u8 proto;
 
 	switch (vlan_get_protocol(skb)) {
@@ -127,10 +153,11 @@ netdev_features_t scx_tunnel_features_check(const struct scx_priv *priv, struct 
 		goto strip;
 	}
 	if (proto != IPPROTO_UDP || skb->inner_protocol_type != ENCAP_TYPE_ETHER ||
-	    skb->inner_protocol != htons(ETH_P_TEB) ||
-	    skb_inner_mac_header(skb) - skb_transport_header(skb) !=
-		    sizeof(struct udphdr) + sizeof(struct vxlanhdr) ||
-	    !scx_vxlan_port_known(priv, udp_hdr(skb)->dest))
+	    skb->inner_protocol != htons(ETH_P_TEB))
+		goto strip;
+	hlen = scx_tunnel_hdr_len(priv, skb);
+	if (!hlen || skb_inner_mac_header(skb) - skb_transport_header(skb) !=
+			     sizeof(struct udphdr) + hlen)
 		goto strip;
 	if (inner_ip_hdr(skb)->version == 6 &&
 	    skb_inner_transport_offset(skb) != skb_inner_network_offset(skb) + sizeof(struct ipv6hdr))

@@ -69,6 +69,11 @@ struct scx_port_caps {
 	uint32_t max_uc_addrs, max_mc_addrs;
 	/* UDP ports scx_port_vxlan_port() can name at once (0: no VXLAN offloads) */
 	uint32_t max_vxlan_ports;
+	/*
+	 * The device sees into GENEVE on UDP port 6081 as into VXLAN to a
+	 * port of its table: inner checksums, SCX_TX_GSO_UDP_TUNNEL
+	 */
+	uint32_t geneve;
 };
 
 /* Ring sizes the driver runs with. */

@@ -453,6 +453,7 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->rx_hw_gro = hw_gro_ok(p->caps, nullptr);
 	caps->timer_khz = p->caps.device_frequency_khz.get();
 	caps->max_vxlan_ports = p->caps.max_vxlan_udp_ports;
+	caps->geneve = p->caps.geneve;
 	caps->xdp_max_mtu = xdp_max_mtu(p->os);
 	caps->min_log_sq_size = kMinUserLogQueue;
 	caps->max_log_sq_size = p->caps.log_max_sq_sz;

@@ -49,8 +49,9 @@ bool model_known(int model)
  * extended stride-count range, 8..256 strides per WQE, so that a linear
  * RQ of 2 KiB strides fits a 32 KiB WQE); SHAMPO (HW-GRO) starts with
  * ConnectX-7. The limits are the same for all, VXLAN's four UDP ports
- * (stateless offloads from ConnectX-4 on) among them. The internal timer runs at
- * 156.25 MHz up to ConnectX-5, at 1 GHz from ConnectX-6 Dx.
+ * (stateless offloads from ConnectX-4 on) among them; GENEVE from
+ * ConnectX-5 on. The internal timer runs at 156.25 MHz up to
+ * ConnectX-5, at 1 GHz from ConnectX-6 Dx.
  */
 constexpr u32 kTimerKhzSlow = 156250;
 constexpr u32 kTimerKhzFast = 1000000;
@@ -69,6 +70,7 @@ prm::HcaCaps model_caps(u8 model)
 	c.log_max_ft_size = kLogMaxFlowTable;
 	c.max_rss = kMaxRss;
 	c.max_vxlan_udp_ports = kMaxVxlanPorts;
+	c.geneve = model == prm::kModelCx4 ? 0 : 1;
 	c.max_sqs.set(kMaxSqs);
 	c.max_rqs.set(kMaxRqs);
 	c.max_cqs.set(kMaxCqs);
@@ -124,6 +126,7 @@ Function *function_create(Adapter *a, u32 ix)
 	fn->ix = ix;
 	fn->active_rss = -1;
 	fn->vport.fast = kVportPassAll;	/* open until the driver sets the filter */
+	fn->tunnel_port_bits = tunnel_port_bits(fn);
 	link_init(fn);
 	fn->cmd_lock = scx_os_lock_create(SCX_LOCK_HW_CMD);
 	if (!fn->cmd_lock)

@@ -375,8 +375,11 @@ struct scx_hw_function {
 	 * __atomic, read by the engines without a lock (vxlan_port_known()).
 	 */
 	softcx::u16 vxlan_port[softcx::hw::kMaxVxlanPorts];
-	/* __atomic: bit (port & 63) of each port in the table; RX tests it first */
-	softcx::u64 vxlan_port_bits;
+	/*
+	 * __atomic: bit (port & 63) of each port in the table, and of
+	 * GENEVE's with cap geneve (tunnel_port_bits()); RX tests it first
+	 */
+	softcx::u64 tunnel_port_bits;
 	/*
 	 * __atomic: frames still to damage on the wire (hw/mac.h): FCS errors
 	 * (scx_hw_inject_fcs_errors) in the low 32 bits, bit errors
@@ -424,13 +427,24 @@ inline bool vxlan_port_known(const Function *fn, u16 port)
 	return false;
 }
 
-/*
- * False when `port` is surely not one of them: one load and a bit test
- * for the receive path, where most UDP frames are not VXLAN.
- */
-inline bool vxlan_port_maybe(const Function *fn, u16 port)
+/* fn->tunnel_port_bits as the table and the caps make them */
+inline u64 tunnel_port_bits(const Function *fn)
 {
-	return (__atomic_load_n(&fn->vxlan_port_bits, __ATOMIC_RELAXED) >> (port & 63)) & 1;
+	u64 bits = caps_of(fn).geneve ? 1ull << (prm::kGeneveUdpPort & 63) : 0;
+
+	for (const u16 &p : fn->vxlan_port)
+		if (u16 cur = __atomic_load_n(&p, __ATOMIC_RELAXED))
+			bits |= 1ull << (cur & 63);
+	return bits;
+}
+
+/*
+ * False when UDP port `port` is surely no tunnel's the device parses: one
+ * load and a bit test for the receive path, where most UDP frames are not.
+ */
+inline bool tunnel_port_maybe(const Function *fn, u16 port)
+{
+	return (__atomic_load_n(&fn->tunnel_port_bits, __ATOMIC_RELAXED) >> (port & 63)) & 1;
 }
 
 /*

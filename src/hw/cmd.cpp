@@ -934,11 +934,7 @@ CmdStatus vxlan_udp_dport(CmdEnv &e)
 			     reject(e, prm::kStatBadParam, "port not in the table", "vxlan");
 	__atomic_store_n(slot, add ? port : (u16)0, __ATOMIC_RELAXED);
 	/* after the table: a frame that finds its bit still checks the table */
-	u64 bits = 0;
-	for (u16 &p : e.fn->vxlan_port)
-		if (u16 cur = __atomic_load_n(&p, __ATOMIC_RELAXED))
-			bits |= 1ull << (cur & 63);
-	__atomic_store_n(&e.fn->vxlan_port_bits, bits, __ATOMIC_RELAXED);
+	__atomic_store_n(&e.fn->tunnel_port_bits, tunnel_port_bits(e.fn), __ATOMIC_RELAXED);
 	return prm::kStatOk;
 }
 

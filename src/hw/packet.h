@@ -27,6 +27,8 @@ using prm::kTcpMinHdr;
 using prm::kUdpCsumOff;
 using prm::kUdpHdr;
 using prm::kVxlanHdr;
+using prm::kGeneveHdr;
+using prm::kGeneveUdpPort;
 using prm::kVlanHdrLen;
 
 enum class L3 : u8 { None, Ipv4, Ipv6 };

@@ -25,11 +25,11 @@ struct RxFrame {
 	u8 vlan;		/* an outer 802.1Q tag was stripped (rx_strip_vlan): vlan_tci */
 	u16 vlan_tci;
 	u64 ts;			/* the internal timer when the frame arrived (CQE timestamp) */
-	u32 ioff;		/* a VXLAN frame's inner frame (hw/vxlan.h); 0: none */
+	u32 ioff;		/* a tunnel frame's inner frame (hw/tunnel.h); 0: none */
 };
 
 /*
- * A VXLAN frame's verdicts: the outer ones in cs, and the inner frame's
+ * A tunnel frame's verdicts (hw/tunnel.h): the outer ones in cs, and the inner frame's
  * IPv4 header and TCP/UDP checksums right too (an inner frame without
  * TCP/UDP: no L4 verdict).
  */

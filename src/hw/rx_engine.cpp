@@ -8,7 +8,7 @@
  */
 #include "hw/flow.h"
 #include "hw/rx.h"
-#include "hw/vxlan.h"
+#include "hw/tunnel.h"
 #include "hw/vport.h"
 
 namespace softcx::hw {
@@ -298,7 +298,7 @@ template <bool kWire>
 		if (!rq->vsd)
 			rx_strip_vlan(buf, &f);
 	}
-	f.ioff = vxlan_inner_rx(fn, f.data, f.pi);
+	f.ioff = tunnel_inner_rx(fn, f.data, f.pi);
 	if (__builtin_expect(rq->shampo.en, 0))
 		rq_place_shampo(fn, rq, f, irqs);
 	else if (rq->striding)

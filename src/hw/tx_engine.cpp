@@ -11,7 +11,7 @@
  */
 #include "hw/checksum.h"
 #include "hw/engine.h"
-#include "hw/vxlan.h"
+#include "hw/tunnel.h"
 #include "prm/cqe.h"
 #include "prm/wqe.h"
 
@@ -126,7 +126,7 @@ constexpr u8 kCsAny = prm::kCsL3 | prm::kCsL4 | kCsInner;
  * Checksums of a tunnel's frame: the inner ones first (kCsL3Inner,
  * kCsL4Inner), then the outer ones over the result (kCsL3; kCsL4, the
  * outer UDP checksum, only when asked). A frame the device finds no
- * VXLAN frame in gets the outer ones alone: the inner headers stay as
+ * tunnel in (hw/tunnel.h) gets the outer ones alone: the inner headers stay as
  * they came, as hardware that cannot see them leaves them.
  */
 [[gnu::noinline]] void csum_offload_tunnel(const Function *fn, u8 *frame, u32 len, u8 cs_flags)
@@ -135,7 +135,7 @@ constexpr u8 kCsAny = prm::kCsL3 | prm::kCsL4 | kCsInner;
 	u32 ilen = 0;
 
 	parse_frame(frame, len, &pi);
-	u32 ioff = vxlan_inner(fn, frame, pi, &ilen);
+	u32 ioff = tunnel_inner(fn, frame, pi, &ilen);
 	if (ioff) {
 		parse_frame(frame + ioff, ilen, &in);
 		csum_offload_tx(frame + ioff, ilen, in,
@@ -276,10 +276,10 @@ u8 exec_mpsw(TxRun &t, const Wqe &w)
 /* ---- LSO: replicate the inline headers for every mss bytes of payload ---- */
 
 /*
- * An LSO template: Ethernet + IPv4/IPv6 + TCP/UDP, or a VXLAN tunnel's
- * (outer Ethernet + IPv4/IPv6 + UDP to a VXLAN port, the VXLAN header,
- * then the inner Ethernet + IPv4/IPv6 + TCP), ending at the L4 header
- * that is segmented.
+ * An LSO template: Ethernet + IPv4/IPv6 + TCP/UDP, or a tunnel's (outer
+ * Ethernet + IPv4/IPv6 + UDP to a VXLAN port or GENEVE's, the VXLAN or
+ * GENEVE header, then the inner Ethernet + IPv4/IPv6 + TCP), ending at the
+ * L4 header that is segmented.
  */
 struct LsoHdr {
 	u32 ihs;
@@ -384,8 +384,8 @@ void lso_csum(const LsoHdr &h, u8 *frame, u32 chunk, u8 cs_flags)
 
 /*
  * Validate the template: Ethernet + IPv4/IPv6 + TCP/UDP, ending exactly at
- * ihs; or, running past a UDP header to one of the function's VXLAN
- * ports, a tunnel whose inner frame is such a template with TCP.
+ * ihs; or, running past a UDP header into a tunnel the device parses
+ * (hw/tunnel.h), one whose inner frame is such a template with TCP.
  */
 bool lso_parse_template(const Function *fn, const u8 *frame, LsoHdr *h)
 {
@@ -396,7 +396,7 @@ bool lso_parse_template(const Function *fn, const u8 *frame, LsoHdr *h)
 	if (h->pi.l4_proto == kIpProtoUdp && h->pi.l4_off + kUdpHdr < ihs) {
 		/* the template's UDP payload ends at ihs: l4_len says so */
 		u32 ilen;
-		u32 ioff = vxlan_inner(fn, hdr, h->pi, &ilen);
+		u32 ioff = tunnel_inner(fn, hdr, h->pi, &ilen);
 		if (!ioff)
 			return false;
 		h->outer = h->pi;

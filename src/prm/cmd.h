@@ -118,7 +118,13 @@ struct HcaCaps {
 	/* MODIFY_NIC_VPORT_CONTEXT: addresses the RX filter lists, log2 (unicast, multicast) */
 	u8 log_max_current_uc_list;
 	u8 log_max_current_mc_list;
-	u8 rsvd2[2];
+	/*
+	 * GENEVE on UDP port 6081 is parsed as a VXLAN port's frames are:
+	 * inner checksums, tunnel LSO, inner RX verdicts (mlx5's
+	 * tunnel_stateless_geneve_tx/rx)
+	 */
+	u8 geneve;
+	u8 rsvd2;
 };
 
 /*
@@ -865,6 +871,7 @@ static_assert(__builtin_offsetof(HcaCaps, ext_stride_num_range) == 31);
 static_assert(__builtin_offsetof(HcaCaps, device_frequency_khz) == 32);
 static_assert(__builtin_offsetof(HcaCaps, log_max_current_uc_list) == 36);
 static_assert(__builtin_offsetof(HcaCaps, log_max_current_mc_list) == 37);
+static_assert(__builtin_offsetof(HcaCaps, geneve) == 38);
 static_assert(sizeof(HcaCaps) == 40);
 static_assert(sizeof(QueryHcaCapOut) == 48);
 static_assert(sizeof(VportMac) == 8);

@@ -36,6 +36,14 @@ constexpr u8 kTcpFin = 0x01, kTcpSyn = 0x02, kTcpRst = 0x04, kTcpPsh = 0x08, kTc
 	     kTcpUrg = 0x20, kTcpEce = 0x40, kTcpCwr = 0x80;
 constexpr u32 kUdpHdr = 8;
 constexpr u32 kVxlanHdr = 8;	/* flags, reserved, VNI, reserved (RFC 7348) */
+/*
+ * GENEVE (RFC 8926) on IANA's UDP port: version (2 bits, 0) and option
+ * length (6 bits, in 4-byte words), flags, protocol type (0x6558: an
+ * Ethernet frame follows), VNI, reserved; then the options.
+ */
+constexpr u16 kGeneveUdpPort = 6081;
+constexpr u32 kGeneveHdr = 8;
+constexpr u16 kEthTypeTeb = 0x6558;	/* transparent Ethernet bridging */
 constexpr u32 kUdpCsumOff = 6;
 
 /* Frame limits: the shortest frame is an Ethernet header; the longest the

@@ -79,6 +79,27 @@ Bytes vxlan(const Bytes &inner, uint16_t dport, uint16_t ip_id)
 	return f;
 }
 
+Bytes geneve(const Bytes &inner, uint8_t opt_words, uint16_t ip_id)
+{
+	Spec o;
+	o.proto = 17;
+	o.sport = 51001;
+	o.dport = 6081;
+	o.ip_id = ip_id;
+	/* version 0, option length, no flags, Ethernet (0x6558), VNI 0x00002b */
+	o.payload = { (uint8_t)(opt_words & 0x3f), 0, 0x65, 0x58, 0, 0, 0x2b, 0 };
+	for (uint8_t w = 0; w < opt_words; w++) {
+		if (w == 0)	/* class 0x0102, type 0x80, no data beyond this word */
+			o.payload.insert(o.payload.end(), { 0x01, 0x02, 0x80, 0 });
+		else
+			o.payload.insert(o.payload.end(), { 0xa5, 0x5a, (uint8_t)w, 0 });
+	}
+	o.payload.insert(o.payload.end(), inner.begin(), inner.end());
+	Bytes f = build(o);
+	put16(f, l4_off(f) + 6, 0);
+	return f;
+}
+
 Bytes payload(size_t n, uint8_t seed)
 {
 	Bytes p(n);

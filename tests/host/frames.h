@@ -56,6 +56,13 @@ Bytes build(const Spec &s);
  */
 constexpr size_t kVxlanInnerOff = 14 + 20 + 8 + 8;
 Bytes vxlan(const Bytes &inner, uint16_t dport = 4789, uint16_t ip_id = 0x1234);
+/*
+ * inner in GENEVE (RFC 8926) to UDP port 6081 with opt_words 4-byte words
+ * of options (a TLV, then padding), outer UDP checksum 0
+ */
+Bytes geneve(const Bytes &inner, uint8_t opt_words = 0, uint16_t ip_id = 0x1234);
+/* Where geneve()'s inner frame starts */
+inline size_t geneve_inner_off(uint8_t opt_words) { return 14 + 20 + 8 + 8 + 4 * (size_t)opt_words; }
 Bytes payload(size_t n, uint8_t seed = 1);
 /* A default-Spec frame with 10..16 payload bytes, length and content chosen by seed. */
 Bytes small(uint8_t seed);

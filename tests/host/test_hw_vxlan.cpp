@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device's VXLAN UDP port table and what it enables: inner checksums
- * of a SEND (eth segment kCsL3Inner/kCsL4Inner) and LSO of TCP inside a
- * VXLAN tunnel, checked byte for byte against frames built independently.
+ * The device's VXLAN UDP port table, and GENEVE on its IANA port (cap
+ * geneve), and what they enable: inner checksums of a SEND (eth segment
+ * kCsL3Inner/kCsL4Inner) and LSO of TCP inside a tunnel, checked byte for
+ * byte against frames built independently, and inner RX verdicts.
  */
 #include <algorithm>
 
@@ -69,6 +70,35 @@ void post_tunnel(Link &l, const frames::Bytes &tmpl, const frames::Bytes &data, 
 	w.ce = true;
 	l.sq.post(w);
 	l.sq.doorbell();
+}
+
+/*
+ * The segments of an LSO of `pay` (mss bytes each) under the inner headers
+ * `is` as the receiver got them: each the reference segment of the inner
+ * frame (sequence, IPv4 id +k, FIN and PSH on the last only) in the outer
+ * headers wrap(inner, k) gives; one CQE on the sender's side.
+ */
+template <typename Wrap>
+void expect_tunnel_segments(Link &l, const frames::Spec &is, const frames::Bytes &pay, uint32_t mss,
+			    Wrap wrap)
+{
+	const uint32_t total = (uint32_t)pay.size(), segs = (total + mss - 1) / mss;
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), segs);
+	for (uint32_t k = 0; k < segs; k++) {
+		uint32_t chunk = std::min(mss, total - k * mss);
+		frames::Spec e = is;
+		e.payload.assign(pay.begin() + k * mss, pay.begin() + k * mss + chunk);
+		e.tcp_seq = is.tcp_seq + k * mss;
+		e.ip_id = (uint16_t)(is.ip_id + k);
+		if (k != segs - 1)
+			e.tcp_flags &= (uint8_t)~(frames::kFin | frames::kPsh);
+		frames::Bytes want = wrap(frames::build(e), k);
+		EXPECT_EQ(rx[k].byte_cnt.get(), want.size()) << k;
+		ASSERT_EQ(0, memcmp(l.rq.buffer(rx[k].wqe_counter.get()), want.data(), want.size()))
+			<< "segment " << k;
+	}
+	EXPECT_EQ(l.txcq.poll_all().size(), 1u);
 }
 
 /* frames::vxlan() with a wrong outer IPv4 header checksum, for the device to fill */
@@ -159,24 +189,10 @@ TEST_F(HwVxlan, LsoSegmentsTcpInsideVxlan)
 	frames::Bytes pay = frames::payload(total, 11);
 
 	post_tunnel(l, tmpl, pay, mss, 1700);
-
-	auto rx = l.rxcq.poll_all();
-	ASSERT_EQ(rx.size(), 5u);
-	for (uint32_t k = 0; k < 5; k++) {
-		uint32_t chunk = std::min(mss, total - k * mss);
-		frames::Spec e = is;
-		e.payload.assign(pay.begin() + k * mss, pay.begin() + k * mss + chunk);
-		e.tcp_seq = is.tcp_seq + k * mss;
-		e.ip_id = (uint16_t)(is.ip_id + k);
-		if (k != 4)
-			e.tcp_flags &= (uint8_t)~(frames::kFin | frames::kPsh);
-		/* the outer IP id steps too; the outer UDP checksum stays 0 */
-		frames::Bytes want = frames::vxlan(frames::build(e), 4789, (uint16_t)(0x1234 + k));
-		EXPECT_EQ(rx[k].byte_cnt.get(), want.size()) << k;
-		ASSERT_EQ(0, memcmp(l.rq.buffer(rx[k].wqe_counter.get()), want.data(), want.size()))
-			<< "segment " << k;
-	}
-	EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+	/* the outer IP id steps too; the outer UDP checksum stays 0 */
+	expect_tunnel_segments(l, is, pay, mss, [](const frames::Bytes &inner, uint32_t k) {
+		return frames::vxlan(inner, 4789, (uint16_t)(0x1234 + k));
+	});
 	ASSERT_EQ(del_port(fn0, 4789), prm::kStatOk);
 }
 
@@ -311,6 +327,129 @@ TEST_F(HwVxlan, RxVerdictsCoverTheInnerFrame)
 	check(frames::vxlan(bad_l4), { 0, ok }, "port deleted");
 	EXPECT_EQ(add_port(fn0, 4789), prm::kStatOk);
 	check(frames::vxlan(bad_l4), { 0, ok }, "the sender's table does not count");
+}
+
+/* ---- GENEVE: IANA's port 6081, parsed with cap geneve (ConnectX-5 on) ---- */
+
+class HwGeneve : public HwTest {};
+class HwGeneveCx4 : public HwTest {
+protected:
+	int model() const override { return prm::kModelCx4; }
+};
+
+/*
+ * SEND with the inner flags to GENEVE, without and with options: inner
+ * IPv4 and TCP checksums and the outer IPv4 one filled, the outer UDP
+ * checksum (0) left. No port command: 6081 needs none.
+ */
+TEST_F(HwGeneve, InnerChecksumsOfASend)
+{
+	EXPECT_EQ(query_caps(fn0).geneve, 1);
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec is = inner_spec();
+	is.payload = frames::payload(500, 9);
+	is.good_csums = false;
+	frames::Bytes inner_bad = frames::build(is);
+	frames::Bytes inner_good = inner_bad;
+	frames::fill_reference_csums(inner_good);
+
+	for (uint8_t opts : { 0, 3 }) {
+		frames::Bytes sent = frames::geneve(inner_bad, opts);
+		frames::put16(sent, 14 + 10, 0xdead);	/* the outer IPv4 checksum too */
+		frames::Bytes want = frames::geneve(inner_good, opts);
+		post_tunnel(l, {}, sent, 0);
+		auto rx = l.rxcq.poll_all();
+		ASSERT_EQ(rx.size(), 1u) << (int)opts;
+		EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+		EXPECT_EQ(rx[0].byte_cnt.get(), want.size());
+		ASSERT_EQ(0, memcmp(l.rq.buffer(rx[0].wqe_counter.get()), want.data(), want.size()))
+			<< (int)opts << " option words";
+	}
+}
+
+/* LSO of TCP inside GENEVE with options: each segment as the reference builds it. */
+TEST_F(HwGeneve, LsoSegmentsTcpInsideGeneve)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	const uint32_t mss = 1200, total = 3000;
+	const uint8_t opts = 2;
+	frames::Spec is = inner_spec();
+	frames::Bytes tmpl = frames::geneve(frames::build(is), opts);
+	ASSERT_EQ(tmpl.size(), frames::geneve_inner_off(opts) + 54);
+	frames::Bytes pay = frames::payload(total, 12);
+
+	post_tunnel(l, tmpl, pay, mss, 1000);
+	expect_tunnel_segments(l, is, pay, mss, [&](const frames::Bytes &inner, uint32_t k) {
+		return frames::geneve(inner, opts, (uint16_t)(0x1234 + k));
+	});
+}
+
+/*
+ * RX: GENEVE frames get the tunneled bit and inner verdicts; a GENEVE
+ * header of another version, or one that carries no Ethernet frame, is
+ * no tunnel the device parses: the outer verdicts alone.
+ */
+TEST_F(HwGeneve, RxVerdictsCoverTheInnerFrame)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec is = inner_spec();
+	is.payload = frames::payload(200, 4);
+	const frames::Bytes inner = frames::build(is);
+	frames::Bytes bad_l4 = inner;
+	bad_l4.back() ^= 0x08;
+	const uint8_t ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
+	auto check = [&](const frames::Bytes &f, uint8_t tunneled, uint8_t hds, const char *what) {
+		l.send(f);
+		auto rx = l.rxcq.poll_all();
+		ASSERT_EQ(rx.size(), 1u) << what;
+		EXPECT_EQ(rx[0].tls_outer_l3_tunneled, tunneled) << what;
+		EXPECT_EQ(rx[0].hds_ip_ext, hds) << what;
+	};
+	check(frames::geneve(inner, 1), 1, ok, "good inner frame, one option word");
+	check(frames::geneve(bad_l4, 0), 1, prm::kCqeL3Ok, "inner TCP checksum wrong");
+	frames::Bytes v1 = frames::geneve(bad_l4, 0);
+	v1[frames::l4_off(v1) + 8] |= 0x40;	/* version 1 */
+	check(v1, 0, ok, "GENEVE version 1");
+	frames::Bytes ip = frames::geneve(bad_l4, 0);
+	frames::put16(ip, frames::l4_off(ip) + 8 + 2, 0x0800);	/* IPv4, not Ethernet */
+	check(ip, 0, ok, "GENEVE carrying IPv4");
+	frames::Bytes huge_opts = frames::geneve(bad_l4, 0);
+	huge_opts[frames::l4_off(huge_opts) + 8] = 0x3f;	/* 252 bytes of options: past the frame */
+	check(huge_opts, 0, ok, "options longer than the frame");
+}
+
+/* ConnectX-4 has no GENEVE parsing: inner flags do nothing, no inner verdicts. */
+TEST_F(HwGeneveCx4, NotParsed)
+{
+	EXPECT_EQ(query_caps(fn0).geneve, 0);
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec is = inner_spec();
+	is.payload = frames::payload(100, 1);
+	is.good_csums = false;
+	frames::Bytes inner_bad = frames::build(is);
+	frames::Bytes sent = frames::geneve(inner_bad, 0);
+	SendWqe w;
+	w.opcode = prm::kOpSend;
+	w.cs_flags = prm::kCsL3 | prm::kCsL3Inner | prm::kCsL4Inner;
+	w.inline_hdr.assign(sent.begin(), sent.begin() + 18);	/* cx4 wants the L2 headers inline */
+	l.tx_bufs.push_back(std::make_unique<TxBuf>(frames::Bytes(sent.begin() + 18, sent.end())));
+	w.segs.push_back(Seg{});
+	w.segs.back().addr = l.tx_bufs.back()->dma;
+	w.segs.back().len = (uint32_t)sent.size() - 18;
+	w.ce = true;
+	l.sq.post(w);
+	l.sq.doorbell();
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].tls_outer_l3_tunneled, 0);
+	/* the inner frame as it was sent: the device did not see into it */
+	frames::Bytes want = frames::geneve(inner_bad, 0);
+	ASSERT_EQ(0, memcmp(l.rq.buffer(rx[0].wqe_counter.get()), want.data(), want.size()));
+	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok) << "outer verdicts only";
 }
 
 } /* namespace */

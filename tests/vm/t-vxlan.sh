@@ -14,7 +14,9 @@
 # checksums, intact: a port past the full table, a port after
 # rx-udp_tunnel-port-offload off (the kernel takes it out of the device),
 # tunnel segmentation off (inner checksums only). Deleting the VXLAN
-# devices empties the table. With rx_no_csum_complete on, scx1 hands up
+# devices empties the table. GENEVE on IANA's 6081 gets the same offloads
+# without a table entry (the default model, cx7, parses it; cx4 would
+# not). With rx_no_csum_complete on, scx1 hands up
 # the frames of a tunnel to a port in its table CHECKSUM_UNNECESSARY one
 # level deeper (rx_csum_unnecessary_inner), the others with the outer
 # verdict (rx_csum_unnecessary).
@@ -38,17 +40,30 @@ grep -q "Size: 3" "$SCX_TEST_OUT/tunnels-0.txt" ||
 # (ns1) over the pair, VNI ID, UDP port PORT, addresses 10.7N.0.1/.2,
 # ip-link options OPTS.
 vxlan_pair() {
-	local n=$1 id=$2 port=$3 net=10.7$4.0 opts=(${5:-})
+	local n=$1 id=$2 port=$3 opts=(${5:-})
 	ip link add "${n}0" type vxlan id "$id" local "$IP0" remote "$IP1" dstport "$port" dev scx0 \
 		"${opts[@]}"
 	ip -n "$NS" link add "${n}1" type vxlan id "$id" local "$IP1" remote "$IP0" dstport "$port" \
 		dev scx1 "${opts[@]}"
+	tunnel_up "$n" "$4" "VXLAN ${n}0 <-> ${n}1, VNI $id, port $port"
+}
+# geneve_pair NAME ID N OPTS: GENEVE devices NAME0/NAME1 as vxlan_pair's
+# (IANA's 6081, which the device parses without a table entry)
+geneve_pair() {
+	local n=$1 id=$2 opts=(${4:-})
+	ip link add "${n}0" type geneve id "$id" remote "$IP1" "${opts[@]}"
+	ip -n "$NS" link add "${n}1" type geneve id "$id" remote "$IP0" "${opts[@]}"
+	tunnel_up "$n" "$3" "GENEVE ${n}0 <-> ${n}1, VNI $id"
+}
+# tunnel_up NAME N WHAT: addresses 10.7N.0.1/.2 on NAME0/NAME1, both up, a ping across
+tunnel_up() {
+	local n=$1 net=10.7$2.0
 	ip addr add "$net.1/24" dev "${n}0"
 	ip -n "$NS" addr add "$net.2/24" dev "${n}1"
 	ip link set "${n}0" up
 	ip -n "$NS" link set "${n}1" up
-	wait_for 10 ping -n -q -c 1 -W 1 "$net.2" > /dev/null || fail "no ping over VXLAN ${n}0 (port $port)"
-	log "VXLAN ${n}0 <-> ${n}1, VNI $id, port $port: $(ip -d link show "${n}0" | grep -o 'noudpcsum\|udpcsum' | head -n 1)"
+	wait_for 10 ping -n -q -c 1 -W 1 "$net.2" > /dev/null || fail "no ping over $3"
+	log "$3: $(ip -d link show "${n}0" | grep -o 'noudpcsum\|udpcsum' | head -n 1)"
 }
 # in_table DEV PORT [NS]: the kernel's port table of DEV lists PORT
 in_table() { in_ns "${3:-}" ethtool --show-tunnels "$1" 2>/dev/null | grep -q "port $2, vxlan"; }
@@ -124,6 +139,16 @@ ethtool -K scx0 tx-udp_tnl-segmentation off tx-udp_tnl-csum-segmentation off
 xfer "vxlan 4789, tunnel segmentation off" 1 0 1
 ethtool -K scx0 tx-udp_tnl-segmentation on tx-udp_tnl-csum-segmentation on
 
+# GENEVE on 6081 (the default model parses it; the kernel's table does not
+# list it, as mlx5's does not): the same offloads, with outer UDP
+# checksums (GSO_PARTIAL) and without
+modprobe geneve || fail "cannot load the geneve module"
+geneve_pair gna 50 6 udpcsum
+geneve_pair gnb 51 7 noudpcsum
+xfer "geneve 6081 udpcsum" 6 1 1
+xfer "geneve 6081 noudpcsum" 7 1 1
+if in_table scx0 6081; then fail "6081 in scx0's VXLAN port table"; fi
+
 # RX verdicts: with rx_no_csum_complete on scx1 hands up the CQE's verdict.
 # The frames of a tunnel whose port is in scx1's table come up
 # CHECKSUM_UNNECESSARY one level deeper (the device checked the inner
@@ -152,10 +177,13 @@ rx_verdicts() {
 in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete on
 rx_verdicts "vxlan 4789, RX verdict handed up" 1 1
 rx_verdicts "vxlan 8472, RX verdict handed up" 2 1
+rx_verdicts "geneve 6081, RX verdict handed up" 6 1
 rx_verdicts "vxlan 9003, table full, RX verdict handed up" 5 0
 in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete off
 
 # Deleting the VXLAN devices empties the table (4789 stays)
+ip link del gna0; ip link del gnb0
+ip -n "$NS" link del gna1; ip -n "$NS" link del gnb1
 for n in vxa vxb vxc vxd vxe; do
 	ip link del "${n}0"
 	ip -n "$NS" link del "${n}1"
