@@ -48,7 +48,7 @@ Cov g_cov[kNrCov] = {
 	{ "frame > 9000 bytes", true, 0 },
 	{ "WQE without CQE", false, 0 },
 	{ "model cx4", false, 0 },
-	{ "VXLAN inner offloads ok", false, 0 },
+	{ "VXLAN or GENEVE inner offloads ok", false, 0 },
 };
 
 constexpr uint32_t kDataSize = 64 * 1024;
@@ -209,16 +209,28 @@ uint32_t build_wqe(Tx &t, Input &in, uint8_t *img, Posted *p)
 		uint8_t tsel = in.u8();
 		ihs = build_headers(tsel, 0, hdr);
 		if ((fl & 0x0e) == 0x0a) {
-			/* inside VXLAN (IPv4/UDP to 4789, the port the session adds): inner offloads */
+			/*
+			 * inside VXLAN (IPv4/UDP to 4789, the port the session
+			 * adds) or, tsel's top bit set, GENEVE (6081) with 0 to
+			 * 3 words of options: inner offloads
+			 */
+			const bool geneve = tsel & 0x80;
+			const uint32_t th = geneve ? 8 + 4 * ((tsel >> 4) & 3) : 8;
 			uint8_t inner[128];
 			memcpy(inner, hdr, ihs);
-			uint32_t o = build_headers(kV4Udp, 8 + ihs, hdr);
-			hdr[o - 6] = 0x12;	/* UDP destination port 4789 */
-			hdr[o - 5] = 0xb5;
-			memset(hdr + o, 0, 8);
-			hdr[o] = 0x08;		/* I flag */
-			memcpy(hdr + o + 8, inner, ihs);
-			ihs += o + 8;
+			uint32_t o = build_headers(kV4Udp, th + ihs, hdr);
+			hdr[o - 6] = geneve ? 0x17 : 0x12;	/* UDP destination port 6081 / 4789 */
+			hdr[o - 5] = geneve ? 0xc1 : 0xb5;
+			memset(hdr + o, 0, th);
+			if (geneve) {
+				hdr[o] = (uint8_t)((th - 8) / 4);	/* version 0, option words */
+				hdr[o + 2] = 0x65;		/* Ethernet */
+				hdr[o + 3] = 0x58;
+			} else {
+				hdr[o] = 0x08;		/* I flag */
+			}
+			memcpy(hdr + o + th, inner, ihs);
+			ihs += o + th;
 			eth.cs_flags |= prm::kCsL3Inner | prm::kCsL4Inner;
 			feat |= 1u << kOkVxlan;
 		}
