@@ -140,7 +140,7 @@ static void scx_rx_meta(struct scx_chan *ch, struct sk_buff *skb, const struct s
 			scx_rx_csum_tags(skb);
 	} else if (pkt->csum == SCX_CSUM_UNNECESSARY) {
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
-		if (unlikely(pkt->csum_inner)) {	/* a VXLAN frame's inner checksums too */
+		if (unlikely(pkt->csum_inner)) {	/* a tunnel's inner checksums too */
 			skb->csum_level = 1;
 			skb->encapsulation = 1;
 		}

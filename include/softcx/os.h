@@ -177,9 +177,9 @@ struct scx_rx_pkt {
 	uint16_t vlan_tci;	/* vlan: the 802.1Q tag the device stripped (skb hwaccel tag) */
 	uint8_t vlan;
 	/*
-	 * SCX_CSUM_UNNECESSARY of a VXLAN frame whose inner checksums the
-	 * device checked too: one checksum level more (csum_level 1), and the
-	 * skb is encapsulated.
+	 * SCX_CSUM_UNNECESSARY of a VXLAN or GENEVE frame whose inner
+	 * checksums the device checked too: one checksum level more
+	 * (csum_level 1), and the skb is encapsulated.
 	 */
 	uint8_t csum_inner;
 	/*

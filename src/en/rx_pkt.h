@@ -85,11 +85,11 @@ inline void rx_count_delivered(RqStats *s, const scx_rx_pkt &pkt, u32 segs, u32 
 			s->csum_unnecessary_inner.add(segs);
 		else
 			s->csum_unnecessary.add(segs);
-	}
-	else if (pkt.csum == SCX_CSUM_COMPLETE)
+	} else if (pkt.csum == SCX_CSUM_COMPLETE) {
 		s->csum_complete.add(segs);
-	else
+	} else {
 		s->csum_none.add(segs);
+	}
 	if (pkt.vlan)
 		s->removed_vlan_packets.add(segs);
 }

@@ -29,9 +29,9 @@ struct RxFrame {
 };
 
 /*
- * A tunnel frame's verdicts (hw/tunnel.h): the outer ones in cs, and the inner frame's
- * IPv4 header and TCP/UDP checksums right too (an inner frame without
- * TCP/UDP: no L4 verdict).
+ * A tunnel frame's verdicts (hw/tunnel.h): the outer ones in cs, and the
+ * inner frame's IPv4 header and TCP/UDP checksums right too (an inner
+ * frame without TCP/UDP: no L4 verdict).
  */
 void rx_tunnel_csum(const RxFrame &f, RxCsum *cs);
 

@@ -126,8 +126,8 @@ constexpr u8 kCsAny = prm::kCsL3 | prm::kCsL4 | kCsInner;
  * Checksums of a tunnel's frame: the inner ones first (kCsL3Inner,
  * kCsL4Inner), then the outer ones over the result (kCsL3; kCsL4, the
  * outer UDP checksum, only when asked). A frame the device finds no
- * tunnel in (hw/tunnel.h) gets the outer ones alone: the inner headers stay as
- * they came, as hardware that cannot see them leaves them.
+ * tunnel in (hw/tunnel.h) gets the outer ones alone: the inner headers
+ * stay as they came, as hardware that cannot see them leaves them.
  */
 [[gnu::noinline]] void csum_offload_tunnel(const Function *fn, u8 *frame, u32 len, u8 cs_flags)
 {
