@@ -12,11 +12,11 @@
 # invalid TX descriptors dropped and counted, RX ring full and fill ring
 # empty counted, sockets torn down and created again, both directions, the
 # XSKMAP entry replaced, 2K frames and UMEM headroom; unaligned chunks on
-# 2 MB huge pages. Zero-copy is not offered (no XSK buffer pools): the
-# program finds no ZC mode to run, as on veth. STAT_RX_DROPPED is skipped
-# (scripts/kselftest.sh says why). The frames the test sends carry its own
-# MACs, which the ports take (softcx filters RX by address, veth does not),
-# and one queue takes every flow (`ethtool -X equal 1`: the test binds its
+# 2 MB huge pages (when the guest has them). Zero-copy is not offered (no
+# XSK buffer pools): the program finds no ZC mode to run, as on veth.
+# STAT_RX_DROPPED is skipped (scripts/kselftest.sh says why). The frames
+# the test sends carry its own MACs, which the ports take (softcx filters
+# RX by address, veth does not), and one queue takes every flow (`ethtool -X equal 1`: the test binds its
 # sockets to queue 0, and RSS would spread the return direction).
 # Each port then accounts for every frame its MAC received: rx_packets
 # (SKB mode: the stack saw them) + rx_xdp_redirect + rx_xdp_drop (DRV
@@ -35,7 +35,12 @@ ip link set scx0 address 00:0a:56:9e:ee:61
 ip -n "$NS" link set scx1 address 00:0a:56:9e:ee:62
 ethtool -X scx0 equal 1
 ip netns exec "$NS" ethtool -X scx1 equal 1
-echo 16 > /proc/sys/vm/nr_hugepages	# its unaligned-chunk tests map 2 MB pages
+# Its unaligned-chunk tests map 2 MB pages (two UMEMs of 8 MB at most);
+# without them they are skipped, which a fragmented guest may force.
+echo 16 > /proc/sys/vm/nr_hugepages
+want=36
+hp=$(cat /proc/sys/vm/nr_hugepages)
+[ "$hp" -ge 8 ] || { want=32; log "only $hp huge pages: the two unaligned-chunk tests of each mode skip"; }
 
 # counts DEV NS: rx_packets_phy rx_packets rx_xdp_redirect rx_xdp_drop
 counts() {
@@ -54,8 +59,10 @@ tot=$(grep '^# Totals' "$out")
 [[ "$tot" =~ pass:([0-9]+)\ fail:([0-9]+) ]] || fail "xskxceiver: no totals line"
 assert_eq "xskxceiver: failed tests" 0 "${BASH_REMATCH[2]}"
 # 19 tests in each of SKB and DRV mode, RX_DROPPED skipped in both
-assert_eq "xskxceiver: passed tests" 36 "${BASH_REMATCH[1]}"
-for t in RUN_TO_COMPLETION POLL_RX BIDIRECTIONAL STAT_TX_INVALID STAT_RX_FULL BPF_RES UNALIGNED_MODE; do
+assert_eq "xskxceiver: passed tests" "$want" "${BASH_REMATCH[1]}"
+drv=(RUN_TO_COMPLETION POLL_RX BIDIRECTIONAL STAT_TX_INVALID STAT_RX_FULL BPF_RES)
+[ "$want" == 36 ] && drv+=(UNALIGNED_MODE)
+for t in "${drv[@]}"; do
 	grep -q "^ok [0-9]* PASS: DRV $t\$" "$out" || fail "xskxceiver: DRV $t did not pass: $(grep -m 1 "DRV $t" "$out")"
 done
 
