@@ -24,9 +24,10 @@ constexpr u8 kCqeFormatShift = 2;
 constexpr u8 kCqeFormatCompressed = 3;
 
 /*
- * tls_outer_l3_tunneled bit 0: the frame is UDP to one of the function's
- * VXLAN ports and the device parsed its inner frame; hds_ip_ext's L3/L4
- * verdicts then cover the inner headers as well as the outer ones.
+ * tls_outer_l3_tunneled bit 0: the device parsed the frame's inner frame
+ * (VXLAN to a port of the function's table, GENEVE to 6081 with cap
+ * geneve: hw/tunnel.h); hds_ip_ext's L3/L4 verdicts then cover the inner
+ * headers as well as the outer ones.
  */
 constexpr u8 kCqeTunneled = 0x01;
 
@@ -171,7 +172,6 @@ struct Cqe64 {
 	u8 l3_type() const { return (l4_l3_hdr_type >> 2) & 3; }
 	u8 l4_type() const { return (l4_l3_hdr_type >> 4) & 7; }
 	bool has_vlan() const { return l4_l3_hdr_type & kCqeVlanStripped; }
-	bool tunneled() const { return tls_outer_l3_tunneled & kCqeTunneled; }
 };
 static_assert(sizeof(Cqe64) == kCqeSize);
 

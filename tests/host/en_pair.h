@@ -86,6 +86,16 @@ protected:
 		return host::rx_delivered(&p[port].os_ch[ch_ix]);
 	}
 	size_t rx_total(int port);
+	/* Send f from port 0 and poll both ports: the packet port 1 delivered. */
+	const host::RxRecord &cross(const frames::Bytes &f)
+	{
+		size_t before = rx(1).size();
+		EXPECT_EQ(send(0, f), 0);
+		poll(1);
+		poll(0);
+		EXPECT_EQ(rx(1).size(), before + 1);
+		return rx(1).back();
+	}
 	uint64_t stat(int port, const std::string &name);
 	/*
 	 * A frame from port 0 while the link is down: it stops at port 0's

@@ -25,18 +25,8 @@ Bytes tcp_frame(size_t payload, int tci, uint16_t sport = 1000, uint8_t seed = 1
 	return frames::build(s);
 }
 
-/* Send f from port 0, poll port 1; the packet it delivered. */
 class Vlan : public Pair {
 protected:
-	const host::RxRecord &cross(const Bytes &f)
-	{
-		size_t before = rx(1).size();
-		EXPECT_EQ(send(0, f), 0);
-		poll(1);
-		poll(0);
-		EXPECT_EQ(rx(1).size(), before + 1);
-		return rx(1).back();
-	}
 	/* Post f with its tag in metadata (the skb's hwaccel tag), doorbell. */
 	int send_tagged(const Bytes &f, uint16_t tci, std::vector<size_t> cuts = {},
 			uint8_t kind = SCX_TX_VLAN_8021Q)
