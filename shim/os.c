@@ -161,7 +161,7 @@ uint64_t scx_os_clock_ns(void)
 
 struct scx_os_timer {
 	struct hrtimer t;
-	uint64_t (*fn)(void *arg);
+	uint64_t (*fn)(void *arg, uint64_t expired);
 	void *arg;
 };
 
@@ -173,7 +173,7 @@ struct scx_os_timer {
 static enum hrtimer_restart scx_os_timer_fire(struct hrtimer *h)
 {
 	struct scx_os_timer *t = container_of(h, struct scx_os_timer, t);
-	uint64_t again = t->fn(t->arg);
+	uint64_t again = t->fn(t->arg, ktime_to_ns(hrtimer_get_expires(h)));
 
 	if (!again || WARN_ON_ONCE(hrtimer_is_queued(h)))
 		return HRTIMER_NORESTART;
@@ -181,7 +181,7 @@ static enum hrtimer_restart scx_os_timer_fire(struct hrtimer *h)
 	return HRTIMER_RESTART;
 }
 
-struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg)
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg, uint64_t expired), void *arg)
 {
 	struct scx_os_timer *t = kmalloc(sizeof(*t), GFP_KERNEL);
 

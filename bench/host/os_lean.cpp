@@ -368,7 +368,7 @@ struct scx_os_timer {
 	bool queued;
 };
 
-struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg)
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg, uint64_t expired), void *arg)
 {
 	(void)fn;
 	(void)arg;

@@ -91,13 +91,16 @@ uint64_t scx_os_clock_ns(void);
  * (the kernel's hrtimer on CLOCK_MONOTONIC; the host tests' a fake clock
  * they advance by hand). The callback runs in interrupt context (hardirq
  * in the kernel), like the device raising an MSI-X message; it may call
- * scx_os_raise_irq(). It returns 0, or the expiry to run again at (the
- * timer re-armed from the callback, as an hrtimer's HRTIMER_RESTART: the
- * caller must make sure that nobody starts the timer meanwhile).
+ * scx_os_raise_irq(). `expired` is the expiry it fires for: the device's
+ * timer goes off at that instant, so the callback takes it as the time
+ * instead of reading the clock. It returns 0, or the expiry to run again
+ * at (the timer re-armed from the callback, as an hrtimer's
+ * HRTIMER_RESTART: the caller must make sure that nobody starts the timer
+ * meanwhile).
  */
 struct scx_os_timer;
 /* Process context; NULL without memory. */
-struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg);
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg, uint64_t expired), void *arg);
 /* Cancels it (waiting for a running callback) and frees it. Process context. */
 void scx_os_timer_destroy(struct scx_os_timer *t);
 /* The timers' clock in ns. Any context. */

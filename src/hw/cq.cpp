@@ -106,9 +106,11 @@ void signalled(Function *fn, Cq *cq, u64 now)
 
 /*
  * The CQ's timer (interrupt context): raise the event if the period is
- * over, else wait on. Returns the expiry to re-arm at, or 0.
+ * over, else wait on. Returns the expiry to re-arm at, or 0. The event
+ * goes out at `expired`, the instant the timer went off for: a period
+ * from EQE runs from there, without a clock read.
  */
-u64 timer_fired(void *arg)
+u64 timer_fired(void *arg, u64 expired)
 {
 	auto *cq = static_cast<Cq *>(arg);
 	Function *fn = cq->fn;
@@ -134,7 +136,7 @@ u64 timer_fired(void *arg)
 		return expires;
 	}
 	if (take_arm(cq)) {
-		signalled(fn, cq, 0);
+		signalled(fn, cq, expired);
 		raise_event(irq_ctx_of(fn), __atomic_load_n(&cq->c_eqn, __ATOMIC_RELAXED),
 			    load_u32(&cq->num), kCompletion);
 	}

@@ -225,7 +225,7 @@ uint64_t page_round(uint64_t n)
 } /* namespace */
 
 struct scx_os_timer {
-	uint64_t (*fn)(void *arg);
+	uint64_t (*fn)(void *arg, uint64_t expired);
 	void *arg;
 	bool queued;
 	uint64_t expires;
@@ -244,7 +244,7 @@ uint64_t scx_os_clock_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg), void *arg)
+struct scx_os_timer *scx_os_timer_create(uint64_t (*fn)(void *arg, uint64_t expired), void *arg)
 {
 	auto *t = new scx_os_timer{ fn, arg, false, 0, 0 };
 	std::lock_guard<std::mutex> l(g_timer_mu);
@@ -1101,10 +1101,11 @@ void clock_advance(uint64_t ns)
 			break;
 		if (next->expires > g_now)
 			g_now = next->expires;
+		uint64_t expired = next->expires;
 		next->queued = false;
 		next->running++;
 		l.unlock();
-		uint64_t again = next->fn(next->arg);
+		uint64_t again = next->fn(next->arg, expired);
 		l.lock();
 		next->running--;
 		if (!again)
