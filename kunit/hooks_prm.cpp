@@ -95,6 +95,7 @@ constexpr Row kRows[] = {
 	OFF(ModifyRqIn, scatter_fcs, 21), SZ(ModifyPortIn, 16), OFF(ModifyPortIn, fcs_chk, 12),
 	SZ(VxlanUdpDportIn, 16), OFF(VxlanUdpDportIn, vxlan_udp_port, 10),
 	OFF(HcaCaps, max_vxlan_udp_ports, 30), OFF(HcaCaps, geneve, 38),
+	OFF(HcaCaps, ip_tunnels, 39),
 	SZ(RssIn, 1088), OFF(RssIn, type_fields, 17), OFF(RssIn, toeplitz_key, 24),
 	OFF(RssIn, rqn, 64),
 	OFF(RssIn, flags, 23),

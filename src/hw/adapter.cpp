@@ -71,6 +71,8 @@ prm::HcaCaps model_caps(u8 model)
 	c.max_rss = kMaxRss;
 	c.max_vxlan_udp_ports = kMaxVxlanPorts;
 	c.geneve = model == prm::kModelCx4 ? 0 : 1;
+	/* GRE (NVGRE's tunnel) from ConnectX-4 on, IP in IP from ConnectX-5 */
+	c.ip_tunnels = prm::kCapTunnelGre | (model == prm::kModelCx4 ? 0 : prm::kCapTunnelIpOverIp);
 	c.max_sqs.set(kMaxSqs);
 	c.max_rqs.set(kMaxRqs);
 	c.max_cqs.set(kMaxCqs);

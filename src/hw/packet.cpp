@@ -64,6 +64,19 @@ bool l4_header_fits(const u8 *f, const PacketInfo *pi)
 	return doff >= kTcpMinHdr && doff <= pi->l4_len;
 }
 
+/* From the L3 header of ethertype `type` at off on. */
+[[gnu::always_inline]] inline void parse_l3(const u8 *f, u32 len, bool use_ip_len, u32 off,
+					    u16 type, PacketInfo *pi)
+{
+	pi->l3_off = off;
+	if (type == kEthTypeIpv4 && off + kIpv4MinHdr <= len)
+		parse_ipv4(f, len, use_ip_len, pi);
+	else if (type == kEthTypeIpv6 && off + kIpv6Hdr <= len)
+		parse_ipv6(f, len, use_ip_len, pi);
+	if (pi->ip_len_ok && !l4_header_fits(f, pi))
+		pi->l4_proto = 0;
+}
+
 void parse(const u8 *f, u32 len, bool use_ip_len, PacketInfo *pi)
 {
 	__builtin_memset(pi, 0, sizeof(*pi));
@@ -79,14 +92,19 @@ void parse(const u8 *f, u32 len, bool use_ip_len, PacketInfo *pi)
 		type = load_be16(f + off + 2);
 		off += kVlanHdrLen;
 	}
-	pi->l3_off = off;
+	parse_l3(f, len, use_ip_len, off, type, pi);
+}
 
-	if (type == kEthTypeIpv4 && off + kIpv4MinHdr <= len)
-		parse_ipv4(f, len, use_ip_len, pi);
-	else if (type == kEthTypeIpv6 && off + kIpv6Hdr <= len)
-		parse_ipv6(f, len, use_ip_len, pi);
-	if (pi->ip_len_ok && !l4_header_fits(f, pi))
-		pi->l4_proto = 0;
+void parse_inner_at(const u8 *f, u32 len, bool use_ip_len, u16 l3_type, PacketInfo *pi)
+{
+	if (!l3_type) {
+		parse(f, len, use_ip_len, pi);
+		return;
+	}
+	__builtin_memset(pi, 0, sizeof(*pi));
+	pi->l3 = L3::None;
+	if (len >= kEthHdrLen)
+		parse_l3(f, len, use_ip_len, kEthHdrLen, l3_type, pi);
 }
 
 } /* namespace */
@@ -94,5 +112,15 @@ void parse(const u8 *f, u32 len, bool use_ip_len, PacketInfo *pi)
 void parse_frame(const u8 *frame, u32 len, PacketInfo *pi) { parse(frame, len, true, pi); }
 
 void parse_headers(const u8 *hdr, u32 len, PacketInfo *pi) { parse(hdr, len, false, pi); }
+
+void parse_inner(const u8 *f, u32 len, u16 l3_type, PacketInfo *pi)
+{
+	parse_inner_at(f, len, true, l3_type, pi);
+}
+
+void parse_inner_headers(const u8 *hdr, u32 len, u16 l3_type, PacketInfo *pi)
+{
+	parse_inner_at(hdr, len, false, l3_type, pi);
+}
 
 } /* namespace softcx::hw */

@@ -51,4 +51,19 @@ void parse_frame(const u8 *frame, u32 len, PacketInfo *pi);
  */
 void parse_headers(const u8 *hdr, u32 len, PacketInfo *pi);
 
+/*
+ * A tunnel's inner frame (hw/tunnel.h): parse_frame() / parse_headers()
+ * for l3_type 0; else an IP header of ethertype l3_type at f + kEthHdrLen,
+ * where an inner Ethernet header would end (the 14 bytes before it, the
+ * tunnel's, are not read). Its offsets are from f either way.
+ */
+void parse_inner(const u8 *f, u32 len, u16 l3_type, PacketInfo *pi);
+void parse_inner_headers(const u8 *hdr, u32 len, u16 l3_type, PacketInfo *pi);
+
+/* The IP protocol (IPv6: next header) of a frame whose IP lengths agree and that is no fragment. */
+inline u8 ip_proto(const u8 *f, const PacketInfo &pi)
+{
+	return f[pi.l3_off + (pi.l3 == L3::Ipv4 ? 9 : prm::kIpv6NextHdrOff)];
+}
+
 } /* namespace softcx::hw */

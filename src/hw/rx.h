@@ -26,12 +26,15 @@ struct RxFrame {
 	u16 vlan_tci;
 	u64 ts;			/* the internal timer when the frame arrived (CQE timestamp) */
 	u32 ioff;		/* a tunnel frame's inner frame (hw/tunnel.h); 0: none */
+	u16 itype;		/* and its parse_inner() l3_type */
 };
 
 /*
  * A tunnel frame's verdicts (hw/tunnel.h): the outer ones in cs, and the
  * inner frame's IPv4 header and TCP/UDP checksums right too (an inner
- * frame without TCP/UDP: no L4 verdict).
+ * frame without TCP/UDP: no L4 verdict). In an IP tunnel, which has no
+ * outer L4 checksum, the L4 verdict is the inner one's and a GRE
+ * checksum's, if the header has one.
  */
 void rx_tunnel_csum(const RxFrame &f, RxCsum *cs);
 

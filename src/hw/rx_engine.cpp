@@ -298,7 +298,7 @@ template <bool kWire>
 		if (!rq->vsd)
 			rx_strip_vlan(buf, &f);
 	}
-	f.ioff = tunnel_inner_rx(fn, f.data, f.pi);
+	f.ioff = tunnel_inner_rx(fn, f.data, f.pi, &f.itype);
 	if (__builtin_expect(rq->shampo.en, 0))
 		rq_place_shampo(fn, rq, f, irqs);
 	else if (rq->striding)
@@ -317,10 +317,18 @@ void rx_tunnel_csum(const RxFrame &f, RxCsum *cs)
 	PacketInfo pi;
 	RxCsum in;
 
-	parse_frame(inner, len, &pi);
+	parse_inner(inner, len, f.itype, &pi);
 	csum_rx_general(inner, len, pi, &in);
 	cs->l3_ok = cs->l3_ok && in.l3_ok;
-	cs->l4_ok = cs->l4_ok && in.l4_ok;
+	if (f.pi.l4_proto) {
+		cs->l4_ok = cs->l4_ok && in.l4_ok;
+		return;
+	}
+	const u8 *l4 = f.data + f.pi.l4_off;
+	cs->l4_ok = in.l4_ok &&
+		    (ip_proto(f.data, f.pi) != prm::kIpProtoGre ||
+		     !(prm::load_be16(l4) & prm::kGreCsum) ||
+		     csum_fold(csum_add(0, l4, f.pi.l4_len)) == 0xffff);
 }
 
 void rx_receive(Function *fn, const u8 *data, u8 *buf, u32 len, u32 fault, u64 ts,

@@ -133,11 +133,12 @@ constexpr u8 kCsAny = prm::kCsL3 | prm::kCsL4 | kCsInner;
 {
 	PacketInfo pi, in;
 	u32 ilen = 0;
+	u16 itype;
 
 	parse_frame(frame, len, &pi);
-	u32 ioff = tunnel_inner(fn, frame, pi, &ilen);
+	u32 ioff = tunnel_inner(fn, frame, pi, &ilen, &itype);
 	if (ioff) {
-		parse_frame(frame + ioff, ilen, &in);
+		parse_inner(frame + ioff, ilen, itype, &in);
 		csum_offload_tx(frame + ioff, ilen, in,
 				(u8)((cs_flags & prm::kCsL3Inner ? prm::kCsL3 : 0) |
 				     (cs_flags & prm::kCsL4Inner ? prm::kCsL4 : 0)));
@@ -347,7 +348,10 @@ void lso_fix_headers(const LsoHdr &h, u8 *frame, u32 k, u32 chunk, bool first, b
 
 	if (h.ioff) {
 		lso_fix_ip(h.outer, frame, h.ihs, h.outer_ip_id, k, chunk);
-		prm::store_be16(frame + h.outer.l4_off + 4, (u16)(h.ihs - h.outer.l4_off + chunk));
+		/* a UDP tunnel's length; GRE has none (its checksum, if any, is the stack's) */
+		if (h.outer.l4_proto == kIpProtoUdp)
+			prm::store_be16(frame + h.outer.l4_off + 4,
+					(u16)(h.ihs - h.outer.l4_off + chunk));
 	}
 	lso_fix_ip(pi, f, ihs, h.ip_id, k, chunk);
 	if (pi.l4_proto == kIpProtoUdp) {
@@ -384,8 +388,9 @@ void lso_csum(const LsoHdr &h, u8 *frame, u32 chunk, u8 cs_flags)
 
 /*
  * Validate the template: Ethernet + IPv4/IPv6 + TCP/UDP, ending exactly at
- * ihs; or, running past a UDP header into a tunnel the device parses
- * (hw/tunnel.h), one whose inner frame is such a template with TCP.
+ * ihs; or, running past a UDP header, or past an IP header into GRE or IP,
+ * into a tunnel the device parses (hw/tunnel.h), one whose inner frame is
+ * such a template with TCP.
  */
 bool lso_parse_template(const Function *fn, const u8 *frame, LsoHdr *h)
 {
@@ -393,10 +398,12 @@ bool lso_parse_template(const Function *fn, const u8 *frame, LsoHdr *h)
 	u32 ihs = h->ihs;
 
 	parse_headers(hdr, ihs, &h->pi);
-	if (h->pi.l4_proto == kIpProtoUdp && h->pi.l4_off + kUdpHdr < ihs) {
-		/* the template's UDP payload ends at ihs: l4_len says so */
+	if ((h->pi.l4_proto == kIpProtoUdp && h->pi.l4_off + kUdpHdr < ihs) ||
+	    (!h->pi.l4_proto && h->pi.ip_len_ok)) {
+		/* the template's IP payload ends at ihs: l4_len says so */
 		u32 ilen;
-		u32 ioff = tunnel_inner(fn, hdr, h->pi, &ilen);
+		u16 itype;
+		u32 ioff = tunnel_inner(fn, hdr, h->pi, &ilen, &itype);
 		if (!ioff)
 			return false;
 		h->outer = h->pi;
@@ -405,7 +412,7 @@ bool lso_parse_template(const Function *fn, const u8 *frame, LsoHdr *h)
 		h->ioff = ioff;
 		hdr += ioff;
 		ihs -= ioff;
-		parse_headers(hdr, ihs, &h->pi);
+		parse_inner_headers(hdr, ihs, itype, &h->pi);
 		if (h->pi.l4_proto != kIpProtoTcp)
 			return false;
 	}

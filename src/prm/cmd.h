@@ -124,8 +124,14 @@ struct HcaCaps {
 	 * tunnel_stateless_geneve_tx/rx)
 	 */
 	u8 geneve;
-	u8 rsvd2;
+	/*
+	 * IP tunnels the device parses as it does the UDP ones (mlx5's
+	 * tunnel_stateless_gre, tunnel_stateless_ip_over_ip): kCapTunnelGre,
+	 * kCapTunnelIpOverIp
+	 */
+	u8 ip_tunnels;
 };
+constexpr u8 kCapTunnelGre = 0x1, kCapTunnelIpOverIp = 0x2;
 
 /*
  * VXLAN UDP destination ports (ADD_VXLAN_UDP_DPORT, DELETE_VXLAN_UDP_DPORT),
@@ -872,6 +878,7 @@ static_assert(__builtin_offsetof(HcaCaps, device_frequency_khz) == 32);
 static_assert(__builtin_offsetof(HcaCaps, log_max_current_uc_list) == 36);
 static_assert(__builtin_offsetof(HcaCaps, log_max_current_mc_list) == 37);
 static_assert(__builtin_offsetof(HcaCaps, geneve) == 38);
+static_assert(__builtin_offsetof(HcaCaps, ip_tunnels) == 39);
 static_assert(sizeof(HcaCaps) == 40);
 static_assert(sizeof(QueryHcaCapOut) == 48);
 static_assert(sizeof(VportMac) == 8);

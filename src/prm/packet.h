@@ -44,6 +44,18 @@ constexpr u32 kVxlanHdr = 8;	/* flags, reserved, VNI, reserved (RFC 7348) */
 constexpr u16 kGeneveUdpPort = 6081;
 constexpr u32 kGeneveHdr = 8;
 constexpr u16 kEthTypeTeb = 0x6558;	/* transparent Ethernet bridging */
+/*
+ * IP tunnels. GRE (RFC 2784, RFC 2890) is IP protocol 47: 16 bits of
+ * flags and version, then the protocol type (kEthTypeTeb: an Ethernet
+ * frame; or IPv4, IPv6); each of the checksum, key and sequence flags
+ * adds a 4-byte field after it; no other flag, version 0. IPv4 (4) and
+ * IPv6 (41) may follow an IP header straight away (IP in IP).
+ */
+constexpr u8 kIpProtoIpip = 4;
+constexpr u8 kIpProtoIpv6 = 41;
+constexpr u8 kIpProtoGre = 47;
+constexpr u32 kGreHdr = 4;
+constexpr u16 kGreCsum = 0x8000, kGreKey = 0x2000, kGreSeq = 0x1000;
 constexpr u32 kUdpCsumOff = 6;
 
 /* Frame limits: the shortest frame is an Ethernet header; the longest the

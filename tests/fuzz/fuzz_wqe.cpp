@@ -48,7 +48,7 @@ Cov g_cov[kNrCov] = {
 	{ "frame > 9000 bytes", true, 0 },
 	{ "WQE without CQE", false, 0 },
 	{ "model cx4", false, 0 },
-	{ "VXLAN or GENEVE inner offloads ok", false, 0 },
+	{ "VXLAN, GENEVE or GRE inner offloads ok", false, 0 },
 };
 
 constexpr uint32_t kDataSize = 64 * 1024;
@@ -212,17 +212,22 @@ uint32_t build_wqe(Tx &t, Input &in, uint8_t *img, Posted *p)
 			/*
 			 * inside VXLAN (IPv4/UDP to 4789, the port the session
 			 * adds) or, tsel's top bit set, GENEVE (6081) with 0 to
-			 * 3 words of options: inner offloads
+			 * 3 words of options, or GRE: inner offloads
 			 */
-			const bool geneve = tsel & 0x80;
-			const uint32_t th = geneve ? 8 + 4 * ((tsel >> 4) & 3) : 8;
+			const bool geneve = tsel & 0x80, gre = !geneve && (tsel & 0x40);
+			const uint32_t th = geneve ? 8 + 4 * ((tsel >> 4) & 3) : gre ? 0 : 8;
 			uint8_t inner[128];
 			memcpy(inner, hdr, ihs);
 			uint32_t o = build_headers(kV4Udp, th + ihs, hdr);
 			hdr[o - 6] = geneve ? 0x17 : 0x12;	/* UDP destination port 6081 / 4789 */
 			hdr[o - 5] = geneve ? 0xc1 : 0xb5;
 			memset(hdr + o, 0, th);
-			if (geneve) {
+			if (gre) {
+				/* tsel's bit 6 instead: GRE with a key (8 bytes, UDP's place), Ethernet */
+				static const uint8_t g[8] = { 0x20, 0, 0x65, 0x58, 0, 0, 0, 9 };
+				hdr[o - 8 - 20 + 9] = 47;
+				memcpy(hdr + o - 8, g, sizeof(g));
+			} else if (geneve) {
 				hdr[o] = (uint8_t)((th - 8) / 4);	/* version 0, option words */
 				hdr[o + 2] = 0x65;		/* Ethernet */
 				hdr[o + 3] = 0x58;

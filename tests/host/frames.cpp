@@ -100,6 +100,34 @@ Bytes geneve(const Bytes &inner, uint8_t opt_words, uint16_t ip_id)
 	return f;
 }
 
+Bytes gre(const Bytes &inner, uint16_t proto, uint16_t flags, uint16_t ip_id)
+{
+	Spec o;
+	o.proto = 47;
+	o.ip_id = ip_id;
+	o.payload = { (uint8_t)(flags >> 8), (uint8_t)flags, (uint8_t)(proto >> 8), (uint8_t)proto };
+	if (flags & kGreCsum)
+		o.payload.insert(o.payload.end(), { 0, 0, 0, 0 });
+	if (flags & kGreKey)
+		o.payload.insert(o.payload.end(), { 0x00, 0x00, 0x01, 0x2c });
+	if (flags & kGreSeq)
+		o.payload.insert(o.payload.end(), { 0x00, 0x00, 0x00, 0x07 });
+	o.payload.insert(o.payload.end(), inner.begin() + (proto == 0x6558 ? 0 : 14), inner.end());
+	Bytes f = build(o);
+	if (flags & kGreCsum)
+		put16(f, l4_off(f) + 4, (uint16_t)~ref_sum(f, l4_off(f)));
+	return f;
+}
+
+Bytes ipip(const Bytes &inner, uint16_t ip_id)
+{
+	Spec o;
+	o.proto = (inner[14] >> 4) == 6 ? 41 : 4;
+	o.ip_id = ip_id;
+	o.payload.assign(inner.begin() + 14, inner.end());
+	return build(o);
+}
+
 Bytes payload(size_t n, uint8_t seed)
 {
 	Bytes p(n);

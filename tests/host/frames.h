@@ -63,6 +63,16 @@ Bytes vxlan(const Bytes &inner, uint16_t dport = 4789, uint16_t ip_id = 0x1234);
 Bytes geneve(const Bytes &inner, uint8_t opt_words = 0, uint16_t ip_id = 0x1234);
 /* Where geneve()'s inner frame starts */
 inline size_t geneve_inner_off(uint8_t opt_words) { return 14 + 20 + 8 + 8 + 4 * (size_t)opt_words; }
+/*
+ * inner (an Ethernet frame) in GRE over IPv4 10.0.0.1 -> 10.0.0.2 (IP
+ * protocol 47, IP id ip_id), protocol type proto: 0x6558 carries the whole
+ * frame, IPv4 (0x0800) and IPv6 (0x86dd) its IP packet. flags may hold the
+ * checksum (filled in, right), key and sequence bits; their fields follow.
+ */
+constexpr uint16_t kGreCsum = 0x8000, kGreKey = 0x2000, kGreSeq = 0x1000;
+Bytes gre(const Bytes &inner, uint16_t proto, uint16_t flags = 0, uint16_t ip_id = 0x1234);
+/* inner's IP packet straight in IPv4: protocol 4 or 41 by its version. */
+Bytes ipip(const Bytes &inner, uint16_t ip_id = 0x1234);
 Bytes payload(size_t n, uint8_t seed = 1);
 /* A default-Spec frame with 10..16 payload bytes, length and content chosen by seed. */
 Bytes small(uint8_t seed);

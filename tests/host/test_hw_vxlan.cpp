@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The device's VXLAN UDP port table, and GENEVE on its IANA port (cap
- * geneve), and what they enable: inner checksums of a SEND (eth segment
- * kCsL3Inner/kCsL4Inner) and LSO of TCP inside a tunnel, checked byte for
- * byte against frames built independently, and inner RX verdicts.
+ * The device's VXLAN UDP port table, GENEVE on its IANA port (cap geneve),
+ * GRE and IP in IP (cap ip_tunnels), and what they enable: inner checksums
+ * of a SEND (eth segment kCsL3Inner/kCsL4Inner) and LSO of TCP inside a
+ * tunnel, checked byte for byte against frames built independently, and
+ * inner RX verdicts.
  */
 #include <algorithm>
+#include <functional>
 
 #include "frames.h"
 #include "hw_harness.h"
@@ -99,6 +101,40 @@ void expect_tunnel_segments(Link &l, const frames::Spec &is, const frames::Bytes
 			<< "segment " << k;
 	}
 	EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+}
+
+/* The frames the receiver got, in order. */
+std::vector<frames::Bytes> received(Link &l)
+{
+	std::vector<frames::Bytes> out;
+	for (const auto &c : l.rxcq.poll_all())
+		out.emplace_back(l.rq.buffer(c.wqe_counter.get()),
+				 l.rq.buffer(c.wqe_counter.get()) + c.byte_cnt.get());
+	return out;
+}
+
+/* The first of the segments of one size an LSO cuts pay into: mss bytes, FIN and PSH off. */
+frames::Spec first_segment(const frames::Spec &is, const frames::Bytes &pay, uint32_t mss)
+{
+	frames::Spec first = is;
+	first.payload.assign(pay.begin(), pay.begin() + mss);
+	first.tcp_flags &= (uint8_t)~(frames::kFin | frames::kPsh);
+	return first;
+}
+
+/*
+ * Send f over l: the receiver's CQE has the tunneled bit and hds_ip_ext
+ * verdicts given, and the sum of the frame from its (outer) IP header.
+ */
+void expect_rx_verdict(Link &l, const frames::Bytes &f, uint8_t tunneled, uint8_t hds,
+		       const char *what)
+{
+	l.send(f);
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u) << what;
+	EXPECT_EQ(rx[0].tls_outer_l3_tunneled, tunneled) << what;
+	EXPECT_EQ(rx[0].hds_ip_ext, hds) << what;
+	EXPECT_EQ(rx[0].check_sum.get(), frames::ref_sum(f, frames::l3_off(f))) << what;
 }
 
 /* frames::vxlan() with a wrong outer IPv4 header checksum, for the device to fill */
@@ -238,10 +274,7 @@ TEST_F(HwVxlan, LsoKeepsTheOuterUdpChecksumOfEqualSegments)
 	frames::Spec is = inner_spec();
 	frames::Bytes pay = frames::payload(mss * segs, 13);
 	/* the first segment, whole and with every checksum right: its outer UDP checksum */
-	frames::Spec first = is;
-	first.payload.assign(pay.begin(), pay.begin() + mss);
-	first.tcp_flags &= (uint8_t)~(frames::kFin | frames::kPsh);
-	frames::Bytes seg0 = frames::vxlan(frames::build(first));
+	frames::Bytes seg0 = frames::vxlan(frames::build(first_segment(is, pay, mss)));
 	const size_t udp = frames::l4_off(seg0);
 	frames::put16(seg0, udp + 6, frames::ref_l4_csum(seg0));
 	const uint16_t outer_csum = frames::get16(seg0, udp + 6);
@@ -251,11 +284,10 @@ TEST_F(HwVxlan, LsoKeepsTheOuterUdpChecksumOfEqualSegments)
 	frames::put16(tmpl, udp + 6, outer_csum);
 	post_tunnel(l, tmpl, pay, mss);
 
-	auto rx = l.rxcq.poll_all();
+	const auto rx = received(l);
 	ASSERT_EQ(rx.size(), segs);
 	for (uint32_t k = 0; k < segs; k++) {
-		frames::Bytes got(l.rq.buffer(rx[k].wqe_counter.get()),
-				  l.rq.buffer(rx[k].wqe_counter.get()) + rx[k].byte_cnt.get());
+		const frames::Bytes &got = rx[k];
 		ASSERT_EQ(got.size(), seg0.size());
 		EXPECT_EQ(frames::get16(got, udp + 6), outer_csum) << "segment " << k;
 		EXPECT_EQ(frames::ref_l4_csum(got), outer_csum) << "segment " << k << ": still right";
@@ -402,11 +434,7 @@ TEST_F(HwGeneve, RxVerdictsCoverTheInnerFrame)
 	bad_l4.back() ^= 0x08;
 	const uint8_t ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
 	auto check = [&](const frames::Bytes &f, uint8_t tunneled, uint8_t hds, const char *what) {
-		l.send(f);
-		auto rx = l.rxcq.poll_all();
-		ASSERT_EQ(rx.size(), 1u) << what;
-		EXPECT_EQ(rx[0].tls_outer_l3_tunneled, tunneled) << what;
-		EXPECT_EQ(rx[0].hds_ip_ext, hds) << what;
+		expect_rx_verdict(l, f, tunneled, hds, what);
 	};
 	check(frames::geneve(inner, 1), 1, ok, "good inner frame, one option word");
 	check(frames::geneve(bad_l4, 0), 1, prm::kCqeL3Ok, "inner TCP checksum wrong");
@@ -450,6 +478,205 @@ TEST_F(HwGeneveCx4, NotParsed)
 	frames::Bytes want = frames::geneve(inner_bad, 0);
 	ASSERT_EQ(0, memcmp(l.rq.buffer(rx[0].wqe_counter.get()), want.data(), want.size()));
 	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok) << "outer verdicts only";
+}
+
+/* ---- GRE (cap kCapTunnelGre, ConnectX-4 on) and IP in IP (kCapTunnelIpOverIp, ConnectX-5 on) ---- */
+
+class HwIpTunnel : public HwTest {};
+class HwIpTunnelCx4 : public HwTest {
+protected:
+	int model() const override { return prm::kModelCx4; }
+};
+
+/* The inner frame over IPv6 (for GRE's 0x86dd and IPv6 in IP). */
+frames::Spec inner_spec6()
+{
+	frames::Spec s = inner_spec();
+	s.v6 = true;
+	s.src = "fd00::7:1";
+	s.dst = "fd00::7:2";
+	return s;
+}
+
+/*
+ * SEND with the inner flags through GRE carrying Ethernet, IPv4 and IPv6,
+ * with a key, with a checksum (which the device leaves: the stack wrote it
+ * for the inner checksums the device fills), and IPv4 and IPv6 in IP:
+ * inner IPv4 and TCP checksums and the outer IPv4 one filled.
+ */
+TEST_F(HwIpTunnel, InnerChecksumsOfASend)
+{
+	EXPECT_EQ(query_caps(fn0).ip_tunnels, prm::kCapTunnelGre | prm::kCapTunnelIpOverIp);
+	Link l;
+	l.setup(fn0, fn1);
+	struct Case {
+		const char *what;
+		bool v6;
+		std::function<frames::Bytes(const frames::Bytes &)> wrap;
+	};
+	const Case cases[] = {
+		{ "GRE, Ethernet", false, [](const frames::Bytes &in) { return frames::gre(in, 0x6558); } },
+		{ "GRE, IPv4, key", false,
+		  [](const frames::Bytes &in) { return frames::gre(in, 0x0800, frames::kGreKey); } },
+		{ "GRE, IPv6", true, [](const frames::Bytes &in) { return frames::gre(in, 0x86dd); } },
+		{ "GRE, IPv4, checksum and key", false,
+		  [](const frames::Bytes &in) {
+			  return frames::gre(in, 0x0800, frames::kGreCsum | frames::kGreKey);
+		  } },
+		{ "IPv4 in IP", false, [](const frames::Bytes &in) { return frames::ipip(in); } },
+		{ "IPv6 in IP", true, [](const frames::Bytes &in) { return frames::ipip(in); } },
+	};
+	for (const Case &c : cases) {
+		frames::Spec is = c.v6 ? inner_spec6() : inner_spec();
+		is.payload = frames::payload(600, 3);
+		is.good_csums = false;
+		frames::Bytes inner_bad = frames::build(is);
+		frames::Bytes inner_good = inner_bad;
+		frames::fill_reference_csums(inner_good);
+		frames::Bytes want = c.wrap(inner_good);
+		frames::Bytes sent = c.wrap(inner_bad);
+		ASSERT_EQ(sent.size(), want.size());
+		/* a GRE checksum as the stack sends it: for the inner checksums to come */
+		if (frames::get16(sent, 14 + 20) & frames::kGreCsum && sent[14 + 9] == 47)
+			frames::put16(sent, 14 + 20 + 4, frames::get16(want, 14 + 20 + 4));
+		frames::put16(sent, 14 + 10, 0xdead);
+		ASSERT_NE(sent, want) << c.what;
+
+		post_tunnel(l, {}, sent, 0);
+		auto rx = l.rxcq.poll_all();
+		ASSERT_EQ(rx.size(), 1u) << c.what;
+		EXPECT_EQ(l.txcq.poll_all().size(), 1u);
+		EXPECT_EQ(rx[0].byte_cnt.get(), want.size()) << c.what;
+		ASSERT_EQ(0, memcmp(l.rq.buffer(rx[0].wqe_counter.get()), want.data(), want.size()))
+			<< c.what;
+		EXPECT_EQ(rx[0].tls_outer_l3_tunneled, 1) << c.what;
+		EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok | prm::kCqeL4Ok) << c.what;
+	}
+}
+
+/*
+ * LSO of TCP in GRE (IPv4 with a key; Ethernet) and in IP: per segment the
+ * outer IPv4 length, id and checksum, and the inner headers as in a UDP
+ * tunnel; the GRE header is copied as it is.
+ */
+TEST_F(HwIpTunnel, LsoSegmentsTcpInsideGreAndIp)
+{
+	const uint32_t mss = 1100, total = 4000;
+	for (int c = 0; c < 3; c++) {
+		Link l;
+		l.setup(fn0, fn1);
+		auto wrap = [c](const frames::Bytes &inner, uint16_t id) {
+			return c == 0 ? frames::gre(inner, 0x0800, frames::kGreKey, id) :
+			       c == 1 ? frames::gre(inner, 0x6558, 0, id) :
+					frames::ipip(inner, id);
+		};
+		frames::Spec is = inner_spec();
+		frames::Bytes pay = frames::payload(total, (uint8_t)(20 + c));
+		post_tunnel(l, wrap(frames::build(is), 0x1234), pay, mss, 900);
+		SCOPED_TRACE(c);
+		expect_tunnel_segments(l, is, pay, mss, [&](const frames::Bytes &inner, uint32_t k) {
+			return wrap(inner, (uint16_t)(0x1234 + k));
+		});
+	}
+}
+
+/*
+ * GSO_PARTIAL with GRE checksums (mlx5 offers GSO_GRE_CSUM so): segments
+ * of one size, the template with the GRE checksum of one; the device
+ * leaves it, and it is right for every segment.
+ */
+TEST_F(HwIpTunnel, LsoKeepsTheGreChecksumOfEqualSegments)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	const uint32_t mss = 700, segs = 3;
+	frames::Spec is = inner_spec();
+	frames::Bytes pay = frames::payload(mss * segs, 17);
+	const frames::Bytes seg0 =
+		frames::gre(frames::build(first_segment(is, pay, mss)), 0x0800, frames::kGreCsum);
+	const size_t g = frames::l4_off(seg0);
+	const uint16_t gre_csum = frames::get16(seg0, g + 4);
+
+	frames::Bytes tmpl = frames::gre(frames::build(is), 0x0800, frames::kGreCsum);
+	frames::put16(tmpl, g + 4, gre_csum);
+	post_tunnel(l, tmpl, pay, mss);
+	const auto rx = received(l);
+	ASSERT_EQ(rx.size(), segs);
+	for (uint32_t k = 0; k < segs; k++) {
+		ASSERT_EQ(rx[k].size(), seg0.size());
+		EXPECT_EQ(frames::get16(rx[k], g + 4), gre_csum) << "segment " << k;
+		EXPECT_EQ(frames::ref_sum(rx[k], g), 0xffff) << "segment " << k << ": still right";
+	}
+}
+
+/*
+ * RX: GRE and IP-in-IP frames get the tunneled bit, and verdicts that
+ * cover the inner frame and a GRE checksum if there is one (the outer
+ * frame has no L4 checksum of its own). GRE the device does not parse
+ * (routing bit, version 1, another protocol type): the outer IPv4 verdict
+ * alone, as for any IP protocol but TCP and UDP.
+ */
+TEST_F(HwIpTunnel, RxVerdictsCoverTheInnerFrame)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec is = inner_spec();
+	is.payload = frames::payload(250, 6);
+	const frames::Bytes inner = frames::build(is);
+	frames::Spec is6 = inner_spec6();
+	is6.payload = frames::payload(250, 8);
+	const frames::Bytes inner6 = frames::build(is6);
+	frames::Bytes bad_l4 = inner;
+	bad_l4.back() ^= 0x20;
+	frames::Bytes bad_l3 = inner;
+	bad_l3[14 + 10] ^= 0x01;
+	const uint8_t ok = prm::kCqeL3Ok | prm::kCqeL4Ok;
+	auto check = [&](const frames::Bytes &f, uint8_t tunneled, uint8_t hds, const char *what) {
+		expect_rx_verdict(l, f, tunneled, hds, what);
+	};
+	check(frames::gre(inner, 0x6558), 1, ok, "GRE, Ethernet");
+	check(frames::gre(inner, 0x0800, frames::kGreKey | frames::kGreSeq), 1, ok,
+	      "GRE, IPv4, key and sequence");
+	check(frames::gre(inner6, 0x86dd), 1, ok, "GRE, IPv6");
+	check(frames::gre(inner, 0x0800, frames::kGreCsum), 1, ok, "GRE checksum right");
+	frames::Bytes bad_gre = frames::gre(inner, 0x0800, frames::kGreCsum);
+	bad_gre[frames::l4_off(bad_gre) + 5] ^= 0x01;
+	check(bad_gre, 1, prm::kCqeL3Ok, "GRE checksum wrong");
+	check(frames::gre(bad_l4, 0x0800), 1, prm::kCqeL3Ok, "inner TCP checksum wrong");
+	check(frames::gre(bad_l3, 0x6558), 1, prm::kCqeL4Ok, "inner IPv4 header checksum wrong");
+	check(frames::gre(inner6, 0x0800), 1, 0, "GRE says IPv4, IPv6 follows: no inner verdict");
+	check(frames::ipip(inner), 1, ok, "IPv4 in IP");
+	check(frames::ipip(inner6), 1, ok, "IPv6 in IP");
+	check(frames::ipip(bad_l4), 1, prm::kCqeL3Ok, "IPv4 in IP, inner TCP checksum wrong");
+	check(frames::gre(bad_l4, 0x0800, 0x4000), 0, prm::kCqeL3Ok, "GRE routing bit");
+	check(frames::gre(bad_l4, 0x0800, 0x0001), 0, prm::kCqeL3Ok, "GRE version 1");
+	check(frames::gre(bad_l4, 0x880b), 0, prm::kCqeL3Ok, "GRE carrying PPP");
+	frames::Bytes cut = frames::gre(inner, 0x0800, frames::kGreKey);
+	cut.resize(frames::l4_off(cut) + 6);	/* the key runs past the frame */
+	frames::put16(cut, 14 + 2, (uint16_t)(cut.size() - 14));
+	frames::put16(cut, 14 + 10, 0);
+	frames::put16(cut, 14 + 10, frames::ref_ipv4_hdr_csum(cut));
+	check(cut, 0, prm::kCqeL3Ok, "GRE header longer than the frame");
+}
+
+/* ConnectX-4 parses GRE but not IP in IP: the inner flags do nothing there, no inner verdicts. */
+TEST_F(HwIpTunnelCx4, GreOnly)
+{
+	EXPECT_EQ(query_caps(fn0).ip_tunnels, prm::kCapTunnelGre);
+	Link l;
+	l.setup(fn0, fn1);
+	frames::Spec is = inner_spec();
+	is.payload = frames::payload(120, 2);
+	const frames::Bytes inner = frames::build(is);
+	l.send(frames::gre(inner, 0x0800), 18);	/* cx4 wants the L2 headers inline */
+	auto rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].tls_outer_l3_tunneled, 1);
+	l.send(frames::ipip(inner), 18);
+	rx = l.rxcq.poll_all();
+	ASSERT_EQ(rx.size(), 1u);
+	EXPECT_EQ(rx[0].tls_outer_l3_tunneled, 0);
+	EXPECT_EQ(rx[0].hds_ip_ext, prm::kCqeL3Ok) << "outer verdict only";
 }
 
 } /* namespace */
