@@ -141,7 +141,7 @@ static int scx_port_alloc(struct scx_adapter *ad, u32 ix)
 	priv->min_inline = caps.min_inline;
 	priv->max_lso_hdr = caps.max_lso_hdr;
 	priv->xdp_max_mtu = caps.xdp_max_mtu;
-	err = scx_tunnel_init(priv, caps.max_vxlan_ports, caps.geneve);
+	err = scx_tunnel_init(priv, &caps);
 	if (err)
 		return err;
 	priv->max_log_sq = caps.max_log_sq_size;

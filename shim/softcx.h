@@ -39,6 +39,9 @@
 #define SCX_RX_HEADROOM		XDP_PACKET_HEADROOM
 #define SCX_RX_TAILROOM		SKB_DATA_ALIGN(sizeof(struct skb_shared_info))
 #define SCX_MAX_VXLAN_PORTS	4	/* the most the shim keeps of the caps' max_vxlan_ports */
+/* GSO of TCP inside the tunnels the device may parse (scx_tunnel_features_check() says which) */
+#define SCX_GSO_TUNNELS		(SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM | SKB_GSO_GRE | \
+				 SKB_GSO_GRE_CSUM | SKB_GSO_IPXIP4 | SKB_GSO_IPXIP6)
 #define SCX_RX_MAX_HEAD		256	/* header bytes copied from a non-linear frame (core: kRxMaxHead) */
 #define SCX_OS_LAYOUT ((struct scx_os_layout){		\
 	.page_size = PAGE_SIZE,				\
@@ -163,6 +166,7 @@ struct scx_priv {
 	__be16 vxlan_ports[SCX_MAX_VXLAN_PORTS];
 	struct udp_tunnel_nic_info tunnel_info;
 	bool geneve;			/* GENEVE on 6081 offloaded too (caps.geneve) */
+	bool gre, ip_over_ip;		/* and GRE, IP in IP (caps) */
 	u8 max_log_sq, max_log_rq;	/* ethtool -g maximums, log2 (scx_port_ring_check judges -G) */
 	u8 log_sq_size, log_rq_size;	/* ring sizes the channels run with (RTNL) */
 	bool tx_mpwqe;			/* priv flag skb_tx_mpwqe (RTNL) */
@@ -256,7 +260,7 @@ void scx_fill_params(const struct scx_priv *priv, u32 nch, u32 mtu, const struct
 int scx_ndo_bpf(struct net_device *dev, struct netdev_bpf *bpf);
 
 /* tunnel.c */
-int scx_tunnel_init(struct scx_priv *priv, u32 max_ports, bool geneve);
+int scx_tunnel_init(struct scx_priv *priv, const struct scx_port_caps *caps);
 void scx_tunnel_fini(struct scx_priv *priv);
 netdev_features_t scx_tunnel_features_check(const struct scx_priv *priv, struct sk_buff *skb,
 					    netdev_features_t features);

@@ -129,7 +129,7 @@ netdev_features_t scx_features_check(struct sk_buff *skb, struct net_device *dev
 	if (skb_is_gso(skb)) {
 		const struct scx_priv *priv = netdev_priv(dev);
 		u32 gso_type = skb_shinfo(skb)->gso_type;
-		u32 hdr = gso_type & (SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM) ?
+		u32 hdr = gso_type & SCX_GSO_TUNNELS ?
 			  skb_inner_tcp_all_headers(skb) :
 			  gso_type & SKB_GSO_UDP_L4 ?
 			  skb_transport_offset(skb) + sizeof(struct udphdr) :

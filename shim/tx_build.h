@@ -67,13 +67,14 @@ static inline void scx_tx_gso(struct sk_buff *skb, struct scx_tx_pkt *pkt)
 	/* IPv6 BIG TCP: the core leaves the jumbo hop-by-hop header out of the template */
 	if ((sh->gso_type & SKB_GSO_TCPV6) && ipv6_has_hopopt_jumbo(skb))
 		pkt->hbh_off = skb_network_offset(skb) + sizeof(struct ipv6hdr);
-	if (sh->gso_type & (SKB_GSO_UDP_TUNNEL | SKB_GSO_UDP_TUNNEL_CSUM)) {
+	if (sh->gso_type & SCX_GSO_TUNNELS) {
 		/*
-		 * TCP in VXLAN (scx_features_check() lets no other tunnel GSO
-		 * through); with outer checksums only as GSO_PARTIAL: segments
-		 * of one size, whose outer UDP checksum the device keeps
+		 * TCP in a tunnel the device parses (scx_features_check() lets
+		 * no other tunnel GSO through); with outer UDP or GRE checksums
+		 * only as GSO_PARTIAL: segments of one size, whose outer
+		 * checksum the device keeps
 		 */
-		pkt->gso_type = SCX_TX_GSO_UDP_TUNNEL;
+		pkt->gso_type = SCX_TX_GSO_TUNNEL;
 		pkt->ihs = skb_inner_tcp_all_headers(skb);
 	} else if (sh->gso_type & SKB_GSO_UDP_L4) {
 		pkt->gso_type = SCX_TX_GSO_UDP_L4;

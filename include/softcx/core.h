@@ -71,9 +71,11 @@ struct scx_port_caps {
 	uint32_t max_vxlan_ports;
 	/*
 	 * The device sees into GENEVE on UDP port 6081 as into VXLAN to a
-	 * port of its table: inner checksums, SCX_TX_GSO_UDP_TUNNEL
+	 * port of its table: inner checksums, SCX_TX_GSO_TUNNEL
 	 */
 	uint32_t geneve;
+	/* and into GRE (Ethernet, IPv4 or IPv6 in it), and IPv4 or IPv6 in IP */
+	uint32_t gre, ip_over_ip;
 };
 
 /* Ring sizes the driver runs with. */
@@ -401,7 +403,7 @@ int scx_port_set_fcs_check(struct scx_port *p, int on);
  * The device's VXLAN UDP ports (ADD/DELETE_VXLAN_UDP_DPORT), port in host
  * order: the device finds inner headers behind them, for the inner
  * checksum flags and tunnel LSO (SCX_TX_CSUM_*_INNER,
- * SCX_TX_GSO_UDP_TUNNEL). Up to caps.max_vxlan_ports; a device setting,
+ * SCX_TX_GSO_TUNNEL). Up to caps.max_vxlan_ports; a device setting,
  * kept across channel sets, up and down. 0 or a negative errno (the
  * table full, the port already there or not there).
  */
@@ -610,8 +612,11 @@ int scx_channel_cq_error(struct scx_channel *c);
 #define SCX_TX_GSO_TCPV4 1
 #define SCX_TX_GSO_TCPV6 2
 #define SCX_TX_GSO_UDP_L4 3
-/* TCP inside VXLAN on one of the ports scx_port_vxlan_port() named: ihs ends at the inner TCP header */
-#define SCX_TX_GSO_UDP_TUNNEL 4
+/*
+ * TCP inside a tunnel the device parses (VXLAN to a port scx_port_vxlan_port()
+ * named, GENEVE, GRE, IP in IP; caps): ihs ends at the inner TCP header
+ */
+#define SCX_TX_GSO_TUNNEL 4
 
 struct scx_tx_frag {
 	uint64_t dma;

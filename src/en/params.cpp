@@ -454,6 +454,8 @@ extern "C" void scx_port_get_caps(const scx_port *p, scx_port_caps *caps)
 	caps->timer_khz = p->caps.device_frequency_khz.get();
 	caps->max_vxlan_ports = p->caps.max_vxlan_udp_ports;
 	caps->geneve = p->caps.geneve;
+	caps->gre = !!(p->caps.ip_tunnels & prm::kCapTunnelGre);
+	caps->ip_over_ip = !!(p->caps.ip_tunnels & prm::kCapTunnelIpOverIp);
 	caps->xdp_max_mtu = xdp_max_mtu(p->os);
 	caps->min_log_sq_size = kMinUserLogQueue;
 	caps->max_log_sq_size = p->caps.log_max_sq_sz;

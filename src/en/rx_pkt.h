@@ -20,8 +20,9 @@ constexpr u32 kCsumShortFrame = 64;
 /*
  * The verdict among those mask allows: the CQE's sum for an IP frame
  * longer than kCsumShortFrame bytes (len: as delivered), else
- * CHECKSUM_UNNECESSARY when the device found the L3 and TCP/UDP checksums
- * right, else none.
+ * CHECKSUM_UNNECESSARY when the device found the L3 and L4 checksums right
+ * (L4_OK: of TCP/UDP, or of a tunnel's inner frame, which in an IP tunnel
+ * follows no outer TCP/UDP header), as mlx5e_handle_csum, else none.
  */
 inline u8 rx_csum(const prm::Cqe64 *cqe, u32 len, u8 mask)
 {
@@ -30,7 +31,7 @@ inline u8 rx_csum(const prm::Cqe64 *cqe, u32 len, u8 mask)
 	if (len > kCsumShortFrame && (mask & SCX_CSUM_COMPLETE) &&
 	    cqe->l3_type() != prm::kCqeL3None)
 		return SCX_CSUM_COMPLETE;
-	if ((cqe->hds_ip_ext & ok) == ok && cqe->l4_type() != prm::kCqeL4None)
+	if ((cqe->hds_ip_ext & ok) == ok)
 		return (u8)(mask & SCX_CSUM_UNNECESSARY);
 	return SCX_CSUM_NONE;
 }

@@ -295,7 +295,7 @@ int xmit_lso(Sq *sq, scx_tx_pkt *pkt)
 			   (u16)pkt->gso_segs);
 	if (err)
 		return err;
-	if (pkt->gso_type == SCX_TX_GSO_UDP_TUNNEL) {
+	if (pkt->gso_type == SCX_TX_GSO_TUNNEL) {
 		sq->stats->tso_inner_packets.inc();
 		sq->stats->tso_inner_bytes.add(pkt->len - ihs);
 	} else {

@@ -237,6 +237,23 @@ TEST_F(RxCsum, CompleteForIpOver64Bytes)
 	EXPECT_EQ(stat(1, "rx_csum_none"), 2u);
 }
 
+/* A TCP frame for a tunnel to carry: 192.168.net.1 -> .2, `len` payload bytes of `seed`. */
+static Bytes inner_tcp(int net, size_t len, uint8_t seed)
+{
+	frames::Spec is;
+	is.src = "192.168." + std::to_string(net) + ".1";
+	is.dst = "192.168." + std::to_string(net) + ".2";
+	is.payload = frames::payload(len, seed);
+	return frames::build(is);
+}
+
+/* The frame with its last payload byte changed: the TCP checksum no longer right. */
+static Bytes bad_l4(Bytes f)
+{
+	f.back() ^= 0x20;
+	return f;
+}
+
 /*
  * A VXLAN frame to one of the port's VXLAN ports, when the verdict is
  * handed up (rx_no_csum_complete): CHECKSUM_UNNECESSARY one level deeper
@@ -247,13 +264,7 @@ TEST_F(RxCsum, CompleteForIpOver64Bytes)
  */
 TEST_F(RxCsum, VxlanVerdictCoversTheInnerFrame)
 {
-	frames::Spec is;
-	is.src = "192.168.7.1";
-	is.dst = "192.168.7.2";
-	is.payload = frames::payload(200, 5);
-	const Bytes inner = frames::build(is);
-	Bytes bad_inner = inner;
-	bad_inner.back() ^= 0x20;
+	const Bytes inner = inner_tcp(7, 200, 5), bad_inner = bad_l4(inner);
 
 	ASSERT_EQ(scx_port_vxlan_port(p[1].port, 4789, 1), 0);
 	scx_port_set_rx_no_csum_complete(p[1].port, 1);
@@ -286,6 +297,35 @@ TEST_F(RxCsum, VxlanVerdictCoversTheInnerFrame)
 	}
 	EXPECT_EQ(stat(1, "rx_csum_unnecessary"), 1u);
 	EXPECT_EQ(stat(1, "rx_csum_unnecessary_inner"), 1u);
+}
+
+/*
+ * GRE and IP in IP, whose frames have no outer TCP/UDP header: the
+ * device's inner verdict alone makes them CHECKSUM_UNNECESSARY one level
+ * deeper when the verdict is handed up (mlx5e_handle_csum looks at L3_OK
+ * and L4_OK, not at the L4 type); a wrong inner checksum, or IP in IP on
+ * cx4, which does not parse it: no verdict.
+ */
+TEST_F(RxCsum, IpTunnelVerdictCoversTheInnerFrame)
+{
+	const Bytes inner = inner_tcp(8, 300, 6), bad_inner = bad_l4(inner);
+
+	scx_port_set_rx_no_csum_complete(p[1].port, 1);
+	for (const Bytes &f : { frames::gre(inner, 0x6558), frames::gre(inner, 0x0800, frames::kGreCsum),
+				frames::ipip(inner) }) {
+		const host::RxRecord &r = cross(f);
+		EXPECT_EQ(r.data, f);
+		EXPECT_EQ(r.meta.csum, SCX_CSUM_UNNECESSARY);
+		EXPECT_EQ(r.meta.csum_inner, 1);
+	}
+	EXPECT_EQ(cross(frames::gre(bad_inner, 0x0800)).meta.csum, SCX_CSUM_NONE);
+	EXPECT_EQ(cross(frames::ipip(bad_inner)).meta.csum, SCX_CSUM_NONE);
+	EXPECT_EQ(stat(1, "rx_csum_unnecessary_inner"), 3u);
+	EXPECT_EQ(stat(1, "rx_csum_none"), 2u);
+
+	scx_port_set_rx_no_csum_complete(p[1].port, 0);
+	expect_complete(cross(frames::gre(inner, 0x0800)));
+	EXPECT_EQ(stat(1, "rx_csum_complete"), 1u);
 }
 
 /*

@@ -265,7 +265,7 @@ TEST_P(Lso, VxlanInnerChecksumAndTunnelSegmentation)
 	const uint32_t mss = 1400;
 	size_t inner_ihs = header_len(whole_inner);
 	auto want = ref_segment(whole_inner, inner_ihs, mss);
-	t.gso_type = SCX_TX_GSO_UDP_TUNNEL;
+	t.gso_type = SCX_TX_GSO_TUNNEL;
 	t.gso_size = mss;
 	t.gso_segs = (uint32_t)want.size();
 	t.ihs = (uint32_t)(frames::kVxlanInnerOff + inner_ihs);

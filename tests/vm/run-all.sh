@@ -108,7 +108,7 @@ taint_new() {
 # Clean state: no traffic generators, no test netns/veth, softcx and pktgen
 # unloaded. Prints problems (a module that will not unload) on stdout.
 cleanup() {
-	local ns p
+	local ns p t
 	[ -w /proc/net/pktgen/pgctrl ] && echo stop > /proc/net/pktgen/pgctrl 2>/dev/null
 	for ns in $(ip netns list 2>/dev/null | awk '{print $1}'); do
 		for p in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
@@ -116,6 +116,13 @@ cleanup() {
 	ip -all netns delete 2>/dev/null
 	for p in $(ip -o link show type veth 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do
 		ip link del "$p" 2>/dev/null
+	done
+	# tunnels a failed test left in the root netns (their routes would
+	# capture the next test's addresses); the fallback devices stay
+	for t in vxlan geneve gre gretap ipip; do
+		for p in $(ip -o link show type $t 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do
+			ip link del "$p" 2>/dev/null || true
+		done
 	done
 	if [ -d /sys/module/softcx ]; then
 		# Devices of a netns being dismantled return to init_net first.

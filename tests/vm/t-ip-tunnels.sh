@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 480
+#
+# GRE and IP-in-IP offloads, as mlx5 has them (tunnel_stateless_gre from
+# ConnectX-4, tunnel_stateless_ip_over_ip from ConnectX-5): scx0 offers
+# tx-gre-segmentation, tx-gre-csum-segmentation (as GSO_PARTIAL),
+# tx-ipxip4-segmentation and tx-ipxip6-segmentation. TCP over gretap, over
+# GRE with a key, over GRE with checksums and over IPIP arrives intact
+# (SHA-256) with its segmentation and inner checksums offloaded
+# (tx_tso_inner_packets, tx_csum_partial_inner) and no checksum error.
+# GRE segmentation off: software GSO, inner checksums still offloaded.
+# With rx_no_csum_complete on, scx1 hands the tunnels' frames up
+# CHECKSUM_UNNECESSARY one level deeper (rx_csum_unnecessary_inner). On a
+# cx4 device IP in IP and GENEVE stay in software (no features, no inner
+# counters, no inner verdicts, data intact) while GRE is offloaded.
+source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/tunnel.sh"
+need_cmd ip ethtool python3
+for m in ip_gre ipip geneve; do modprobe "$m" || fail "cannot load the $m module"; done
+
+# ip_pair NAME N TYPE [OPTS]: tunnel devices NAME0 (root) and NAME1 (ns1)
+# of ip-link type TYPE between the pair's addresses, options OPTS
+ip_pair() {
+	local n=$1 type=$3 opts=(${4:-})
+	ip link add "${n}0" type "$type" local "$IP0" remote "$IP1" "${opts[@]}"
+	ip -n "$NS" link add "${n}1" type "$type" local "$IP1" remote "$IP0" "${opts[@]}"
+	tunnel_up "$n" "$2" "$type ${n}0 <-> ${n}1 ${opts[*]}"
+}
+# features DEV STATE F...: each feature F of DEV is STATE (on, off [fixed], ...)
+features() {
+	local dev=$1 state=$2 feat f
+	shift 2
+	feat=$(ethtool -k "$dev")
+	for f in "$@"; do
+		grep -q "^$f: $state" <<< "$feat" ||
+			fail "$dev feature $f is not $state: $(grep "^$f:" <<< "$feat")"
+	done
+}
+
+scx_setup channels=2
+features scx0 on tx-gre-segmentation tx-gre-csum-segmentation tx-ipxip4-segmentation \
+	tx-ipxip6-segmentation tx-gso-partial
+
+ip_pair gta 1 gretap
+ip_pair grb 2 gre "key 7"
+ip_pair grc 3 gre csum
+ip_pair ipa 4 ipip
+xfer "gretap" 1 1 1
+xfer "gre, key" 2 1 1
+xfer "gre, checksums (GSO_PARTIAL)" 3 1 1
+xfer "ipip" 4 1 1
+
+ethtool -K scx0 tx-gre-segmentation off tx-gre-csum-segmentation off
+xfer "gre, GRE segmentation off" 2 0 1
+ethtool -K scx0 tx-gre-segmentation on tx-gre-csum-segmentation on
+xfer "gre, GRE segmentation on again" 2 1 1
+
+in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete on
+rx_verdicts "gretap, RX verdict handed up" 1 1
+rx_verdicts "gre with checksums, RX verdict handed up" 3 1
+rx_verdicts "ipip, RX verdict handed up" 4 1
+in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete off
+assert_eq "scx0 tx_cqe_err" 0 "$(ethtool_stat scx0 tx_cqe_err)"
+assert_eq "scx1 rx_wqe_err" 0 "$(ethtool_stat scx1 rx_wqe_err "$NS")"
+sleep 0.5
+assert_pair_counters_agree
+for n in gta grb grc ipa; do ip link del "${n}0"; done
+
+# ConnectX-4: GRE parsed, IP in IP and GENEVE not
+scx_setup channels=2 model=cx4
+features scx0 on tx-gre-segmentation tx-gre-csum-segmentation
+features scx0 "off \[fixed\]" tx-ipxip4-segmentation tx-ipxip6-segmentation
+ip_pair gta 1 gretap
+ip_pair ipa 4 ipip
+ip link add gna0 type geneve id 60 remote "$IP1"
+ip -n "$NS" link add gna1 type geneve id 60 remote "$IP0"
+tunnel_up gna 6 "GENEVE gna0 <-> gna1"
+xfer "cx4: gretap" 1 1 1
+xfer "cx4: ipip, software" 4 0 0
+xfer "cx4: geneve, software" 6 0 0
+in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete on
+rx_verdicts "cx4: gretap, RX verdict handed up" 1 1
+# IP in IP unparsed: no TCP or UDP checksum the device checked, CHECKSUM_NONE
+n0=$(ethtool_stat scx1 rx_csum_none "$NS"); i0=$(ethtool_stat scx1 rx_csum_unnecessary_inner "$NS")
+xfer "cx4: ipip, software, RX verdict handed up" 4 0 0
+assert_eq "cx4: ipip: scx1 rx_csum_unnecessary_inner delta" 0 \
+	$(( $(ethtool_stat scx1 rx_csum_unnecessary_inner "$NS") - i0 ))
+assert_gt "cx4: ipip: scx1 rx_csum_none delta" 2700 $(( $(ethtool_stat scx1 rx_csum_none "$NS") - n0 ))
+in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete off
+assert_eq "cx4: scx0 tx_cqe_err" 0 "$(ethtool_stat scx0 tx_cqe_err)"
+sleep 0.5
+assert_pair_counters_agree
+for n in gta ipa gna; do ip link del "${n}0"; done
