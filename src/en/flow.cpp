@@ -225,7 +225,8 @@ int ctx_obj_write(Port *p, ChannelSet *set, u32 id, u32 off, const RssCtx &c)
 	if (!o)
 		return -SCX_ENOSPC;
 	/* the port's hash fields, the context's key and table */
-	prm::RssIn *in = rss_cmd_build(p->rss, c.key, c.table, off, *set, prm::kRssFlowOnly);
+	prm::RssIn *in = rss_cmd_build(p->rss, c.key, c.table, off, *set,
+				       (u8)(rss_flags(p) | prm::kRssFlowOnly));
 	if (!in)
 		return -SCX_ENOMEM;
 	if (o->num) {

@@ -57,6 +57,8 @@ void rss_spread(u32 *table, u32 nch)
 		table[i] = i % nch;
 }
 
+u8 rss_flags(const Port *p) { return p->caps.ip_tunnels ? prm::kRssInner : 0; }
+
 prm::RssIn *rss_cmd_build(const scx_rss &r, const u8 *key, const u32 *table, u32 off,
 			  const ChannelSet &set, u8 flags)
 {
@@ -105,7 +107,7 @@ int rss_create(Port *p, ChannelSet *set, bool keep_table)
 		rss_spread(spread_table, set->nch);
 		table = spread_table;
 	}
-	prm::RssIn *in = rss_cmd_build(p->rss, p->rss.key, table, 0, *set);
+	prm::RssIn *in = rss_cmd_build(p->rss, p->rss.key, table, 0, *set, rss_flags(p));
 	if (!in)
 		return -SCX_ENOMEM;
 	err = cmd_run(p->fn, p->os_port, prm::kCmdCreateRss, in, &out);
@@ -154,7 +156,7 @@ extern "C" int scx_port_set_rss(scx_port *p, const scx_rss *rss, const char **wh
 		}
 	}
 	if (p->live.has_rss) {
-		prm::RssIn *in = rss_cmd_build(*rss, rss->key, rss->table, 0, p->live);
+		prm::RssIn *in = rss_cmd_build(*rss, rss->key, rss->table, 0, p->live, rss_flags(p));
 		prm::CmdOut out = {};
 		int err;
 

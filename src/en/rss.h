@@ -19,9 +19,15 @@ void rss_default(scx_rss *r, u32 nch);
  */
 int rss_create(Port *p, ChannelSet *set, bool keep_table);
 /*
+ * The flags of every RSS object the port makes: kRssInner where the device
+ * parses IP tunnels, so that GRE and IP-in-IP traffic spreads by its inner
+ * flows, as mlx5 does with its inner TTC tables.
+ */
+u8 rss_flags(const Port *p);
+/*
  * The device's command for r's hash fields, key and table (channel per
- * entry, plus off) over the set's RQs (prm::kRssFlowOnly in flags for a
- * context); freed by the caller, nullptr without memory.
+ * entry, plus off) over the set's RQs (rss_flags(), and prm::kRssFlowOnly
+ * for a context, in flags); freed by the caller, nullptr without memory.
  */
 prm::RssIn *rss_cmd_build(const scx_rss &r, const u8 *key, const u32 *table, u32 off,
 			  const ChannelSet &set, u8 flags = 0);

@@ -287,6 +287,7 @@ struct Rss {
 	u32 fields;			/* prm::kRssField* of type t at bit t * kRssTypeShift */
 	u32 log_size;
 	u8 flow_only;			/* prm::kRssFlowOnly: never the default */
+	u8 inner;			/* prm::kRssInner */
 	u64 created;			/* creation order: the newest live one steers */
 	u8 key[prm::kRssKeySize];
 	ToeplitzTable *toeplitz;	/* per key; set before the slot is first live */

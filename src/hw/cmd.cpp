@@ -628,8 +628,10 @@ CmdStatus check_rss(CmdEnv &e, const RssHead &in)
 	for (u8 f : in.type_fields)
 		if (f & ~(prm::kRssTypeOwn | kRssFieldsAll))
 			return reject(e, prm::kStatBadParam, "unknown RSS hash field of a type");
-	if (in.flags & ~prm::kRssFlowOnly)
+	if (in.flags & ~(prm::kRssFlowOnly | prm::kRssInner))
 		return reject(e, prm::kStatBadParam, "unknown RSS flag");
+	if ((in.flags & prm::kRssInner) && !caps_of(e.fn).ip_tunnels)
+		return reject(e, prm::kStatBadParam, "kRssInner without IP tunnels");
 	u32 n = 1u << in.log_table_size;
 	if (e.in_len < kRssTableOff + n * sizeof(prm::be32))
 		return reject(e, prm::kStatBadInputLen, "RSS inbox shorter than its table");
@@ -650,6 +652,7 @@ void rss_fill(const CmdEnv &e, Rss *r, const RssHead &in)
 		fields |= own << (t * kRssTypeShift);
 	}
 	__atomic_store_n(&r->fields, fields, __ATOMIC_RELAXED);
+	__atomic_store_n(&r->inner, (u8)(in.flags & prm::kRssInner), __ATOMIC_RELAXED);
 	r->log_size = in.log_table_size;
 	rss_set_key(r, in.toeplitz_key);
 	for (u32 i = 0; i < n; i++)

@@ -131,7 +131,7 @@ FlowVerdict flow_steer(Function *fn, const u8 *frame, const PacketInfo &pi, RssR
 		return FlowVerdict::Steered;
 	case prm::kFlowFwdRss: {
 		int ix = obj_slot(dest, ObjType::Rss, kMaxRss);
-		if (ix < 0 || !rss_read(&fn->rss[ix], dest, frame, pi, out))
+		if (ix < 0 || !rss_read(fn, &fn->rss[ix], dest, frame, pi, out))
 			return FlowVerdict::Dead;
 		return FlowVerdict::Steered;
 	}

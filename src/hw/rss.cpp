@@ -11,6 +11,7 @@
  * microseconds with BHs off, readers of that object spin meanwhile).
  */
 #include "hw/rss.h"
+#include "hw/tunnel.h"
 #include "prm/cqe.h"
 
 namespace softcx::hw {
@@ -205,12 +206,38 @@ namespace {
 	return true;
 }
 
+/*
+ * The inner packet of an IP tunnel's frame, parsed into *in (kRssInner);
+ * null when pi's frame is none the device parses, or its inner IP header
+ * is not whole.
+ */
+[[gnu::noinline]] const u8 *ip_tunnel_packet(const Function *fn, const u8 *frame,
+					      const PacketInfo &pi, PacketInfo *in)
+{
+	u32 len;
+	u16 type;
+	u32 off = tunnel_inner(fn, frame, pi, &len, &type);
+
+	if (!off)
+		return nullptr;
+	parse_inner(frame + off, len, type, in);
+	return in->l3 != L3::None ? frame + off : nullptr;
+}
+
 } /* namespace */
 
-bool rss_read(Rss *r, u32 num, const u8 *frame, const PacketInfo &pi, RssResult *out)
+bool rss_read(const Function *fn, Rss *r, u32 num, const u8 *frame, const PacketInfo &pi,
+	      RssResult *out)
 {
 	u32 seq;
 
+	/* no TCP/UDP: maybe an IP tunnel (tunnel_inner() takes those only then) */
+	if (__builtin_expect(!pi.l4_proto && pi.ip_len_ok, 0) &&
+	    __atomic_load_n(&r->inner, __ATOMIC_RELAXED)) {
+		PacketInfo in;
+		if (const u8 *packet = ip_tunnel_packet(fn, frame, pi, &in))
+			return read_at(r, num, packet, in, out, &seq);
+	}
 	return read_at(r, num, frame, pi, out, &seq);
 }
 
@@ -236,7 +263,7 @@ bool rss_steer_slow(Function *fn, const u8 *frame, const PacketInfo &pi, RssCach
 			}
 			ok = cache_fill(r, frame, pi, cache, out);
 		} else {
-			ok = rss_read(r, 0, frame, pi, out);
+			ok = rss_read(fn, r, 0, frame, pi, out);
 		}
 		if (ok)
 			return true;

@@ -38,10 +38,11 @@ void toeplitz_build(const u8 *key, ToeplitzTable *t);
 u32 toeplitz_hash(const ToeplitzTable *t, const u8 *input, u32 len);
 
 /*
- * Pick the RQ for a parsed frame by one RSS object: false when it is not
- * live, or (num != 0) no longer the object num names.
+ * Pick the RQ for a parsed frame by one RSS object of fn: false when it is
+ * not live, or (num != 0) no longer the object num names.
  */
-bool rss_read(Rss *r, u32 num, const u8 *frame, const PacketInfo &pi, RssResult *out);
+bool rss_read(const Function *fn, Rss *r, u32 num, const u8 *frame, const PacketInfo &pi,
+	      RssResult *out);
 /* rss_steer() without the inline hit check first: any frame, any cache state. */
 bool rss_steer_slow(Function *fn, const u8 *frame, const PacketInfo &pi, RssCache *cache,
 		    RssResult *out);

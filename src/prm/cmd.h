@@ -677,10 +677,17 @@ constexpr u8 kRssTypeOwn = 0x80;
  * RssIn flags. kRssFlowOnly: the object steers only the packets of the
  * flow table entries that name it (an ethtool RSS context), never the
  * function's other traffic: the newest live object without this flag does.
- * Set at CREATE_RSS; MODIFY_RSS must give the same value. Other bits:
- * kStatBadParam.
+ * Set at CREATE_RSS; MODIFY_RSS must give the same value.
+ * kRssInner (cap ip_tunnels): a frame of an IP tunnel the device parses
+ * (GRE, IP in IP) hashes by its inner IP and TCP/UDP headers, with the
+ * inner packet's traffic type and the object's fields for it, as mlx5's
+ * inner TTC tables and their TIRs spread GRE and IP-in-IP traffic; its
+ * CQE's hash and hash type are the inner ones. A UDP tunnel keeps the
+ * outer hash (its sender varies the source port by the inner flow).
+ * Other bits: kStatBadParam.
  */
 constexpr u8 kRssFlowOnly = 1u << 0;
+constexpr u8 kRssInner = 1u << 1;
 
 struct RssIn {
 	CmdIn hdr;
@@ -688,7 +695,7 @@ struct RssIn {
 	be32 rx_hash_fields;
 	u8 log_table_size;
 	u8 type_fields[kRssTypes];
-	u8 flags;		/* kRssFlowOnly */
+	u8 flags;		/* kRssFlowOnly, kRssInner */
 	u8 toeplitz_key[kRssKeySize];
 	be32 rqn[1u << kRssMaxTableLog];
 };

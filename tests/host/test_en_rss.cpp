@@ -84,6 +84,34 @@ TEST_F(EnRss, DefaultsSpreadOverTheChannels)
 	EXPECT_GE(used, 3);
 }
 
+/*
+ * The port's RSS object hashes GRE and IP-in-IP frames by their inner
+ * flows (kRssInner, as mlx5's inner TTC): 32 UDP flows inside one GRE
+ * tunnel spread over the channels as plain UDP flows do; each frame's
+ * hash is its inner flow's.
+ */
+TEST_F(EnRss, IpTunnelsSpreadByTheirInnerFlows)
+{
+	std::vector<size_t> before(4), got(4);
+	for (uint32_t i = 0; i < 4; i++)
+		before[i] = rx(1, i).size();
+	for (uint16_t sport = 2000; sport < 2032; sport++) {
+		const frames::Bytes inner = udp_frame(64, sport);
+		const frames::Bytes f = sport % 2 ? frames::gre(inner, 0x0800) : frames::ipip(inner);
+		EXPECT_EQ(send(0, f), 0);
+		poll(0);
+		poll(1);
+	}
+	for (uint32_t i = 0; i < 4; i++) {
+		got[i] = rx(1, i).size() - before[i];
+		EXPECT_GT(got[i], 2u) << "channel " << i << ": the inner flows spread";
+	}
+	EXPECT_EQ(got[0] + got[1] + got[2] + got[3], 32u);
+	for (uint32_t i = 0; i < 4; i++)
+		for (size_t k = before[i]; k < rx(1, i).size(); k++)
+			EXPECT_EQ(rx(1, i)[k].meta.hash_type, SCX_HASH_L4) << "channel " << i;
+}
+
 TEST_F(EnRss, TableKeyAndFieldsSteerTheLiveSet)
 {
 	scx_rss r = get();

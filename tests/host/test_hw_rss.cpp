@@ -304,6 +304,60 @@ TEST_F(HwRss, IndirectionTableSelectsTheRq)
 	}
 }
 
+/*
+ * kRssInner: GRE (carrying IPv4, IPv6 or Ethernet) and IP-in-IP frames
+ * hash by their inner addresses and ports, with the inner packet's type,
+ * as mlx5's inner TTC; the same frames without the flag (MODIFY_RSS drops
+ * it) hash their outer addresses alone; a UDP tunnel keeps its outer hash
+ * either way.
+ */
+TEST_F(HwRss, InnerHashOfIpTunnels)
+{
+	Link l;
+	l.setup(fn0, fn1);
+	uint32_t rss;
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdCreateRss, 0, { l.rq.rqn }, kFields4, kMsKey, &rss, -1,
+			  nullptr, prm::kRssInner),
+		  prm::kStatOk);
+	auto cqe_of = [&](const frames::Bytes &f) {
+		l.send(f);
+		auto rx = l.rxcq.poll_all();
+		EXPECT_EQ(rx.size(), 1u);
+		return rx.empty() ? prm::Cqe64{} : rx[0];
+	};
+	const uint8_t tcp4 = prm::kRssHashIpv4 | prm::kRssHashTcp;
+	const uint8_t udp6 = prm::kRssHashIpv6 | prm::kRssHashUdp;
+	/* the outer headers: frames::gre()'s 10.0.0.1 -> 10.0.0.2 */
+	const uint32_t outer = ref_toeplitz(kMsKey, { 10, 0, 0, 1, 10, 0, 0, 2 });
+	for (const Vector &v : kIpv4) {
+		const frames::Bytes in = flow_frame(v, false, 6);
+		for (const frames::Bytes &f : { frames::gre(in, 0x0800), frames::gre(in, 0x6558, frames::kGreKey),
+						frames::ipip(in) }) {
+			prm::Cqe64 c = cqe_of(f);
+			EXPECT_EQ(c.rss_hash_result.get(), v.hash_l4) << v.src;
+			EXPECT_EQ(c.rss_hash_type, tcp4) << v.src;
+		}
+	}
+	for (const Vector &v : kIpv6) {
+		prm::Cqe64 c = cqe_of(frames::gre(flow_frame(v, true, 17), 0x86dd));
+		EXPECT_EQ(c.rss_hash_result.get(), v.hash_l4) << v.src;
+		EXPECT_EQ(c.rss_hash_type, udp6) << v.src;
+	}
+	prm::Cqe64 c = cqe_of(frames::vxlan(flow_frame(kIpv4[0], false, 6)));
+	EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4 | prm::kRssHashUdp) << "VXLAN: the outer hash";
+	/* GRE the device does not parse: the outer hash */
+	c = cqe_of(frames::gre(flow_frame(kIpv4[0], false, 6), 0x0800, 0x4000));
+	EXPECT_EQ(c.rss_hash_result.get(), outer);
+	EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4);
+
+	ASSERT_EQ(rss_cmd(fn1, prm::kCmdModifyRss, rss, { l.rq.rqn }, kFields4, kMsKey, nullptr),
+		  prm::kStatOk);
+	c = cqe_of(frames::gre(flow_frame(kIpv4[1], false, 6), 0x0800));
+	EXPECT_EQ(c.rss_hash_result.get(), outer) << "without kRssInner";
+	EXPECT_EQ(c.rss_hash_type, prm::kRssHashIpv4);
+	ASSERT_EQ(destroy(fn1, prm::kCmdDestroyRss, rss), prm::kStatOk);
+}
+
 /* The newest RSS object steers; MODIFY redirects in place; destroying it falls back. */
 TEST_F(HwRss, NewestObjectSteersAndModifyRedirects)
 {

@@ -11,7 +11,9 @@
 # (tx_tso_inner_packets, tx_csum_partial_inner) and no checksum error.
 # GRE segmentation off: software GSO, inner checksums still offloaded.
 # With rx_no_csum_complete on, scx1 hands the tunnels' frames up
-# CHECKSUM_UNNECESSARY one level deeper (rx_csum_unnecessary_inner). On a
+# CHECKSUM_UNNECESSARY one level deeper (rx_csum_unnecessary_inner). UDP
+# flows inside one GRE tunnel spread over scx1's channels by their inner
+# addresses and ports, as mlx5's inner RSS spreads them. On a
 # cx4 device IP in IP and GENEVE stay in software (no features, no inner
 # counters, no inner verdicts, data intact) while GRE is offloaded.
 source "$(dirname "$0")/lib.sh"
@@ -61,6 +63,35 @@ rx_verdicts "gretap, RX verdict handed up" 1 1
 rx_verdicts "gre with checksums, RX verdict handed up" 3 1
 rx_verdicts "ipip, RX verdict handed up" 4 1
 in_ns "$NS" ethtool --set-priv-flags scx1 rx_no_csum_complete off
+
+# Inner RSS (mlx5's inner TTC): UDP flows inside one GRE tunnel, the same
+# outer addresses for all, spread over scx1's channels by their inner
+# addresses and ports, as rss_flows.py predicts bit by bit from scx1's key,
+# table and udp4 fields; 8 datagrams a flow. Static neighbours: no ARP
+# frame among the counted ones.
+PY=$(dirname "$0")/rss_flows.py
+ip neigh replace "$IP1" lladdr "$(dev_mac scx1 "$NS")" dev scx0 nud permanent
+ip -n "$NS" neigh replace "$IP0" lladdr "$(dev_mac scx0)" dev scx1 nud permanent
+in_ns "$NS" ethtool -x scx1 > "$SCX_TEST_OUT/x.scx1"
+in_ns "$NS" ethtool -n scx1 rx-flow-hash udp4 > "$SCX_TEST_OUT/n.scx1"
+flows=()
+for p in $(seq 40001 40016); do flows+=("10.72.0.1:$p->10.72.0.2:5001"); done
+read -r -a pred <<< "$(python3 "$PY" predict "$SCX_TEST_OUT/x.scx1" "$SCX_TEST_OUT/n.scx1" \
+	"${flows[@]}")"
+assert_eq "predictions" ${#flows[@]} ${#pred[@]}
+want=(0 0) before=() got=()
+for q in "${pred[@]}"; do want[$q]=$((want[q] + 8)); done
+eth_dump scx1 "$NS"
+for q in 0 1; do before+=("$(eth_get rx${q}_packets)"); done
+python3 "$PY" send 8 "${flows[@]}"
+sleep 0.3
+eth_dump scx1 "$NS"
+for q in 0 1; do got+=("$(($(eth_get rx${q}_packets) - before[q]))"); done
+log "GRE inner flows predicted on rx ${pred[*]}"
+assert_eq "GRE: datagrams per queue (rx0 rx1), by their inner flows" "${want[*]}" "${got[*]}"
+assert_gt "flows on rx0" 0 "${want[0]}"
+assert_gt "flows on rx1" 0 "${want[1]}"
+
 assert_eq "scx0 tx_cqe_err" 0 "$(ethtool_stat scx0 tx_cqe_err)"
 assert_eq "scx1 rx_wqe_err" 0 "$(ethtool_stat scx1 rx_wqe_err "$NS")"
 sleep 0.5
