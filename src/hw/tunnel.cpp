@@ -18,9 +18,9 @@ u32 geneve_hdr_len(const u8 *h)
 }
 
 /*
- * The length of the GRE header at h (at least prm::kGreHdr bytes there) and, in
- * *l3_type, what it carries as parse_inner() takes it (0: Ethernet); 0
- * for a version, a flag or a payload the device does not know.
+ * The length of the GRE header at h (at least kGreHdr bytes there) and,
+ * in *l3_type, what it carries as parse_inner() takes it (0: Ethernet);
+ * 0 for a version, a flag or a payload the device does not know.
  */
 u32 gre_hdr_len(const u8 *h, u16 *l3_type)
 {
@@ -79,9 +79,9 @@ u32 tunnel_inner(const Function *fn, const u8 *f, const PacketInfo &pi, u32 *inn
 		 u16 *l3_type)
 {
 	static_assert(kVxlanHdr == kGeneveHdr, "one length check for the shortest header");
+	*l3_type = 0;
 	if (!pi.l4_proto)
 		return ip_tunnel_inner(fn, f, pi, inner_len, l3_type);
-	*l3_type = 0;
 	if (pi.l4_proto != kIpProtoUdp || pi.l4_len < kUdpHdr + kVxlanHdr + kEthHdrLen)
 		return 0;
 	const u16 dport = prm::load_be16(f + pi.l4_off + 2);
