@@ -222,8 +222,10 @@ netdev_features_t scx_tunnel_features_check(const struct scx_priv *priv, struct 
 			goto strip;
 		break;
 	case IPPROTO_GRE:
+		/* the GRE header right after the outer IP header, the inner one right after it */
 		hlen = scx_gre_hdr_len(priv, skb, &inner);
-		if (!hlen || inner != skb_transport_offset(skb) + hlen)
+		if (!hlen || skb_transport_offset(skb) != skb_network_offset(skb) + outer_len ||
+		    inner != skb_transport_offset(skb) + hlen)
 			goto strip;
 		break;
 	case IPPROTO_IPIP:
