@@ -10,6 +10,8 @@
 # (SHA-256) with its segmentation and inner checksums offloaded
 # (tx_tso_inner_packets, tx_csum_partial_inner) and no checksum error.
 # GRE segmentation off: software GSO, inner checksums still offloaded.
+# Over IPv6: ip6gre offloaded; ip6gre with its default encapsulation
+# limit option (an extension header) in software.
 # With rx_no_csum_complete on, scx1 hands the tunnels' frames up
 # CHECKSUM_UNNECESSARY one level deeper (rx_csum_unnecessary_inner). UDP
 # flows inside one GRE tunnel spread over scx1's channels by their inner
@@ -19,7 +21,9 @@
 source "$(dirname "$0")/lib.sh"
 source "$(dirname "$0")/tunnel.sh"
 need_cmd ip ethtool python3
-for m in ip_gre ipip geneve; do modprobe "$m" || fail "cannot load the $m module"; done
+for m in ip_gre ipip ip6_gre geneve; do
+	modprobe "$m" || fail "cannot load the $m module"
+done
 
 # ip_pair NAME N TYPE [OPTS]: tunnel devices NAME0 (root) and NAME1 (ns1)
 # of ip-link type TYPE between the pair's addresses, options OPTS
@@ -92,11 +96,26 @@ assert_eq "GRE: datagrams per queue (rx0 rx1), by their inner flows" "${want[*]}
 assert_gt "flows on rx0" 0 "${want[0]}"
 assert_gt "flows on rx1" 0 "${want[1]}"
 
+# IPv6 outside: ip6gre without the encapsulation limit option offloaded;
+# ip6gre with its default limit (a destination options header, which the
+# device does not parse) goes out in software, intact.
+pair_ipv6 fd00:10::1 fd00:10::2
+ip6_pair() {
+	local n=$1 type=$3 opts=(${4:-})
+	ip link add "${n}0" type "$type" local fd00:10::1 remote fd00:10::2 "${opts[@]}"
+	ip -n "$NS" link add "${n}1" type "$type" local fd00:10::2 remote fd00:10::1 "${opts[@]}"
+	tunnel_up "$n" "$2" "$type ${n}0 <-> ${n}1 over IPv6 ${opts[*]}"
+}
+ip6_pair g6a 7 ip6gre "encaplimit none"
+ip6_pair g6b 9 ip6gre "key 9"
+xfer "ip6gre" 7 1 1
+xfer "ip6gre with an encapsulation limit, software" 9 0 0
+
 assert_eq "scx0 tx_cqe_err" 0 "$(ethtool_stat scx0 tx_cqe_err)"
 assert_eq "scx1 rx_wqe_err" 0 "$(ethtool_stat scx1 rx_wqe_err "$NS")"
 sleep 0.5
 assert_pair_counters_agree
-for n in gta grb grc ipa; do ip link del "${n}0"; done
+for n in gta grb grc ipa g6a g6b; do ip link del "${n}0"; done
 
 # ConnectX-4: GRE parsed, IP in IP and GENEVE not
 scx_setup channels=2 model=cx4
