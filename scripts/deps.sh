@@ -25,6 +25,7 @@ PKGS=(
 	iperf3 ethtool iproute2 iputils-ping procps	# VM tests (run from the host root)
 	linuxptp				# t-hw-tstamp: phc_ctl, hwstamp_ctl
 	jq					# t-kselftest-ethtool: the forwarding tests' lib.sh
+	netsniff-ng				# t-kselftest-bridge: mausezahn
 	bc flex bison libelf-dev libssl-dev make	# kernel builds
 	python3
 	gcc-12 g++-12				# the kernel's compiler, C++ core

@@ -13,9 +13,11 @@
 #                 UMEM headroom that test asks for (xdp_umem_reg() leaves room
 #                 for skb_shared_info and 128 bytes now; the 6.1 test predates
 #                 that check and fails with EINVAL on any device, veth too)
-#   src/net/forwarding/  the link tests of tools/testing/selftests/net/forwarding
-#                 (ethtool.sh, ethtool_extended_state.sh, their lib.sh and
-#                 ethtool_lib.sh), shell, with a forwarding.config of ours
+#   src/net/forwarding/  tests of tools/testing/selftests/net/forwarding,
+#                 shell, with a forwarding.config of ours: the link tests
+#                 (ethtool.sh, ethtool_extended_state.sh, ethtool_lib.sh)
+#                 and the bridge and VLAN tests t-kselftest-bridge runs;
+#                 their lib.sh
 # Nothing of the kernel's is kept in this repository: the sources are taken
 # from the package's tarball at build time (src/, extracted once per tarball).
 # Runs on the host, before the VM boots (scripts/vm-test.sh), as tests/bpf.
@@ -25,7 +27,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd -P)
 out=$repo/build/kselftest
 top=linux-source-6.1/tools/testing/selftests
 progs=(gro toeplitz msg_zerocopy)
-scripts=(lib.sh ethtool_lib.sh ethtool.sh ethtool_extended_state.sh)
+scripts=(lib.sh ethtool_lib.sh ethtool.sh ethtool_extended_state.sh
+	bridge_vlan_aware.sh bridge_vlan_unaware.sh router_vid_1.sh
+	router_bridge_vlan.sh bridge_igmp.sh bridge_mld.sh)
 xsk=(xskxceiver.c xskxceiver.h xsk.c xsk.h)
 # the tools headers xskxceiver.c and xsk.c include (gcc -M)
 tools_h=(arch/x86/include/asm/barrier.h include/asm-generic/bitsperlong.h
@@ -69,9 +73,10 @@ PY
 	echo "$stamp" > "$src/.stamp"
 fi
 
-# The forwarding tests' settings for a cabled pair of existing ports
-# (NETIFS given on the command line): no veth of their own, no mausezahn
-# (the link tests send nothing but ping), a shorter settle time after
+# The forwarding tests' settings for cabled pairs of existing ports
+# (NETIFS given on the command line): no veth of their own, mausezahn not
+# required up front (the link tests send nothing but ping; the bridge tests
+# that send with it find it, from netsniff-ng), a shorter settle time after
 # carrier (the emulated link comes up at once).
 cat > "$src/net/forwarding/forwarding.config" <<'CFG' || exit 1
 # written by softcx's scripts/kselftest.sh

@@ -981,3 +981,24 @@ xdp_exc_stop() {
 	echo 0 > $XDP_TI/events/xdp/xdp_exception/enable
 	rmdir $XDP_TI 2>/dev/null || true
 }
+
+# fwd_selftest SCRIPT TESTS MIN IF...: run one of the kernel's forwarding
+# tests (tools/testing/selftests/net/forwarding, extracted by
+# scripts/kselftest.sh) unchanged on the ports IF... (its NETIFS p1, p2,
+# ...), with only the test cases TESTS (empty: all of them). It must exit 0,
+# report no TEST line that is not OK, and at least MIN that are.
+FWD_DIR=$SCX_ROOT/build/kselftest/src/net/forwarding
+fwd_selftest() {
+	local script=$1 tests=$2 min=$3 out rc=0 ok bad
+	shift 3
+	[ -f "$FWD_DIR/$script" ] ||
+		fail "$FWD_DIR/$script not extracted (scripts/kselftest.sh; make vm-test runs it)"
+	out=$(cd "$FWD_DIR" && TESTS="$tests" bash "./$script" "$@" 2>&1) || rc=$?
+	echo "$out" | sed "s/^/  $script: /"
+	[ $rc -eq 0 ] || fail "$script exited $rc"
+	ok=$(echo "$out" | grep -c '^TEST: .*\[ *OK *\]' || true)
+	bad=$(echo "$out" | grep '^TEST: ' | grep -vc '\[ *OK *\]' || true)
+	[ "$bad" -eq 0 ] || fail "$script: $bad test(s) not OK"
+	[ "$ok" -ge "$min" ] || fail "$script: only $ok test(s) ran"
+	log "ok: $script: $ok tests passed"
+}

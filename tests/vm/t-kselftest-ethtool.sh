@@ -20,28 +20,11 @@
 source "$(dirname "$0")/lib.sh"
 need_cmd ethtool jq ping
 
-DIR=$SCX_ROOT/build/kselftest/src/net/forwarding
-[ -f "$DIR/ethtool.sh" ] || fail "$DIR/ethtool.sh not extracted (scripts/kselftest.sh; make vm-test runs it)"
-
-# run SCRIPT [TESTS]: the script's own verdicts; every TEST line must be OK.
-run() {
-	local script=$1 out rc=0
-	out=$(cd "$DIR" && TESTS="${2:-}" bash "./$script" scx0 scx1 2>&1) || rc=$?
-	echo "$out" | sed "s/^/  $script: /"
-	[ $rc -eq 0 ] || fail "$script exited $rc"
-	local ok bad
-	ok=$(echo "$out" | grep -c '^TEST: .*\[ *OK *\]' || true)
-	bad=$(echo "$out" | grep '^TEST: ' | grep -vc '\[ *OK *\]' || true)
-	[ "$bad" -eq 0 ] || fail "$script: $bad test(s) not OK"
-	[ "$ok" -ge "${3:-1}" ] || fail "$script: only $ok test(s) ran"
-	log "ok: $script: $ok tests passed"
-}
-
 # the tests put each port in a VRF of its own (simple_if_init); the guest
 # autoloads no module, so the VRF driver is loaded here
 modprobe vrf || fail "cannot load the vrf module"
 scx_load model=cx5
 # six speeds forced at both ends, six forced at one, four advertised, and
 # three more (check_highest_speed_is_chosen, the two different-speed cases)
-run ethtool.sh "" 19
-run ethtool_extended_state.sh "autoneg autoneg_force_mode" 2
+fwd_selftest ethtool.sh "" 19 scx0 scx1
+fwd_selftest ethtool_extended_state.sh "autoneg autoneg_force_mode" 2 scx0 scx1
