@@ -117,9 +117,10 @@ cleanup() {
 	for p in $(ip -o link show type veth 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do
 		ip link del "$p" 2>/dev/null
 	done
-	# tunnels a failed test left in the root netns (their routes would
-	# capture the next test's addresses); the fallback devices stay
-	for t in vxlan geneve gre gretap ipip ip6gre ip6tnl; do
+	# tunnels, bridges and VRFs a failed test left in the root netns (their
+	# routes would capture the next test's addresses); the fallback devices
+	# stay
+	for t in vxlan geneve gre gretap ipip ip6gre ip6tnl bridge vrf; do
 		for p in $(ip -o link show type $t 2>/dev/null | awk -F': ' '{print $2}' | cut -d@ -f1); do
 			ip link del "$p" 2>/dev/null || true
 		done
