@@ -179,9 +179,10 @@ void check_rx(Setup &s, uint32_t r, const prm::Cqe64 &c, const uint8_t *sent, ui
 	/*
 	 * A tunneled CQE's verdicts cover the inner frame too (GRE and IP in
 	 * IP here: the setup configures no UDP tunnel port). This reference
-	 * does not parse inner frames (tests/host/test_hw_ip_tunnel.cpp checks
-	 * those verdicts): it holds the device to the outer headers only, a
-	 * verdict of ok never over a bad outer checksum.
+	 * does not parse inner frames (HwIpTunnel.* in
+	 * tests/host/test_hw_vxlan.cpp check those verdicts): it holds the
+	 * device to the outer headers only, a verdict of ok never over a bad
+	 * outer checksum.
 	 */
 	bool tun = c.tls_outer_l3_tunneled & prm::kCqeTunneled;
 	if (tun) {
